@@ -1,0 +1,35 @@
+// Shared pieces of clscope-cli: the options every subcommand takes, exit codes, and error printing.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace clscope::cli {
+
+// DESIGN.md: 0 success, 1 a failed build/run, 2 bad usage.
+enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+
+// A clear one-line failure that maps to an exit code.
+struct CliFailure
+{
+    int code;
+    std::string message;
+};
+
+struct CommonOptions
+{
+    std::string device; // --device SPEC (else CLSCOPE_DEVICE, else the default device)
+    bool json = false;  // --json
+};
+
+// Adds --device and --json to a subcommand.
+void addCommonOptions(CLI::App *sub, CommonOptions &opts);
+
+// Each subcommand registers itself and sets the action run after parsing.
+using Action = std::function<int()>;
+void addInfoCommand(CLI::App &app, Action &action);
+void addPoolCommand(CLI::App &app, Action &action);
+
+} // namespace clscope::cli

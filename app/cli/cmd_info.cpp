@@ -1,0 +1,146 @@
+// clscope-cli info: every platform and device with every parameter of the info table.
+#include "cli.h"
+
+#include "clscope/deviceinfo.h"
+#include "clscope/devicespec.h"
+
+#include <iostream>
+#include <memory>
+
+namespace clscope::cli {
+namespace {
+
+struct InfoOptions
+{
+    CommonOptions common;
+};
+
+void printValues(const std::vector<InfoValue> &values, const char *indent)
+{
+    InfoGroup current = InfoGroup::Platform;
+    bool first = true;
+    for (const InfoValue &v : values) {
+        if (!v.supported())
+            continue;
+        if (first || v.param->group != current) {
+            current = v.param->group;
+            first = false;
+            if (current != InfoGroup::Platform)
+                std::cout << indent << "[" << groupName(current) << "]\n";
+        }
+        std::string text = v.display();
+        // Multi-line values (extension lists) continue under the value column.
+        std::string padded;
+        for (char c : text) {
+            padded += c;
+            if (c == '\n')
+                padded += std::string(std::string_view(indent).size() + 2 + 44, ' ');
+        }
+        std::string label(v.param->label);
+        if (label.size() < 44)
+            label.resize(44, ' ');
+        std::cout << indent << "  " << label << padded << '\n';
+    }
+}
+
+// Keeps only the selected devices (and the platforms that hold them) when a spec is given.
+void filterBySpec(SystemSnapshot &snap, const std::string &spec)
+{
+    std::vector<DeviceCandidate> candidates;
+    std::vector<std::pair<int, int>> where;
+    for (const auto &p : snap.platforms) {
+        for (const auto &d : p.devices) {
+            DeviceCandidate c;
+            c.platformIndex = p.index;
+            c.deviceIndex = d.index;
+            c.platformName = p.name();
+            c.platformVendor = p.string("CL_PLATFORM_VENDOR");
+            c.deviceName = d.name();
+            c.deviceVendor = d.string("CL_DEVICE_VENDOR");
+            c.type = d.integer("CL_DEVICE_TYPE");
+            candidates.push_back(std::move(c));
+            where.emplace_back(p.index, d.index);
+        }
+    }
+    const auto picked = matchDeviceSpec(spec, candidates);
+    if (picked.empty())
+        throw CliFailure{ExitUsage, "no OpenCL device matches '" + spec + "'"};
+    std::vector<PlatformSnapshot> kept;
+    for (auto &p : snap.platforms) {
+        std::vector<DeviceSnapshot> devs;
+        for (auto &d : p.devices) {
+            for (size_t i : picked) {
+                if (where[i] == std::make_pair(p.index, d.index))
+                    devs.push_back(std::move(d));
+            }
+        }
+        if (!devs.empty()) {
+            p.devices = std::move(devs);
+            kept.push_back(std::move(p));
+        }
+    }
+    snap.platforms = std::move(kept);
+}
+
+int runInfo(const InfoOptions &opts)
+{
+    const std::string spec = effectiveDeviceSpec(opts.common.device);
+    if (!spec.empty())
+        parseDeviceSpec(spec); // a malformed spec is bad usage before any driver is touched
+    SystemSnapshot snap = takeSnapshot();
+    if (!snap.error.empty())
+        throw CliFailure{ExitFailed, snap.error};
+    if (!spec.empty())
+        filterBySpec(snap, spec);
+    if (opts.common.json) {
+        std::cout << snapshotToJson(snap) << '\n';
+        return ExitOk;
+    }
+    if (snap.platforms.empty()) {
+        std::cout << "No OpenCL platform found. Install a driver, e.g. `sudo apt-get install pocl-opencl-icd`.\n";
+        return ExitOk;
+    }
+    for (const auto &p : snap.platforms) {
+        std::cout << "Platform " << p.index << ": " << p.name() << '\n';
+        if (!p.error.empty())
+            std::cout << "  error: " << p.error << '\n';
+        printValues(p.values, "  ");
+        for (const auto &d : p.devices) {
+            std::cout << "\n  Device " << p.index << ':' << d.index << ": " << d.name() << '\n';
+            printValues(d.values, "    ");
+            if (d.kernelPreferredWorkGroupSizeMultiple)
+                std::cout << "    " << std::string("  Preferred work-group size multiple (kernel)").append(2, ' ')
+                          << *d.kernelPreferredWorkGroupSizeMultiple << '\n';
+            if (!d.imageFormats.empty()) {
+                std::cout << "    [Image formats]\n";
+                for (const auto &set : d.imageFormats)
+                    std::cout << "      " << memFlagName(set.memFlags) << ' ' << imageTypeName(set.imageType) << ": "
+                              << set.formats.size() << " formats\n";
+            }
+            if (!d.error.empty())
+                std::cout << "    note: " << d.error << '\n';
+        }
+        std::cout << '\n';
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+void addInfoCommand(CLI::App &app, Action &action)
+{
+    auto opts = std::make_shared<InfoOptions>();
+    CLI::App *sub = app.add_subcommand("info", "List OpenCL platforms and devices with every parameter");
+    addCommonOptions(sub, opts->common);
+    sub->callback([opts, &action] {
+        action = [opts] {
+            try {
+                return runInfo(*opts);
+            } catch (const DeviceSpecError &e) {
+                throw CliFailure{ExitUsage, e.what()};
+            }
+        };
+    });
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,52 @@
+// clscope-cli: the CLScope core, headless. Subcommands and the JSON contract are in DESIGN.md.
+#include "cli.h"
+
+#include "clscope/error.h"
+
+#include <iostream>
+
+namespace clscope::cli {
+
+void addCommonOptions(CLI::App *sub, CommonOptions &opts)
+{
+    sub->add_option("--device", opts.device, "Device spec: 0:1, nvidia:h200, 0:0,1;pocl (default: CLSCOPE_DEVICE)");
+    sub->add_flag("--json", opts.json, "Print one JSON document on stdout");
+}
+
+} // namespace clscope::cli
+
+int main(int argc, char **argv)
+{
+    using namespace clscope::cli;
+    CLI::App app{"clscope-cli: OpenCL devices, builds, runs, memory pool and benchmarks, headless"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("clscope-cli ") + CLSCOPE_VERSION);
+    Action action;
+    addInfoCommand(app, action);
+    addPoolCommand(app, action);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        // One clear line, exit 2 (DESIGN.md), rather than CLI11's usage dump.
+        std::cerr << "clscope-cli: " << e.what() << " (see --help)\n";
+        return ExitUsage;
+    }
+    try {
+        return action ? action() : ExitUsage;
+    } catch (const CliFailure &f) {
+        std::cerr << "clscope-cli: " << f.message << '\n';
+        return f.code;
+    } catch (const clscope::ClError &e) {
+        std::cerr << "clscope-cli: " << e.what() << '\n';
+        return ExitFailed;
+    } catch (const std::exception &e) {
+        std::cerr << "clscope-cli: " << e.what() << '\n';
+        return ExitFailed;
+    }
+}

@@ -1,0 +1,69 @@
+// Device selection specs in the manner of pyopencl's PYOPENCL_CTX / PYOPENCL_TEST:
+//   "0:1"          platform 0, device 1
+//   "nvidia:h200"  platform whose name or vendor contains "nvidia", device whose name contains "h200"
+//   "0:0,1;pocl"   devices 0 and 1 of platform 0, and every device of the platform matching "pocl"
+//   "gpu" / ":cpu" device type words match the device type
+// Matching is case-insensitive; numbers are indices. The spec comes from --device or CLSCOPE_DEVICE.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clscope {
+
+struct DeviceSpecTerm
+{
+    std::string platform;             // empty: any platform
+    std::vector<std::string> devices; // empty: every device
+};
+
+// Throws DeviceSpecError on a malformed spec ("0::1", empty terms).
+std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec);
+
+class DeviceSpecError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct SelectedDevice
+{
+    cl_platform_id platform = nullptr;
+    cl_device_id device = nullptr;
+    int platformIndex = 0;
+    int deviceIndex = 0;
+    std::string platformName;
+    std::string deviceName;
+};
+
+// Names of the candidates, for matching without touching OpenCL (tests, the GUI's snapshot).
+struct DeviceCandidate
+{
+    int platformIndex = 0;
+    int deviceIndex = 0;
+    std::string platformName;
+    std::string platformVendor;
+    std::string deviceName;
+    std::string deviceVendor;
+    cl_device_type type = 0;
+};
+
+// Every candidate the spec selects, in platform then device order, without duplicates. An empty spec
+// selects the default: the first GPU if there is one, else the first device.
+std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<DeviceCandidate> &candidates);
+
+// Lists the devices of this machine (platforms that fail are skipped).
+std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates = nullptr);
+
+// The spec from the argument, else CLSCOPE_DEVICE, else empty.
+std::string effectiveDeviceSpec(std::string_view fromCommandLine);
+
+// Selects devices by spec; throws DeviceSpecError("no OpenCL device matches 'x' (devices: ...)").
+std::vector<SelectedDevice> selectDevices(std::string_view spec);
+SelectedDevice selectDevice(std::string_view spec);
+
+} // namespace clscope

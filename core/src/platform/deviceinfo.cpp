@@ -1,0 +1,403 @@
+// Reading the info table from a driver: raw bytes decoded by value kind, never throwing for a
+// parameter the driver rejects, and whole-system snapshots that survive a broken platform.
+#include "clscope/deviceinfo.h"
+
+#include "clscope/error.h"
+
+#include <CL/cl_ext.h>
+
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+namespace clscope {
+namespace {
+
+template<typename Getter>
+RawValue readBytes(Getter &&get, std::vector<unsigned char> &bytes)
+{
+    size_t size = 0;
+    cl_int err = get(0, nullptr, &size);
+    if (err != CL_SUCCESS)
+        return Unsupported{err};
+    bytes.assign(size, 0);
+    if (size > 0) {
+        err = get(size, bytes.data(), nullptr);
+        if (err != CL_SUCCESS)
+            return Unsupported{err};
+    }
+    return {};
+}
+
+std::uint64_t readUnsigned(const unsigned char *p, size_t size)
+{
+    switch (size) {
+    case 1:
+        return *p;
+    case 2: {
+        std::uint16_t v;
+        std::memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, size < 8 ? size : 8);
+        return v;
+    }
+    }
+}
+
+std::int64_t readSigned(const unsigned char *p, size_t size)
+{
+    switch (size) {
+    case 1:
+        return static_cast<std::int8_t>(*p);
+    case 2: {
+        std::int16_t v;
+        std::memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        std::int32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        std::int64_t v = 0;
+        std::memcpy(&v, p, size < 8 ? size : 8);
+        return v;
+    }
+    }
+}
+
+std::vector<std::uint64_t> readArray(const std::vector<unsigned char> &bytes, size_t elementSize)
+{
+    std::vector<std::uint64_t> out;
+    if (elementSize == 0)
+        elementSize = 1;
+    for (size_t off = 0; off + elementSize <= bytes.size(); off += elementSize)
+        out.push_back(readUnsigned(bytes.data() + off, elementSize));
+    return out;
+}
+
+RawValue decode(const InfoParam &param, const std::vector<unsigned char> &bytes)
+{
+    switch (param.kind) {
+    case ValueKind::String: {
+        std::string s(bytes.begin(), bytes.end());
+        while (!s.empty() && s.back() == '\0')
+            s.pop_back();
+        return s;
+    }
+    case ValueKind::Bool:
+        if (bytes.empty())
+            return Unsupported{CL_INVALID_VALUE};
+        return readUnsigned(bytes.data(), bytes.size()) != 0;
+    case ValueKind::Integer:
+    case ValueKind::Bitfield:
+    case ValueKind::Enum:
+    case ValueKind::Version:
+        if (bytes.empty())
+            return Unsupported{CL_INVALID_VALUE};
+        return readUnsigned(bytes.data(), bytes.size());
+    case ValueKind::SignedInteger:
+        if (bytes.empty())
+            return Unsupported{CL_INVALID_VALUE};
+        return readSigned(bytes.data(), bytes.size());
+    case ValueKind::IntegerArray:
+        return readArray(bytes, param.elementSize);
+    case ValueKind::EnumArray: {
+        auto values = readArray(bytes, param.elementSize ? param.elementSize : sizeof(cl_device_partition_property));
+        // Property lists end with 0; a list that is only {0} means "none" and keeps its single 0.
+        while (values.size() > 1 && values.back() == 0)
+            values.pop_back();
+        return values;
+    }
+    case ValueKind::NameVersionList: {
+        std::vector<NameVersion> list;
+        for (size_t off = 0; off + sizeof(cl_name_version) <= bytes.size(); off += sizeof(cl_name_version)) {
+            cl_name_version nv;
+            std::memcpy(&nv, bytes.data() + off, sizeof nv);
+            nv.name[CL_NAME_VERSION_MAX_NAME_SIZE - 1] = '\0';
+            list.push_back({nv.name, nv.version});
+        }
+        return list;
+    }
+    case ValueKind::Bytes:
+        return readArray(bytes, 1);
+    case ValueKind::PciBusInfo:
+        return readArray(bytes, 4);
+    case ValueKind::AmdTopology: {
+        // cl_device_topology_amd: type (cl_uint) at 0, then in the PCIe variant bus, device,
+        // function as chars at offsets 21, 22, 23 (the struct is 24 bytes).
+        if (bytes.size() < 24)
+            return Unsupported{CL_INVALID_VALUE};
+        return std::vector<std::uint64_t>{readUnsigned(bytes.data(), 4), static_cast<unsigned char>(bytes[21]),
+                                          static_cast<unsigned char>(bytes[22]),
+                                          static_cast<unsigned char>(bytes[23])};
+    }
+    }
+    return Unsupported{CL_INVALID_VALUE};
+}
+
+bool hasExtension(const std::string &extensions, std::string_view name)
+{
+    size_t pos = 0;
+    while ((pos = extensions.find(name, pos)) != std::string::npos) {
+        const bool startOk = pos == 0 || extensions[pos - 1] == ' ';
+        const size_t end = pos + name.size();
+        const bool endOk = end == extensions.size() || extensions[end] == ' ';
+        if (startOk && endOk)
+            return true;
+        pos = end;
+    }
+    return false;
+}
+
+// A row is queried when the device version reaches its minimum, or (for rows that name an extension
+// and a version, like the cl_khr_extended_versioning ones) when the extension is there.
+bool shouldQuery(const InfoParam &param, int version, const std::string &extensions)
+{
+    const bool versionOk = version >= param.minVersion;
+    if (param.extension.empty())
+        return versionOk;
+    if (param.minVersion > 100 && versionOk)
+        return true;
+    return hasExtension(extensions, param.extension);
+}
+
+std::string readString(cl_device_id device, cl_device_info what)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+        return {};
+    std::string s(size, '\0');
+    if (clGetDeviceInfo(device, what, size, s.data(), nullptr) != CL_SUCCESS)
+        return {};
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+struct ContextDeleter
+{
+    void operator()(cl_context c) const { clReleaseContext(c); }
+};
+using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
+
+void probeImageFormats(cl_context context, DeviceSnapshot &snap)
+{
+    static constexpr cl_mem_flags kFlags[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE,
+                                              CL_MEM_KERNEL_READ_AND_WRITE};
+    static constexpr cl_mem_object_type kTypes[] = {
+        CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+        CL_MEM_OBJECT_IMAGE2D,       CL_MEM_OBJECT_IMAGE2D_ARRAY,  CL_MEM_OBJECT_IMAGE3D};
+    for (cl_mem_flags flags : kFlags) {
+        if (flags == CL_MEM_KERNEL_READ_AND_WRITE && snap.version().asNumber() < 200)
+            continue;
+        for (cl_mem_object_type type : kTypes) {
+            cl_uint count = 0;
+            if (clGetSupportedImageFormats(context, flags, type, 0, nullptr, &count) != CL_SUCCESS)
+                continue;
+            ImageFormatSet set{flags, type, std::vector<cl_image_format>(count)};
+            if (count > 0 &&
+                clGetSupportedImageFormats(context, flags, type, count, set.formats.data(), nullptr) != CL_SUCCESS)
+                continue;
+            snap.imageFormats.push_back(std::move(set));
+        }
+    }
+}
+
+// clinfo reports CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE from a trivial kernel; so do we.
+void probeKernel(cl_context context, cl_device_id device, DeviceSnapshot &snap)
+{
+    static const char *kSource = "kernel void sum(global int *a, global const int *b) "
+                                 "{ a[get_global_id(0)] += b[get_global_id(0)]; }";
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
+    if (err != CL_SUCCESS)
+        return;
+    if (clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr) == CL_SUCCESS) {
+        cl_kernel kernel = clCreateKernel(program, "sum", &err);
+        if (err == CL_SUCCESS) {
+            size_t multiple = 0;
+            if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                         sizeof multiple, &multiple, nullptr) == CL_SUCCESS)
+                snap.kernelPreferredWorkGroupSizeMultiple = multiple;
+            clReleaseKernel(kernel);
+        }
+    } else {
+        snap.error = "the probe kernel did not build";
+    }
+    clReleaseProgram(program);
+}
+
+template<typename Snap>
+const InfoValue *findIn(const Snap &snap, std::string_view name)
+{
+    for (const auto &v : snap.values) {
+        if (v.param && v.param->name == name)
+            return &v;
+    }
+    return nullptr;
+}
+
+template<typename Snap>
+std::string stringIn(const Snap &snap, std::string_view name)
+{
+    const InfoValue *v = findIn(snap, name);
+    if (v && std::holds_alternative<std::string>(v->value))
+        return std::get<std::string>(v->value);
+    return {};
+}
+
+} // namespace
+
+InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param)
+{
+    std::vector<unsigned char> bytes;
+    RawValue status = readBytes(
+        [&](size_t size, void *out, size_t *ret) { return clGetDeviceInfo(device, param.id, size, out, ret); },
+        bytes);
+    if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
+        return {&param, decode(param, bytes)};
+    return {&param, status};
+}
+
+InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param)
+{
+    std::vector<unsigned char> bytes;
+    RawValue status = readBytes(
+        [&](size_t size, void *out, size_t *ret) { return clGetPlatformInfo(platform, param.id, size, out, ret); },
+        bytes);
+    if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
+        return {&param, decode(param, bytes)};
+    return {&param, status};
+}
+
+const InfoValue *DeviceSnapshot::find(std::string_view name) const { return findIn(*this, name); }
+std::string DeviceSnapshot::string(std::string_view name) const { return stringIn(*this, name); }
+std::string DeviceSnapshot::name() const { return string("CL_DEVICE_NAME"); }
+
+std::uint64_t DeviceSnapshot::integer(std::string_view name, std::uint64_t fallback) const
+{
+    const InfoValue *v = find(name);
+    if (v && std::holds_alternative<std::uint64_t>(v->value))
+        return std::get<std::uint64_t>(v->value);
+    return fallback;
+}
+
+ClVersion DeviceSnapshot::version() const
+{
+    return parseOpenCLVersion(string("CL_DEVICE_VERSION")).value_or(ClVersion{1, 0, 0});
+}
+
+const InfoValue *PlatformSnapshot::find(std::string_view name) const { return findIn(*this, name); }
+std::string PlatformSnapshot::string(std::string_view name) const { return stringIn(*this, name); }
+std::string PlatformSnapshot::name() const { return string("CL_PLATFORM_NAME"); }
+
+ClVersion PlatformSnapshot::version() const
+{
+    return parseOpenCLVersion(string("CL_PLATFORM_VERSION")).value_or(ClVersion{1, 0, 0});
+}
+
+const DeviceSnapshot *SystemSnapshot::device(int platform, int device) const
+{
+    if (platform < 0 || platform >= static_cast<int>(platforms.size()))
+        return nullptr;
+    const auto &devs = platforms[static_cast<size_t>(platform)].devices;
+    if (device < 0 || device >= static_cast<int>(devs.size()))
+        return nullptr;
+    return &devs[static_cast<size_t>(device)];
+}
+
+DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOptions &options)
+{
+    DeviceSnapshot snap;
+    snap.id = device;
+    snap.index = index;
+    const int version = parseOpenCLVersion(readString(device, CL_DEVICE_VERSION)).value_or(ClVersion{1, 0, 0}).asNumber();
+    const std::string extensions = readString(device, CL_DEVICE_EXTENSIONS);
+    for (const InfoParam &param : deviceParams()) {
+        if (shouldQuery(param, version, extensions))
+            snap.values.push_back(queryDeviceParam(device, param));
+        else
+            snap.values.push_back({&param, Unsupported{CL_SUCCESS}});
+    }
+    if (!options.imageFormats && !options.kernelProbe)
+        return snap;
+    cl_int err = CL_SUCCESS;
+    ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
+    if (err != CL_SUCCESS) {
+        snap.error = ClError("clCreateContext", err).what();
+        return snap;
+    }
+    if (options.imageFormats && snap.integer("CL_DEVICE_IMAGE_SUPPORT") != 0)
+        probeImageFormats(context.get(), snap);
+    if (options.kernelProbe && snap.integer("CL_DEVICE_COMPILER_AVAILABLE") != 0)
+        probeKernel(context.get(), device, snap);
+    return snap;
+}
+
+SystemSnapshot takeSnapshot(const SnapshotOptions &options)
+{
+    SystemSnapshot system;
+    cl_uint count = 0;
+    cl_int err = clGetPlatformIDs(0, nullptr, &count);
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && count == 0))
+        return system; // no platform at all: not an error, the GUI says how to install one
+    if (err != CL_SUCCESS) {
+        system.error = ClError("clGetPlatformIDs", err).what();
+        return system;
+    }
+    std::vector<cl_platform_id> ids(count);
+    err = clGetPlatformIDs(count, ids.data(), nullptr);
+    if (err != CL_SUCCESS) {
+        system.error = ClError("clGetPlatformIDs", err).what();
+        return system;
+    }
+    for (cl_uint p = 0; p < count; ++p) {
+        PlatformSnapshot plat;
+        plat.id = ids[p];
+        plat.index = static_cast<int>(p);
+        std::string extensions;
+        {
+            InfoValue ext = queryPlatformParam(ids[p], *findParam("CL_PLATFORM_EXTENSIONS"));
+            if (std::holds_alternative<std::string>(ext.value))
+                extensions = std::get<std::string>(ext.value);
+        }
+        InfoValue ver = queryPlatformParam(ids[p], *findParam("CL_PLATFORM_VERSION"));
+        const int version = std::holds_alternative<std::string>(ver.value)
+                                ? parseOpenCLVersion(std::get<std::string>(ver.value)).value_or(ClVersion{1, 0, 0}).asNumber()
+                                : 100;
+        for (const InfoParam &param : platformParams()) {
+            if (shouldQuery(param, version, extensions))
+                plat.values.push_back(queryPlatformParam(ids[p], param));
+            else
+                plat.values.push_back({&param, Unsupported{CL_SUCCESS}});
+        }
+        cl_uint ndev = 0;
+        err = clGetDeviceIDs(ids[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev);
+        if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND) {
+            plat.error = ClError("clGetDeviceIDs", err).what();
+        } else if (ndev > 0) {
+            std::vector<cl_device_id> devs(ndev);
+            err = clGetDeviceIDs(ids[p], CL_DEVICE_TYPE_ALL, ndev, devs.data(), nullptr);
+            if (err != CL_SUCCESS) {
+                plat.error = ClError("clGetDeviceIDs", err).what();
+            } else {
+                for (cl_uint d = 0; d < ndev; ++d)
+                    plat.devices.push_back(snapshotDevice(devs[d], static_cast<int>(d), options));
+            }
+        }
+        system.platforms.push_back(std::move(plat));
+    }
+    return system;
+}
+
+} // namespace clscope

@@ -1,0 +1,238 @@
+// Parsing and matching of device selection specs (see devicespec.h for the grammar).
+#include "clscope/devicespec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace clscope {
+namespace {
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    return out;
+}
+
+std::string trim(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+std::vector<std::string> split(std::string_view s, char sep)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (true) {
+        const size_t pos = s.find(sep, start);
+        out.push_back(trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
+        if (pos == std::string_view::npos)
+            break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+bool isIndex(const std::string &s, int &value)
+{
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && p == s.data() + s.size() && value >= 0;
+}
+
+bool typeMatches(const std::string &word, cl_device_type type)
+{
+    if (word == "gpu")
+        return type & CL_DEVICE_TYPE_GPU;
+    if (word == "cpu")
+        return type & CL_DEVICE_TYPE_CPU;
+    if (word == "accelerator")
+        return type & CL_DEVICE_TYPE_ACCELERATOR;
+    return false;
+}
+
+bool platformMatches(const std::string &term, const DeviceCandidate &c)
+{
+    if (term.empty())
+        return true;
+    int index = 0;
+    if (isIndex(term, index))
+        return index == c.platformIndex;
+    const std::string t = lower(term);
+    return lower(c.platformName).find(t) != std::string::npos || lower(c.platformVendor).find(t) != std::string::npos;
+}
+
+bool deviceMatches(const std::string &term, const DeviceCandidate &c)
+{
+    int index = 0;
+    if (isIndex(term, index))
+        return index == c.deviceIndex;
+    const std::string t = lower(term);
+    return typeMatches(t, c.type) || lower(c.deviceName).find(t) != std::string::npos ||
+           lower(c.deviceVendor).find(t) != std::string::npos;
+}
+
+std::string infoString(cl_device_id d, cl_device_info what)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+        return {};
+    std::string s(size, '\0');
+    clGetDeviceInfo(d, what, size, s.data(), nullptr);
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+std::string infoString(cl_platform_id p, cl_platform_info what)
+{
+    size_t size = 0;
+    if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+        return {};
+    std::string s(size, '\0');
+    clGetPlatformInfo(p, what, size, s.data(), nullptr);
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+} // namespace
+
+std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
+{
+    std::vector<DeviceSpecTerm> terms;
+    for (const std::string &part : split(spec, ';')) {
+        if (part.empty())
+            throw DeviceSpecError("bad device spec '" + std::string(spec) + "': empty term");
+        const size_t colon = part.find(':');
+        DeviceSpecTerm term;
+        if (colon == std::string::npos) {
+            // A bare word is a platform ("pocl", "0") unless it names a device type ("gpu").
+            const std::string t = lower(part);
+            if (t == "gpu" || t == "cpu" || t == "accelerator")
+                term.devices.push_back(t);
+            else
+                term.platform = part;
+        } else {
+            if (part.find(':', colon + 1) != std::string::npos)
+                throw DeviceSpecError("bad device spec '" + std::string(spec) + "': more than one ':' in '" + part + "'");
+            term.platform = trim(std::string_view(part).substr(0, colon));
+            const std::string devs = trim(std::string_view(part).substr(colon + 1));
+            if (!devs.empty()) {
+                for (const std::string &d : split(devs, ',')) {
+                    if (d.empty())
+                        throw DeviceSpecError("bad device spec '" + std::string(spec) + "': empty device in '" + part + "'");
+                    term.devices.push_back(d);
+                }
+            }
+        }
+        terms.push_back(std::move(term));
+    }
+    return terms;
+}
+
+std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<DeviceCandidate> &candidates)
+{
+    std::vector<size_t> picked;
+    if (trim(spec).empty()) {
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (candidates[i].type & CL_DEVICE_TYPE_GPU)
+                return {i};
+        }
+        if (!candidates.empty())
+            picked.push_back(0);
+        return picked;
+    }
+    const auto terms = parseDeviceSpec(spec);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const DeviceCandidate &c = candidates[i];
+        for (const DeviceSpecTerm &term : terms) {
+            if (!platformMatches(term.platform, c))
+                continue;
+            const bool anyDevice = term.devices.empty();
+            const bool hit = anyDevice || std::any_of(term.devices.begin(), term.devices.end(),
+                                                      [&](const std::string &d) { return deviceMatches(d, c); });
+            if (hit) {
+                picked.push_back(i);
+                break;
+            }
+        }
+    }
+    return picked;
+}
+
+std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates)
+{
+    std::vector<SelectedDevice> out;
+    cl_uint np = 0;
+    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
+        return out;
+    std::vector<cl_platform_id> platforms(np);
+    if (clGetPlatformIDs(np, platforms.data(), nullptr) != CL_SUCCESS)
+        return out;
+    for (cl_uint p = 0; p < np; ++p) {
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0)
+            continue;
+        std::vector<cl_device_id> devices(nd);
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS)
+            continue;
+        const std::string pname = infoString(platforms[p], CL_PLATFORM_NAME);
+        const std::string pvendor = infoString(platforms[p], CL_PLATFORM_VENDOR);
+        for (cl_uint d = 0; d < nd; ++d) {
+            SelectedDevice s{platforms[p], devices[d], static_cast<int>(p), static_cast<int>(d), pname,
+                             infoString(devices[d], CL_DEVICE_NAME)};
+            if (candidates) {
+                cl_device_type type = 0;
+                clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+                candidates->push_back({s.platformIndex, s.deviceIndex, pname, pvendor, s.deviceName,
+                                       infoString(devices[d], CL_DEVICE_VENDOR), type});
+            }
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+std::string effectiveDeviceSpec(std::string_view fromCommandLine)
+{
+    if (!trim(fromCommandLine).empty())
+        return std::string(fromCommandLine);
+    if (const char *env = std::getenv("CLSCOPE_DEVICE"))
+        return env;
+    return {};
+}
+
+std::vector<SelectedDevice> selectDevices(std::string_view spec)
+{
+    std::vector<DeviceCandidate> candidates;
+    std::vector<SelectedDevice> all = listDevices(&candidates);
+    if (all.empty())
+        throw DeviceSpecError("no OpenCL device found (install an OpenCL driver, e.g. the pocl-opencl-icd package)");
+    const auto picked = matchDeviceSpec(spec, candidates);
+    if (picked.empty()) {
+        std::string names;
+        for (const auto &c : candidates)
+            names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
+                     std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
+        throw DeviceSpecError("no OpenCL device matches '" + std::string(spec) + "' (devices: " + names + ")");
+    }
+    std::vector<SelectedDevice> out;
+    for (size_t i : picked)
+        out.push_back(all[i]);
+    return out;
+}
+
+SelectedDevice selectDevice(std::string_view spec)
+{
+    return selectDevices(spec).front();
+}
+
+} // namespace clscope

@@ -1,0 +1,93 @@
+// The CLI contract's JSON for platforms and devices: CL_* keys with raw values (DESIGN.md).
+#include "clscope/deviceinfo.h"
+
+#include <nlohmann/json.hpp>
+
+namespace clscope {
+namespace {
+using nlohmann::ordered_json;
+
+// Drivers are free to put any bytes in their strings; JSON output must never throw on them.
+std::string validUtf8(const std::string &s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (unsigned char c : s)
+        out += (c < 0x80 && (c >= 0x20 || c == '\n' || c == '\t')) ? static_cast<char>(c) : '?';
+    return out;
+}
+
+std::optional<ordered_json> rawJson(const InfoValue &v)
+{
+    if (std::holds_alternative<Unsupported>(v.value))
+        return std::nullopt;
+    if (const auto *b = std::get_if<bool>(&v.value))
+        return ordered_json(*b);
+    if (const auto *s = std::get_if<std::string>(&v.value))
+        return ordered_json(validUtf8(*s));
+    if (const auto *i = std::get_if<std::int64_t>(&v.value))
+        return ordered_json(*i);
+    if (const auto *u = std::get_if<std::uint64_t>(&v.value))
+        return ordered_json(*u);
+    if (const auto *arr = std::get_if<std::vector<std::uint64_t>>(&v.value))
+        return ordered_json(*arr);
+    if (const auto *list = std::get_if<std::vector<NameVersion>>(&v.value)) {
+        ordered_json obj = ordered_json::object();
+        for (const auto &nv : *list)
+            obj[validUtf8(nv.name)] = decodeVersion(nv.version).toString();
+        return obj;
+    }
+    return std::nullopt;
+}
+
+void addValues(ordered_json &obj, const std::vector<InfoValue> &values)
+{
+    for (const InfoValue &v : values) {
+        if (auto j = rawJson(v))
+            obj[std::string(v.param->name)] = std::move(*j);
+    }
+}
+
+ordered_json imageFormatsJson(const DeviceSnapshot &dev)
+{
+    ordered_json out = ordered_json::object();
+    for (const ImageFormatSet &set : dev.imageFormats) {
+        ordered_json list = ordered_json::array();
+        for (const cl_image_format &f : set.formats)
+            list.push_back(std::string(channelOrderName(f.image_channel_order)) + '/' +
+                           std::string(channelTypeName(f.image_channel_data_type)));
+        out[std::string(memFlagName(set.memFlags))][std::string(imageTypeName(set.imageType))] = std::move(list);
+    }
+    return out;
+}
+} // namespace
+
+std::string snapshotToJson(const SystemSnapshot &snapshot, int indent)
+{
+    ordered_json root = ordered_json::object();
+    ordered_json platforms = ordered_json::array();
+    for (const PlatformSnapshot &p : snapshot.platforms) {
+        ordered_json pj = ordered_json::object();
+        addValues(pj, p.values);
+        if (!p.error.empty())
+            pj["error"] = p.error;
+        ordered_json devices = ordered_json::array();
+        for (const DeviceSnapshot &d : p.devices) {
+            ordered_json dj = ordered_json::object();
+            addValues(dj, d.values);
+            if (d.kernelPreferredWorkGroupSizeMultiple)
+                dj["CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"] = *d.kernelPreferredWorkGroupSizeMultiple;
+            if (!d.imageFormats.empty())
+                dj["image_formats"] = imageFormatsJson(d);
+            devices.push_back(std::move(dj));
+        }
+        pj["devices"] = std::move(devices);
+        platforms.push_back(std::move(pj));
+    }
+    root["platforms"] = std::move(platforms);
+    if (!snapshot.error.empty())
+        root["error"] = snapshot.error;
+    return root.dump(indent);
+}
+
+} // namespace clscope

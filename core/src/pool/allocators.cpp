@@ -1,0 +1,186 @@
+// The OpenCL allocators a MemoryPool draws from: deferred and immediate buffers, and SVM.
+#include "clscope/pool.h"
+#include "clscope/version.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace clscope {
+namespace {
+std::vector<cl_device_id> contextDevices(cl_context context)
+{
+    cl_uint count = 0;
+    check(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof(count), &count, nullptr), "clGetContextInfo",
+          "CL_CONTEXT_NUM_DEVICES");
+    std::vector<cl_device_id> devices(count);
+    if (count > 0)
+        check(clGetContextInfo(context, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), devices.data(), nullptr),
+              "clGetContextInfo", "CL_CONTEXT_DEVICES");
+    return devices;
+}
+
+// The pool serves a request unrounded when only the rounded size passes this, so take the strictest device.
+std::size_t smallestMaxAlloc(cl_context context)
+{
+    cl_ulong smallest = 0;
+    for (cl_device_id device : contextDevices(context)) {
+        cl_ulong value = 0;
+        check(clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(value), &value, nullptr),
+              "clGetDeviceInfo", "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+        if (value != 0 && (smallest == 0 || value < smallest))
+            smallest = value;
+    }
+    return static_cast<std::size_t>(smallest);
+}
+
+cl_context queueContext(cl_command_queue queue)
+{
+    cl_context context = nullptr;
+    check(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr),
+          "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+    return context;
+}
+
+bool deviceAtLeast12(cl_command_queue queue)
+{
+    cl_device_id device = nullptr;
+    check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr),
+          "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
+    std::size_t bytes = 0;
+    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes), "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    std::string text(bytes, '\0');
+    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, bytes, text.data(), nullptr), "clGetDeviceInfo",
+          "CL_DEVICE_VERSION");
+    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
+    const auto version = parseOpenCLVersion(text);
+    return version && *version >= ClVersion{1, 2, 0};
+}
+} // namespace
+
+// ---- Deferred ---------------------------------------------------------------------------------------
+
+DeferredAllocator::DeferredAllocator(cl_context context, cl_mem_flags flags)
+    : m_context(context)
+    , m_flags(flags)
+    , m_maxAllocSize(smallestMaxAlloc(context))
+{
+    check(clRetainContext(m_context), "clRetainContext");
+}
+
+DeferredAllocator::~DeferredAllocator()
+{
+    clReleaseContext(m_context);
+}
+
+AllocResult DeferredAllocator::allocate(std::size_t size)
+{
+    cl_int error = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(m_context, m_flags, size, nullptr, &error);
+    if (error != CL_SUCCESS)
+        return {nullptr, error, "clCreateBuffer"};
+    return {mem, CL_SUCCESS, nullptr};
+}
+
+void DeferredAllocator::release(void *handle) noexcept
+{
+    // The runtime keeps the memory until commands using it have finished, so no wait is needed here.
+    clReleaseMemObject(static_cast<cl_mem>(handle));
+}
+
+// ---- Immediate --------------------------------------------------------------------------------------
+
+ImmediateAllocator::ImmediateAllocator(cl_command_queue queue, cl_mem_flags flags)
+    : DeferredAllocator(queueContext(queue), flags)
+    , m_queue(queue)
+    , m_canMigrate(deviceAtLeast12(queue))
+{
+    check(clRetainCommandQueue(m_queue), "clRetainCommandQueue");
+}
+
+ImmediateAllocator::~ImmediateAllocator()
+{
+    clReleaseCommandQueue(m_queue);
+}
+
+AllocResult ImmediateAllocator::allocate(std::size_t size)
+{
+    AllocResult result = DeferredAllocator::allocate(size);
+    if (result.error != CL_SUCCESS)
+        return result;
+    cl_mem mem = static_cast<cl_mem>(result.handle);
+    const char *routine = nullptr;
+    cl_int error = CL_SUCCESS;
+    if (m_canMigrate) {
+        // Wait on the migration's own event, not clFinish: a failed command shows only in its event
+        // status (CL_MEM_OBJECT_ALLOCATION_FAILURE there is the out-of-memory we are here to catch).
+        cl_event event = nullptr;
+        routine = "clEnqueueMigrateMemObjects";
+        error = clEnqueueMigrateMemObjects(m_queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, nullptr,
+                                           &event);
+        if (error == CL_SUCCESS) {
+            routine = "clWaitForEvents";
+            error = clWaitForEvents(1, &event);
+            cl_int status = CL_COMPLETE;
+            if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr) ==
+                    CL_SUCCESS &&
+                status < 0)
+                error = status;
+            clReleaseEvent(event);
+        }
+    } else {
+        // OpenCL 1.0/1.1: a one-byte blocking write is the cheapest way to make the driver commit memory.
+        static const unsigned char kByte = 0;
+        routine = "clEnqueueWriteBuffer";
+        error = clEnqueueWriteBuffer(m_queue, mem, CL_TRUE, 0, 1, &kByte, 0, nullptr, nullptr);
+    }
+    if (error != CL_SUCCESS) {
+        clReleaseMemObject(mem);
+        return {nullptr, error, routine};
+    }
+    return result;
+}
+
+// ---- SVM --------------------------------------------------------------------------------------------
+
+bool SvmAllocator::isSupported(cl_device_id device)
+{
+    // OpenCL 1.x devices reject the query, which is the answer: no SVM.
+    cl_device_svm_capabilities caps = 0;
+    return clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, nullptr) == CL_SUCCESS &&
+           caps != 0;
+}
+
+SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
+    : m_context(context)
+    , m_flags(flags)
+    , m_maxAllocSize(0)
+{
+    const auto devices = contextDevices(context);
+    if (std::none_of(devices.begin(), devices.end(), [](cl_device_id d) { return isSupported(d); }))
+        throw ClError("clGetDeviceInfo", CL_INVALID_OPERATION, "no device of the context reports SVM capabilities");
+    m_maxAllocSize = smallestMaxAlloc(context);
+    check(clRetainContext(m_context), "clRetainContext");
+}
+
+SvmAllocator::~SvmAllocator()
+{
+    clReleaseContext(m_context);
+}
+
+AllocResult SvmAllocator::allocate(std::size_t size)
+{
+    // clSVMAlloc gives no error code; the pool has already kept size within the device maximum, so a
+    // NULL here is taken as out of memory, which lets the pool give back held blocks and retry.
+    void *p = clSVMAlloc(m_context, m_flags, size, 0);
+    if (!p)
+        return {nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clSVMAlloc"};
+    return {p, CL_SUCCESS, nullptr};
+}
+
+void SvmAllocator::release(void *handle) noexcept
+{
+    clSVMFree(m_context, handle);
+}
+
+} // namespace clscope

@@ -1,0 +1,44 @@
+// Test helper: a private OpenCL vendors folder (PoCL, Oclgrind, and broken entries) for OCL_ICD_VENDORS.
+// Must be used before the first OpenCL call of the test process: the loader reads the folder once.
+#pragma once
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtGlobal>
+
+namespace clscope::test {
+
+inline const char *kOclgrindIcd = "/usr/lib/oclgrind/liboclgrind-rt-icd.so";
+
+inline bool writeIcd(const QDir &dir, const QString &name, const QByteArray &library)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(library + '\n');
+    return true;
+}
+
+// Fills dir with pocl.icd (copied from the system), oclgrind.icd and two broken ones, and points
+// OCL_ICD_VENDORS at it. Returns false when PoCL or Oclgrind is not installed.
+inline bool setUpVendors(const QTemporaryDir &tmp, bool withBroken = true)
+{
+    const QDir dir(tmp.path());
+    QFile pocl(QStringLiteral("/etc/OpenCL/vendors/pocl.icd"));
+    if (!pocl.open(QIODevice::ReadOnly) || !QFile::exists(QString::fromLatin1(kOclgrindIcd)))
+        return false;
+    if (!writeIcd(dir, QStringLiteral("pocl.icd"), pocl.readAll().trimmed()))
+        return false;
+    if (!writeIcd(dir, QStringLiteral("oclgrind.icd"), kOclgrindIcd))
+        return false;
+    if (withBroken) {
+        // A library that does not exist, and one that exists but is no ICD: neither may hide the others.
+        writeIcd(dir, QStringLiteral("broken-missing.icd"), "/nonexistent/libOpenCL-broken.so");
+        writeIcd(dir, QStringLiteral("broken-notanicd.icd"), "libz.so.1");
+    }
+    qputenv("OCL_ICD_VENDORS", tmp.path().toLocal8Bit());
+    return true;
+}
+
+} // namespace clscope::test

@@ -1,0 +1,127 @@
+// Device enumeration on a worker thread (QtConcurrent); the GUI thread only receives the snapshot.
+#include "devicemanager.h"
+
+#include "clscope/devicespec.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace clscope::ui {
+
+namespace {
+const QString kPlatformKey = QStringLiteral("device/platformName");
+const QString kDeviceKey = QStringLiteral("device/deviceName");
+} // namespace
+
+DeviceManager::DeviceManager(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<SnapshotPtr>();
+    qRegisterMetaType<DeviceKey>();
+}
+
+DeviceManager::~DeviceManager() = default;
+
+void DeviceManager::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_busy = true;
+    emit enumerationStarted();
+    auto *watcher = new QFutureWatcher<SnapshotPtr>(this);
+    connect(watcher, &QFutureWatcher<SnapshotPtr>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        onFinished(generation, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([]() -> SnapshotPtr {
+        try {
+            return std::make_shared<const SystemSnapshot>(takeSnapshot());
+        } catch (const std::exception &e) {
+            // A driver that throws through the C API must not take the app down.
+            SystemSnapshot failed;
+            failed.error = e.what();
+            return std::make_shared<const SystemSnapshot>(std::move(failed));
+        }
+    }));
+}
+
+void DeviceManager::onFinished(quint64 generation, SnapshotPtr snapshot)
+{
+    if (generation != m_generation)
+        return; // a newer refresh is on its way
+    m_busy = false;
+    m_snapshot = std::move(snapshot);
+    emit devicesAvailable(m_snapshot);
+    applyCurrent(restoreRemembered(), false);
+}
+
+DeviceKey DeviceManager::restoreRemembered() const
+{
+    if (!m_snapshot)
+        return {};
+    std::vector<DeviceCandidate> candidates;
+    for (const auto &p : m_snapshot->platforms) {
+        for (const auto &d : p.devices)
+            candidates.push_back({p.index, d.index, p.name(), p.string("CL_PLATFORM_VENDOR"), d.name(),
+                                  d.string("CL_DEVICE_VENDOR"), d.integer("CL_DEVICE_TYPE")});
+    }
+    auto keyOf = [&](const std::vector<size_t> &picked) {
+        return picked.empty() ? DeviceKey{}
+                              : DeviceKey{candidates[picked.front()].platformIndex, candidates[picked.front()].deviceIndex};
+    };
+    // CLSCOPE_DEVICE is an explicit choice for this run and wins over what was remembered.
+    const std::string envSpec = effectiveDeviceSpec({});
+    if (!envSpec.empty()) {
+        try {
+            if (DeviceKey k = keyOf(matchDeviceSpec(envSpec, candidates)); k.isValid())
+                return k;
+        } catch (const DeviceSpecError &) {
+        }
+    }
+    const QSettings settings;
+    const QString platformName = settings.value(kPlatformKey).toString();
+    const QString deviceName = settings.value(kDeviceKey).toString();
+    for (const auto &c : candidates) {
+        if (!platformName.isEmpty() && QString::fromStdString(c.platformName) == platformName &&
+            QString::fromStdString(c.deviceName) == deviceName)
+            return {c.platformIndex, c.deviceIndex};
+    }
+    return keyOf(matchDeviceSpec({}, candidates));
+}
+
+const DeviceSnapshot *DeviceManager::currentDeviceSnapshot() const
+{
+    return m_snapshot ? m_snapshot->device(m_current.platform, m_current.device) : nullptr;
+}
+
+QString DeviceManager::currentDeviceName() const
+{
+    const DeviceSnapshot *d = currentDeviceSnapshot();
+    return d ? QString::fromStdString(d->name()) : QString();
+}
+
+void DeviceManager::setCurrentDevice(DeviceKey key)
+{
+    applyCurrent(key, true);
+}
+
+void DeviceManager::applyCurrent(DeviceKey key, bool remember)
+{
+    if (m_snapshot && key.isValid() && m_snapshot->device(key.platform, key.device)) {
+        if (!remember) {
+            m_current = key;
+            emit currentDeviceChanged(key);
+            return;
+        }
+        QSettings settings;
+        settings.setValue(kPlatformKey, QString::fromStdString(m_snapshot->platforms[static_cast<size_t>(key.platform)].name()));
+        settings.setValue(kDeviceKey, QString::fromStdString(m_snapshot->device(key.platform, key.device)->name()));
+    } else {
+        key = {};
+    }
+    m_current = key;
+    emit currentDeviceChanged(key);
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,62 @@
+// Enumerates OpenCL platforms and devices off the GUI thread and remembers the current device.
+// Results arrive as an immutable snapshot through devicesAvailable(); stale runs are dropped by generation.
+#pragma once
+
+#include "clscope/deviceinfo.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace clscope::ui {
+
+using SnapshotPtr = std::shared_ptr<const SystemSnapshot>;
+
+struct DeviceKey
+{
+    int platform = -1;
+    int device = -1;
+    bool isValid() const { return platform >= 0 && device >= 0; }
+    bool operator==(const DeviceKey &) const = default;
+};
+
+class DeviceManager : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DeviceManager(QObject *parent = nullptr);
+    ~DeviceManager() override;
+
+    // Starts a new enumeration; returns at once.
+    void refresh();
+    bool isBusy() const { return m_busy; }
+
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    DeviceKey currentDevice() const { return m_current; }
+    const DeviceSnapshot *currentDeviceSnapshot() const;
+    QString currentDeviceName() const;
+
+    // Makes a device current and remembers it (by platform and device name) in QSettings.
+    void setCurrentDevice(DeviceKey key);
+
+signals:
+    void enumerationStarted();
+    void devicesAvailable(clscope::ui::SnapshotPtr snapshot);
+    void currentDeviceChanged(clscope::ui::DeviceKey key);
+
+private:
+    void onFinished(quint64 generation, SnapshotPtr snapshot);
+    DeviceKey restoreRemembered() const;
+    void applyCurrent(DeviceKey key, bool remember);
+
+    SnapshotPtr m_snapshot;
+    DeviceKey m_current;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+};
+
+} // namespace clscope::ui
+
+Q_DECLARE_METATYPE(clscope::ui::SnapshotPtr)
+Q_DECLARE_METATYPE(clscope::ui::DeviceKey)
