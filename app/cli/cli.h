@@ -31,5 +31,6 @@ void addCommonOptions(CLI::App *sub, CommonOptions &opts);
 using Action = std::function<int()>;
 void addInfoCommand(CLI::App &app, Action &action);
 void addPoolCommand(CLI::App &app, Action &action);
+void addBuildCommand(CLI::App &app, Action &action);
 
 } // namespace clscope::cli

@@ -17,29 +17,23 @@ struct InfoOptions
 
 void printValues(const std::vector<InfoValue> &values, const char *indent)
 {
-    InfoGroup current = InfoGroup::Platform;
-    bool first = true;
-    for (const InfoValue &v : values) {
-        if (!v.supported())
-            continue;
-        if (first || v.param->group != current) {
-            current = v.param->group;
-            first = false;
-            if (current != InfoGroup::Platform)
-                std::cout << indent << "[" << groupName(current) << "]\n";
+    constexpr size_t kLabelWidth = 44;
+    for (const GroupedValues &group : groupValues(values)) {
+        if (group.group != InfoGroup::Platform)
+            std::cout << indent << "[" << groupName(group.group) << "]\n";
+        for (const InfoValue *v : group.values) {
+            // Multi-line values (extension lists) continue under the value column.
+            std::string padded;
+            for (char c : v->display()) {
+                padded += c;
+                if (c == '\n')
+                    padded += std::string(std::string_view(indent).size() + 2 + kLabelWidth, ' ');
+            }
+            std::string label(v->param->label);
+            if (label.size() < kLabelWidth)
+                label.resize(kLabelWidth, ' ');
+            std::cout << indent << "  " << label << padded << '\n';
         }
-        std::string text = v.display();
-        // Multi-line values (extension lists) continue under the value column.
-        std::string padded;
-        for (char c : text) {
-            padded += c;
-            if (c == '\n')
-                padded += std::string(std::string_view(indent).size() + 2 + 44, ' ');
-        }
-        std::string label(v.param->label);
-        if (label.size() < 44)
-            label.resize(44, ' ');
-        std::cout << indent << "  " << label << padded << '\n';
     }
 }
 

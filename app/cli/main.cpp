@@ -24,6 +24,16 @@ int main(int argc, char **argv)
     Action action;
     addInfoCommand(app, action);
     addPoolCommand(app, action);
+    addBuildCommand(app, action);
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        for (const CLI::App *sub : app.get_subcommands({}))
+            known |= sub->get_name() == argv[1];
+        if (!known) {
+            std::cerr << "clscope-cli: unknown subcommand '" << argv[1] << "' (see --help)\n";
+            return ExitUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {

@@ -23,7 +23,8 @@ int main(int argc, char **argv)
     const QCommandLineOption showOption(QStringLiteral("show"), QStringLiteral("Raise a panel (devices, …)."),
                                         QStringLiteral("DOCK"));
     const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG once the work is done, then exit."),
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as PNG once the work is done, then exit."),
         QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
@@ -50,13 +51,16 @@ int main(int argc, char **argv)
     if (parser.isSet(screenshotOption)) {
         const QString path = parser.value(screenshotOption);
         QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&window, path] {
-            const QString error = window.saveScreenshot(path);
-            if (!error.isEmpty()) {
-                std::fprintf(stderr, "clscope: %s\n", qPrintable(error));
-                QApplication::exit(1);
-                return;
-            }
-            QApplication::exit(0);
+            // Give pending layout requests (status bar, tree columns) a moment before the grab.
+            QTimer::singleShot(250, &window, [&window, path] {
+                const QString error = window.saveScreenshot(path);
+                if (!error.isEmpty()) {
+                    std::fprintf(stderr, "clscope: %s\n", qPrintable(error));
+                    QApplication::exit(1);
+                    return;
+                }
+                QApplication::exit(0);
+            });
         });
         // A driver that hangs must not hang a scripted screenshot forever.
         QTimer::singleShot(120000, &app, [] {

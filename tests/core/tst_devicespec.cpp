@@ -11,8 +11,8 @@ std::vector<DeviceCandidate> candidates()
     return {
         {0, 0, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU},
         {0, 1, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU},
-        {1, 0, "Portable Computing Language", "The pocl project", "pthread-skylake-avx512-AMD EPYC", "AuthenticAMD",
-         CL_DEVICE_TYPE_CPU},
+        {1, 0, "Portable Computing Language", "The pocl project", "pthread-skylake-avx512-AMD EPYC",
+         "AuthenticAMD", CL_DEVICE_TYPE_CPU},
         {2, 0, "Oclgrind", "Oclgrind", "Oclgrind Simulator", "Oclgrind",
          CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT},
     };
@@ -36,21 +36,36 @@ private slots:
     {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("default-prefers-gpu") << "" << "0:0";
-        QTest::newRow("indices") << "0:1" << "0:1";
-        QTest::newRow("platform-index") << "1" << "1:0";
-        QTest::newRow("names") << "nvidia:h200" << "0:0 0:1";
-        QTest::newRow("names-case") << "NVIDIA:H200" << "0:0 0:1";
-        QTest::newRow("list-and-alternative") << "0:0,1;pocl" << "0:0 0:1 1:0";
-        QTest::newRow("platform-name") << "pocl" << "1:0";
-        QTest::newRow("platform-vendor") << "pocl project" << "1:0";
-        QTest::newRow("device-vendor") << ":authenticamd" << "1:0";
-        QTest::newRow("type") << "gpu" << "0:0 0:1 2:0";
-        QTest::newRow("type-in-platform") << "oclgrind:cpu" << "2:0";
-        QTest::newRow("no-dups") << "0:0;nvidia:0" << "0:0";
-        QTest::newRow("spaces") << " 1 : 0 " << "1:0";
-        QTest::newRow("nothing") << "amd:mi300" << "";
-        QTest::newRow("index-out-of-range") << "0:7" << "";
+        QTest::newRow("default-prefers-gpu") << ""
+                                             << "0:0";
+        QTest::newRow("indices") << "0:1"
+                                 << "0:1";
+        QTest::newRow("platform-index") << "1"
+                                        << "1:0";
+        QTest::newRow("names") << "nvidia:h200"
+                               << "0:0 0:1";
+        QTest::newRow("names-case") << "NVIDIA:H200"
+                                    << "0:0 0:1";
+        QTest::newRow("list-and-alternative") << "0:0,1;pocl"
+                                              << "0:0 0:1 1:0";
+        QTest::newRow("platform-name") << "pocl"
+                                       << "1:0";
+        QTest::newRow("platform-vendor") << "pocl project"
+                                         << "1:0";
+        QTest::newRow("device-vendor") << ":authenticamd"
+                                       << "1:0";
+        QTest::newRow("type") << "gpu"
+                              << "0:0 0:1 2:0";
+        QTest::newRow("type-in-platform") << "oclgrind:cpu"
+                                          << "2:0";
+        QTest::newRow("no-dups") << "0:0;nvidia:0"
+                                 << "0:0";
+        QTest::newRow("spaces") << " 1 : 0 "
+                                << "1:0";
+        QTest::newRow("nothing") << "amd:mi300"
+                                 << "";
+        QTest::newRow("index-out-of-range") << "0:7"
+                                            << "";
     }
     void match()
     {

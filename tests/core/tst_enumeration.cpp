@@ -107,7 +107,8 @@ private slots:
     {
         const DeviceSnapshot &dev = platform("Portable")->devices.front();
         // A parameter id no driver knows: the answer is "unsupported", never an exception.
-        static constexpr InfoParam bogus{0x7fff, "CL_DEVICE_BOGUS", "Bogus", ValueKind::Integer, InfoGroup::Vendor};
+        static constexpr InfoParam bogus{0x7fff, "CL_DEVICE_BOGUS", "Bogus", ValueKind::Integer,
+                                         InfoGroup::Vendor};
         const InfoValue v = queryDeviceParam(dev.id, bogus);
         QVERIFY(!v.supported());
         QCOMPARE(std::get<Unsupported>(v.value).error, CL_INVALID_VALUE);

@@ -62,7 +62,7 @@ private slots:
         QCOMPARE(decodeVersion(12582912).toString(), std::string("3.0.0"));
         QCOMPARE(decodeVersion(4202496).toString(), std::string("1.2.0"));
         QCOMPARE(decodeVersion(CL_MAKE_VERSION(1, 2, 4095)).patch, 4095);
-        QVERIFY(ClVersion{1, 2, 0} < ClVersion{3, 0, 0});
+        QVERIFY((ClVersion{1, 2, 0} < ClVersion{3, 0, 0}));
     }
     void errorNames_data()
     {
@@ -77,7 +77,8 @@ private slots:
         QTest::newRow("-52") << -52 << "CL_INVALID_KERNEL_ARGS";
         QTest::newRow("-54") << -54 << "CL_INVALID_WORK_GROUP_SIZE";
         QTest::newRow("-59") << -59 << "CL_INVALID_OPERATION";
-        QTest::newRow("-68") << -68 << "CL_INVALID_DEVICE_QUEUE";
+        QTest::newRow("-68") << -68 << "CL_INVALID_DEVICE_PARTITION_COUNT";
+        QTest::newRow("-70") << -70 << "CL_INVALID_DEVICE_QUEUE";
         QTest::newRow("-72") << -72 << "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
         QTest::newRow("-1001") << -1001 << "CL_PLATFORM_NOT_FOUND_KHR";
         QTest::newRow("unknown") << -9999 << "";
@@ -102,12 +103,14 @@ private slots:
             check(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram");
             QFAIL("no exception");
         } catch (const ClError &e) {
-            QCOMPARE(QString::fromUtf8(e.what()), QStringLiteral("clBuildProgram failed: BUILD_PROGRAM_FAILURE"));
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("clBuildProgram failed: BUILD_PROGRAM_FAILURE"));
             QCOMPARE(e.code(), CL_BUILD_PROGRAM_FAILURE);
             QCOMPARE(e.routine(), std::string("clBuildProgram"));
         }
         const ClError withDetail("clCreateBuffer", -9999, "1 GiB");
-        QCOMPARE(QString::fromUtf8(withDetail.what()), QStringLiteral("clCreateBuffer failed: error -9999: 1 GiB"));
+        QCOMPARE(QString::fromUtf8(withDetail.what()),
+                 QStringLiteral("clCreateBuffer failed: error -9999: 1 GiB"));
     }
     void formatting()
     {

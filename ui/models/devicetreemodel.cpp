@@ -60,14 +60,6 @@ std::unique_ptr<Node> paramNode(const InfoValue &v, int platform, int device)
     return n;
 }
 
-// Rows that were not queried (the device's version or extensions rule them out) are left out;
-// rows the driver rejected are kept and shown as unsupported.
-bool shown(const InfoValue &v)
-{
-    const auto *u = std::get_if<Unsupported>(&v.value);
-    return !u || u->error != CL_SUCCESS;
-}
-
 void addImageFormats(Node *images, const DeviceSnapshot &dev)
 {
     if (dev.imageFormats.empty())
@@ -92,29 +84,27 @@ void addDevice(Node *platformNode, const PlatformSnapshot &plat, const DeviceSna
     dn->device = dev.index;
     dn->tooltip = QStringLiteral("Device %1:%2").arg(plat.index).arg(dev.index);
     Node *devNode = platformNode->add(std::move(dn));
-    Node *groupNode = nullptr;
-    std::optional<InfoGroup> current;
-    for (const InfoValue &v : dev.values) {
-        if (!shown(v))
-            continue;
-        if (!current || *current != v.param->group) {
-            current = v.param->group;
-            auto g = makeNode(DeviceTreeModel::GroupNode, qs(groupName(*current)));
-            g->platform = plat.index;
-            g->device = dev.index;
-            groupNode = devNode->add(std::move(g));
-            if (*current == InfoGroup::Compute && dev.kernelPreferredWorkGroupSizeMultiple) {
+    for (const GroupedValues &group : groupValues(dev.values)) {
+        auto g = makeNode(DeviceTreeModel::GroupNode, qs(groupName(group.group)));
+        g->platform = plat.index;
+        g->device = dev.index;
+        Node *groupNode = devNode->add(std::move(g));
+        for (const InfoValue *v : group.values) {
+            groupNode->add(paramNode(*v, plat.index, dev.index));
+            // clinfo's kernel-level multiple sits next to the device's own preferred multiple.
+            if (v->param->name == "CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE" && dev.kernelPreferredWorkGroupSizeMultiple) {
                 auto k = makeNode(DeviceTreeModel::ParamNode, QStringLiteral("Preferred work-group size multiple (kernel)"),
                                   QString::number(*dev.kernelPreferredWorkGroupSizeMultiple));
                 k->paramName = QStringLiteral("CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
                 k->raw = k->value;
                 k->tooltip = k->paramName + QStringLiteral("\nraw: ") + k->raw;
+                k->platform = plat.index;
+                k->device = dev.index;
                 groupNode->add(std::move(k));
             }
-            if (*current == InfoGroup::Images)
-                addImageFormats(groupNode, dev);
         }
-        groupNode->add(paramNode(v, plat.index, dev.index));
+        if (group.group == InfoGroup::Images)
+            addImageFormats(groupNode, dev);
     }
     if (!dev.error.empty())
         devNode->add(makeNode(DeviceTreeModel::ErrorNode, QStringLiteral("Note"), qs(dev.error)));
@@ -147,9 +137,9 @@ void DeviceTreeModel::setSnapshot(std::shared_ptr<const SystemSnapshot> snapshot
             auto info = makeNode(GroupNode, QStringLiteral("Platform"));
             info->platform = plat.index;
             Node *infoNode = platNode->add(std::move(info));
-            for (const InfoValue &v : plat.values) {
-                if (shown(v))
-                    infoNode->add(paramNode(v, plat.index, -1));
+            for (const GroupedValues &group : groupValues(plat.values)) {
+                for (const InfoValue *v : group.values)
+                    infoNode->add(paramNode(*v, plat.index, -1));
             }
             for (const DeviceSnapshot &dev : plat.devices)
                 addDevice(platNode, plat, dev);
@@ -222,7 +212,7 @@ QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
         return n->value;
     case Qt::ToolTipRole:
         if (index.column() == ValueColumn && n->value.contains(u'\n'))
-            return n->value + QStringLiteral("\n\n") + n->tooltip;
+            return QString(n->value + QStringLiteral("\n\n") + n->tooltip);
         return n->tooltip.isEmpty() ? QVariant() : QVariant(n->tooltip);
     case Qt::FontRole:
         if (n->kind == PlatformNode || n->kind == DeviceNode || n->kind == GroupNode) {

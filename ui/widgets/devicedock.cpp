@@ -1,6 +1,7 @@
 // Device explorer panel: tree view over DeviceTreeModel with a recursive filter and actions.
 #include "devicedock.h"
 
+#include "models/devicefilterproxy.h"
 #include "models/devicetreemodel.h"
 
 #include <QAction>
@@ -16,7 +17,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
-#include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -28,7 +28,7 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     : QWidget(parent)
     , m_manager(manager)
     , m_model(new DeviceTreeModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new DeviceFilterProxy(this))
     , m_stack(new QStackedWidget(this))
     , m_view(new QTreeView)
     , m_filter(new QLineEdit)
@@ -36,16 +36,12 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
 {
     setObjectName(QStringLiteral("deviceDock"));
     m_proxy->setSourceModel(m_model);
-    m_proxy->setRecursiveFilteringEnabled(true);
-    m_proxy->setAutoAcceptChildRows(true);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
 
     m_filter->setPlaceholderText(tr("Filter parameters (name, value or CL_ name)…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("deviceFilter"));
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_proxy->setFilterFixedString(text);
+        m_proxy->setFilterText(text);
         if (!text.isEmpty())
             m_view->expandAll();
     });

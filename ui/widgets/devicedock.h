@@ -7,7 +7,6 @@
 #include <QWidget>
 
 class QLineEdit;
-class QSortFilterProxyModel;
 class QStackedWidget;
 class QTreeView;
 class QLabel;
@@ -15,6 +14,7 @@ class QLabel;
 namespace clscope::ui {
 
 class DeviceTreeModel;
+class DeviceFilterProxy;
 
 class DeviceDock : public QWidget
 {
@@ -45,7 +45,7 @@ private:
 
     DeviceManager *m_manager;
     DeviceTreeModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    DeviceFilterProxy *m_proxy;
     QStackedWidget *m_stack;
     QTreeView *m_view;
     QLineEdit *m_filter;

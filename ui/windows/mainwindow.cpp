@@ -137,7 +137,8 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 {
     const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
     if (!dev) {
-        m_deviceLabel->setText(tr("No device selected"));
+        const bool none = m_devices->snapshot() && m_devices->snapshot()->platforms.empty();
+        m_deviceLabel->setText(none ? tr("No OpenCL platform") : tr("No device selected"));
         return;
     }
     const auto &platform = m_devices->snapshot()->platforms[static_cast<size_t>(key.platform)];

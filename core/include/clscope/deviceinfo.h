@@ -88,6 +88,16 @@ struct SystemSnapshot
     const DeviceSnapshot *device(int platform, int device) const;
 };
 
+// Values gathered by group, in a fixed group order (General, Compute, Memory, Images, Extensions,
+// OpenCL 3.0 features, Vendor-specific), table order within a group. Rows that were not queried
+// (ruled out by version or extension) are left out; rows the driver rejected stay.
+struct GroupedValues
+{
+    InfoGroup group;
+    std::vector<const InfoValue *> values;
+};
+std::vector<GroupedValues> groupValues(const std::vector<InfoValue> &values);
+
 // Queries one parameter of a device or platform. Never throws for a parameter the driver rejects.
 InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param);
 InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param);

@@ -39,9 +39,9 @@ std::uint64_t allocSize(BinNumber bin, int leadingBits);
 
 struct AllocResult
 {
-    void *handle = nullptr;         // a cl_mem for buffer allocators, an SVM pointer for SvmAllocator
-    cl_int error = CL_SUCCESS;      // CL_SUCCESS exactly when handle is set
-    const char *routine = nullptr;  // the OpenCL call that failed, for messages ("clCreateBuffer")
+    void *handle = nullptr;        // a cl_mem for buffer allocators, an SVM pointer for SvmAllocator
+    cl_int error = CL_SUCCESS;     // CL_SUCCESS exactly when handle is set
+    const char *routine = nullptr; // the OpenCL call that failed, for messages ("clCreateBuffer")
 };
 
 // Where a pool gets its memory. allocate() and release() may be called from several threads at once
@@ -157,14 +157,16 @@ struct PoolStats
     std::uint64_t unroundedAllocs = 0;   // served at the exact size: the rounded one passed the maximum
     std::uint64_t peakManagedBytes = 0;
     std::uint64_t peakActiveBytes = 0;
-    std::vector<PoolBinStats> bins;      // bins with a held or active block, by increasing bin number
+    std::vector<PoolBinStats> bins; // bins with a held or active block, by increasing bin number
 };
 
 // One point of the time series.
 struct PoolSample
 {
-    std::int64_t timestampNs = 0; // std::chrono::steady_clock, nanoseconds since its epoch
-    std::uint64_t sequence = 0;   // 0, 1, 2... over the pool's life; a gap means the ring overwrote samples
+    // std::chrono::steady_clock nanoseconds. Samples on change read the coarse monotonic clock (a few ms
+    // resolution, a tenth of the cost); sampleNow() reads the precise one. Never decreasing.
+    std::int64_t timestampNs = 0;
+    std::uint64_t sequence = 0; // 0, 1, 2... over the pool's life; a gap means the ring overwrote samples
     std::uint64_t heldBytes = 0;
     std::uint64_t activeBytes = 0;
     std::uint64_t managedBytes = 0;

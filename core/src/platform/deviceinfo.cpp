@@ -26,7 +26,7 @@ RawValue readBytes(Getter &&get, std::vector<unsigned char> &bytes)
         if (err != CL_SUCCESS)
             return Unsupported{err};
     }
-    return {};
+    return Unsupported{CL_SUCCESS}; // read fine: the caller decodes the bytes
 }
 
 std::uint64_t readUnsigned(const unsigned char *p, size_t size)
@@ -289,6 +289,8 @@ std::uint64_t DeviceSnapshot::integer(std::string_view name, std::uint64_t fallb
     const InfoValue *v = find(name);
     if (v && std::holds_alternative<std::uint64_t>(v->value))
         return std::get<std::uint64_t>(v->value);
+    if (v && std::holds_alternative<bool>(v->value))
+        return std::get<bool>(v->value) ? 1 : 0;
     return fallback;
 }
 
@@ -314,6 +316,25 @@ const DeviceSnapshot *SystemSnapshot::device(int platform, int device) const
     if (device < 0 || device >= static_cast<int>(devs.size()))
         return nullptr;
     return &devs[static_cast<size_t>(device)];
+}
+
+std::vector<GroupedValues> groupValues(const std::vector<InfoValue> &values)
+{
+    static constexpr InfoGroup kOrder[] = {InfoGroup::Platform, InfoGroup::General,    InfoGroup::Compute,
+                                           InfoGroup::Memory,   InfoGroup::Images,     InfoGroup::Extensions,
+                                           InfoGroup::Features30, InfoGroup::Vendor};
+    std::vector<GroupedValues> out;
+    for (InfoGroup group : kOrder) {
+        GroupedValues g{group, {}};
+        for (const InfoValue &v : values) {
+            const auto *u = std::get_if<Unsupported>(&v.value);
+            if (v.param->group == group && (!u || u->error != CL_SUCCESS))
+                g.values.push_back(&v);
+        }
+        if (!g.values.empty())
+            out.push_back(std::move(g));
+    }
+    return out;
 }
 
 DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOptions &options)

@@ -17,6 +17,24 @@ std::string validUtf8(const std::string &s)
     return out;
 }
 
+// 16 bytes as 8-4-4-4-12 (a UUID), 8 bytes as 4-12 (a LUID).
+std::string dashedHex(const std::vector<std::uint64_t> &bytes)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    const std::vector<size_t> groups = bytes.size() == 16 ? std::vector<size_t>{4, 2, 2, 2, 6} : std::vector<size_t>{2, 6};
+    std::string out;
+    size_t i = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (g)
+            out += '-';
+        for (size_t k = 0; k < groups[g]; ++k, ++i) {
+            out += kHex[(bytes[i] >> 4) & 0xf];
+            out += kHex[bytes[i] & 0xf];
+        }
+    }
+    return out;
+}
+
 std::optional<ordered_json> rawJson(const InfoValue &v)
 {
     if (std::holds_alternative<Unsupported>(v.value))
@@ -29,8 +47,14 @@ std::optional<ordered_json> rawJson(const InfoValue &v)
         return ordered_json(*i);
     if (const auto *u = std::get_if<std::uint64_t>(&v.value))
         return ordered_json(*u);
-    if (const auto *arr = std::get_if<std::vector<std::uint64_t>>(&v.value))
+    if (const auto *arr = std::get_if<std::vector<std::uint64_t>>(&v.value)) {
+        // UUIDs, LUIDs and PCI addresses are written the way clinfo writes them, so the two compare.
+        if (v.param->kind == ValueKind::Bytes && (arr->size() == 16 || arr->size() == 8))
+            return ordered_json(dashedHex(*arr));
+        if (v.param->kind == ValueKind::PciBusInfo)
+            return ordered_json("PCI-E, " + v.display());
         return ordered_json(*arr);
+    }
     if (const auto *list = std::get_if<std::vector<NameVersion>>(&v.value)) {
         ordered_json obj = ordered_json::object();
         for (const auto &nv : *list)

@@ -11,11 +11,12 @@ namespace {
 std::vector<cl_device_id> contextDevices(cl_context context)
 {
     cl_uint count = 0;
-    check(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof(count), &count, nullptr), "clGetContextInfo",
-          "CL_CONTEXT_NUM_DEVICES");
+    check(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof(count), &count, nullptr),
+          "clGetContextInfo", "CL_CONTEXT_NUM_DEVICES");
     std::vector<cl_device_id> devices(count);
     if (count > 0)
-        check(clGetContextInfo(context, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), devices.data(), nullptr),
+        check(clGetContextInfo(context, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), devices.data(),
+                               nullptr),
               "clGetContextInfo", "CL_CONTEXT_DEVICES");
     return devices;
 }
@@ -48,7 +49,8 @@ bool deviceAtLeast12(cl_command_queue queue)
     check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr),
           "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
     std::size_t bytes = 0;
-    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes), "clGetDeviceInfo", "CL_DEVICE_VERSION");
+    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes), "clGetDeviceInfo",
+          "CL_DEVICE_VERSION");
     std::string text(bytes, '\0');
     check(clGetDeviceInfo(device, CL_DEVICE_VERSION, bytes, text.data(), nullptr), "clGetDeviceInfo",
           "CL_DEVICE_VERSION");
@@ -116,8 +118,8 @@ AllocResult ImmediateAllocator::allocate(std::size_t size)
         // status (CL_MEM_OBJECT_ALLOCATION_FAILURE there is the out-of-memory we are here to catch).
         cl_event event = nullptr;
         routine = "clEnqueueMigrateMemObjects";
-        error = clEnqueueMigrateMemObjects(m_queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, nullptr,
-                                           &event);
+        error = clEnqueueMigrateMemObjects(m_queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+                                           nullptr, &event);
         if (error == CL_SUCCESS) {
             routine = "clWaitForEvents";
             error = clWaitForEvents(1, &event);
@@ -158,7 +160,8 @@ SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
 {
     const auto devices = contextDevices(context);
     if (std::none_of(devices.begin(), devices.end(), [](cl_device_id d) { return isSupported(d); }))
-        throw ClError("clGetDeviceInfo", CL_INVALID_OPERATION, "no device of the context reports SVM capabilities");
+        throw ClError("clGetDeviceInfo", CL_INVALID_OPERATION,
+                      "no device of the context reports SVM capabilities");
     m_maxAllocSize = smallestMaxAlloc(context);
     check(clRetainContext(m_context), "clRetainContext");
 }
@@ -170,8 +173,10 @@ SvmAllocator::~SvmAllocator()
 
 AllocResult SvmAllocator::allocate(std::size_t size)
 {
-    // clSVMAlloc gives no error code; the pool has already kept size within the device maximum, so a
-    // NULL here is taken as out of memory, which lets the pool give back held blocks and retry.
+    // clSVMAlloc gives no error code. Sizes it rejects are told apart first; any other NULL is taken as
+    // out of memory, which lets the pool give back held blocks and retry.
+    if (size == 0 || (m_maxAllocSize != 0 && size > m_maxAllocSize))
+        return {nullptr, CL_INVALID_BUFFER_SIZE, "clSVMAlloc"};
     void *p = clSVMAlloc(m_context, m_flags, size, 0);
     if (!p)
         return {nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clSVMAlloc"};

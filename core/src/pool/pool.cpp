@@ -1,51 +1,30 @@
 // The memory pool: pyopencl's bins and counters, out-of-memory recovery, statistics and the time series.
 #include "clscope/pool.h"
 
+#include "bins.h"
+
 #include <algorithm>
-#include <bit>
 #include <chrono>
+#include <ctime>
 #include <limits>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 
 namespace clscope {
 
 // ---- Bins -------------------------------------------------------------------------------------------
 
-namespace {
-// Unchecked forms for the hot path; leading bits were validated when the pool was made.
-BinNumber binOf(std::uint64_t size, unsigned b)
-{
-    const unsigned l = size == 0 ? 0u : static_cast<unsigned>(std::bit_width(size)) - 1u;
-    const std::uint64_t shifted = l >= b ? size >> (l - b) : size << (b - l);
-    const std::uint64_t mask = (std::uint64_t{1} << b) - 1;
-    return static_cast<BinNumber>((std::uint64_t{l} << b) | (shifted & mask));
-}
-
-std::uint64_t sizeOf(BinNumber bin, unsigned b)
-{
-    const std::uint64_t e = bin >> b;
-    const std::uint64_t head = (std::uint64_t{1} << b) | (bin & ((std::uint64_t{1} << b) - 1));
-    if (e < b)
-        return head >> (b - e);
-    // head has b+1 bits and e <= 63, so the shift never drops a bit: 2^64-1 maps back to 2^64-1.
-    const std::uint64_t k = e - b;
-    return (head << k) | ((std::uint64_t{1} << k) - 1);
-}
-} // namespace
-
 void checkLeadingBits(int leadingBits)
 {
     if (leadingBits < 0 || leadingBits > kMaxLeadingBits)
-        throw std::invalid_argument("memory pool: leading bits must be 0.." + std::to_string(kMaxLeadingBits) +
-                                    ", got " + std::to_string(leadingBits));
+        throw std::invalid_argument("memory pool: leading bits must be 0.." +
+                                    std::to_string(kMaxLeadingBits) + ", got " + std::to_string(leadingBits));
 }
 
 BinNumber binNumber(std::uint64_t size, int leadingBits)
 {
     checkLeadingBits(leadingBits);
-    return binOf(size, static_cast<unsigned>(leadingBits));
+    return detail::binOf(size, static_cast<unsigned>(leadingBits));
 }
 
 std::uint64_t allocSize(BinNumber bin, int leadingBits)
@@ -54,24 +33,21 @@ std::uint64_t allocSize(BinNumber bin, int leadingBits)
     const unsigned b = static_cast<unsigned>(leadingBits);
     if ((bin >> b) > 63)
         throw std::out_of_range("memory pool: bin " + std::to_string(bin) + " is beyond the last bin (" +
-                                std::to_string(binOf(std::numeric_limits<std::uint64_t>::max(), b)) +
+                                std::to_string(detail::binOf(std::numeric_limits<std::uint64_t>::max(), b)) +
                                 ") for " + std::to_string(leadingBits) + " leading bits");
-    return sizeOf(bin, b);
+    return detail::sizeOf(bin, b);
 }
 
 PoolOutOfMemoryError::PoolOutOfMemoryError(const char *routine, cl_int code, std::size_t requested,
                                            std::string detail)
     : ClError(routine, code, std::move(detail))
     , m_requested(requested)
-{
-}
+{}
 
 // ---- State ------------------------------------------------------------------------------------------
 
 namespace detail {
 namespace {
-constexpr std::uint32_t kNoSlot = std::numeric_limits<std::uint32_t>::max();
-
 enum class SlotState : std::uint8_t { Free, Active, Held };
 
 // One block record. Records live in one vector and link into per-bin stacks of held blocks (or the
@@ -89,67 +65,6 @@ struct Slot
     bool unrounded = false;
 };
 
-struct BinState
-{
-    std::uint32_t heldHead = kNoSlot; // last freed first: a stack
-    std::uint32_t held = 0;
-    std::uint32_t active = 0;
-};
-
-// Bin records: a flat array for few leading bits (the common B = 4 has 1024 bins), a hash map above,
-// where 64 << B bins would not fit. A bin gains its record on a miss; a hit only looks it up.
-class BinTable
-{
-public:
-    explicit BinTable(unsigned leadingBits)
-    {
-        if (leadingBits <= kFlatLeadingBits)
-            m_flat.resize(std::size_t{64} << leadingBits);
-    }
-
-    BinState *find(BinNumber bin)
-    {
-        if (!m_flat.empty())
-            return &m_flat[bin];
-        auto it = m_map.find(bin);
-        return it == m_map.end() ? nullptr : &it->second;
-    }
-    BinState &get(BinNumber bin) { return m_flat.empty() ? m_map[bin] : m_flat[bin]; }
-    void dropIfUnused(BinNumber bin)
-    {
-        if (m_flat.empty()) {
-            auto it = m_map.find(bin);
-            if (it != m_map.end() && it->second.held == 0 && it->second.active == 0)
-                m_map.erase(it);
-        }
-    }
-    // Only on the out-of-memory path, so a scan is fine.
-    bool highestHeld(BinNumber &out) const
-    {
-        bool found = false;
-        forEach([&](BinNumber bin, const BinState &s) {
-            if (s.held > 0 && (!found || bin > out)) {
-                out = bin;
-                found = true;
-            }
-        });
-        return found;
-    }
-    template<typename F>
-    void forEach(F &&f) const
-    {
-        for (std::size_t i = 0; i < m_flat.size(); ++i)
-            f(static_cast<BinNumber>(i), m_flat[i]);
-        for (const auto &[bin, s] : m_map)
-            f(bin, s);
-    }
-
-private:
-    static constexpr unsigned kFlatLeadingBits = 6; // 4096 bins, 48 KiB
-    std::vector<BinState> m_flat;
-    std::unordered_map<BinNumber, BinState> m_map;
-};
-
 struct Released
 {
     void *handle = nullptr;
@@ -163,6 +78,19 @@ std::int64_t nowNs()
         .count();
 }
 
+// For samples on change. steady_clock is CLOCK_MONOTONIC on Linux; the coarse variant shares its epoch,
+// ticks every few ms (plenty for a chart) and costs ~4 ns where a precise read costs ~45 ns under
+// kvm-clock, as much as a whole hit. Elsewhere the precise clock it is.
+std::int64_t coarseNowNs()
+{
+#if defined(__linux__) && defined(CLOCK_MONOTONIC_COARSE)
+    timespec ts{};
+    if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0)
+        return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+#endif
+    return nowNs();
+}
+
 BlockId makeId(std::uint32_t index, std::uint32_t generation)
 {
     return static_cast<BlockId>((std::uint64_t{generation} << 32) | index);
@@ -170,9 +98,9 @@ BlockId makeId(std::uint32_t index, std::uint32_t generation)
 
 std::string countersText(const PoolCounters &c)
 {
-    return "held_blocks " + std::to_string(c.heldBlocks) + ", active_blocks " + std::to_string(c.activeBlocks) +
-           ", managed_bytes " + std::to_string(c.managedBytes) + ", active_bytes " +
-           std::to_string(c.activeBytes) + ", held_bytes " + std::to_string(c.heldBytes);
+    return "held_blocks " + std::to_string(c.heldBlocks) + ", active_blocks " +
+           std::to_string(c.activeBlocks) + ", managed_bytes " + std::to_string(c.managedBytes) +
+           ", active_bytes " + std::to_string(c.activeBytes) + ", held_bytes " + std::to_string(c.heldBytes);
 }
 } // namespace
 
@@ -309,7 +237,7 @@ public:
     void sampleNow()
     {
         std::lock_guard lock(m_mutex);
-        recordLocked();
+        recordLocked(nowNs());
     }
     std::vector<PoolSample> snapshotSeries(std::uint64_t fromSequence) const
     {
@@ -426,13 +354,13 @@ private:
             const char *routine = r.routine ? r.routine : "Allocator::allocate";
             if (!isOutOfMemory(r.error))
                 throw ClError(routine, r.error,
-                              "memory pool: allocating " + std::to_string(bytes) + " bytes for a request of " +
-                                  std::to_string(size));
+                              "memory pool: allocating " + std::to_string(bytes) +
+                                  " bytes for a request of " + std::to_string(size));
             ++m_stats.oomFailures;
             const std::string detail = "memory pool out of memory for a request of " + std::to_string(size) +
-                                       " bytes (" + std::to_string(bytes) + " to allocate) after giving back " +
-                                       std::to_string(freedForOom) + " held blocks and retrying; " +
-                                       countersText(m_stats.counters);
+                                       " bytes (" + std::to_string(bytes) +
+                                       " to allocate) after giving back " + std::to_string(freedForOom) +
+                                       " held blocks and retrying; " + countersText(m_stats.counters);
             throw PoolOutOfMemoryError(routine, r.error, size, detail);
         }
         if (hitOom)
@@ -514,19 +442,22 @@ private:
         auto &c = m_stats.counters;
         m_stats.peakManagedBytes = std::max(m_stats.peakManagedBytes, c.managedBytes);
         m_stats.peakActiveBytes = std::max(m_stats.peakActiveBytes, c.activeBytes);
-        if (m_sampleOnChange)
-            recordLocked();
+        if (m_sampleOnChange && !m_ring.empty())
+            recordLocked(coarseNowNs());
     }
 
-    void recordLocked()
+    void recordLocked(std::int64_t timestampNs)
     {
         if (m_ring.empty())
             return;
+        // A coarse reading may lag a precise one taken just before: keep the series monotonic.
+        m_lastSampleNs = std::max(m_lastSampleNs, timestampNs);
         const auto &c = m_stats.counters;
-        m_ring[m_sampleCount % m_ring.size()] = PoolSample{nowNs(),          m_sampleCount, c.heldBytes,
-                                                           c.activeBytes,    c.managedBytes, c.heldBlocks,
-                                                           c.activeBlocks};
+        m_ring[m_ringNext] = PoolSample{m_lastSampleNs, m_sampleCount, c.heldBytes,   c.activeBytes,
+                                        c.managedBytes, c.heldBlocks,  c.activeBlocks};
         ++m_sampleCount;
+        if (++m_ringNext == m_ring.size())
+            m_ringNext = 0;
     }
 
     const std::shared_ptr<Allocator> m_allocator;
@@ -537,7 +468,9 @@ private:
     std::uint32_t m_freeSlotHead = kNoSlot;
     PoolStats m_stats; // bins stays empty here; stats() fills a copy
     std::vector<PoolSample> m_ring;
+    std::size_t m_ringNext = 0; // m_sampleCount % size, without a division on the hit path
     std::uint64_t m_sampleCount = 0;
+    std::int64_t m_lastSampleNs = 0;
     const bool m_sampleOnChange;
 };
 } // namespace detail
@@ -547,14 +480,12 @@ private:
 PooledBuffer::PooledBuffer(std::shared_ptr<detail::PoolState> state, PoolBlock block)
     : m_state(std::move(state))
     , m_block(block)
-{
-}
+{}
 
 PooledBuffer::PooledBuffer(PooledBuffer &&other) noexcept
     : m_state(std::move(other.m_state))
     , m_block(std::exchange(other.m_block, PoolBlock{}))
-{
-}
+{}
 
 PooledBuffer &PooledBuffer::operator=(PooledBuffer &&other) noexcept
 {

@@ -3,6 +3,7 @@
 #include "clscope/pool.h"
 
 #include <charconv>
+#include <iterator>
 #include <unordered_map>
 
 namespace clscope {
@@ -25,8 +26,7 @@ std::string toString(const PoolOp &op)
 PoolTraceError::PoolTraceError(int line, const std::string &message)
     : std::runtime_error("line " + std::to_string(line) + ": " + message)
     , m_line(line)
-{
-}
+{}
 
 namespace {
 // Messages must stay one line whatever bytes a trace holds (the parser is fuzzed): escape the rest.
@@ -55,7 +55,7 @@ bool isSpace(char c)
 struct Tokens
 {
     std::string_view items[4];
-    std::size_t count = 0; // at most 4 kept: more than that is junk however it is counted
+    std::size_t count = 0; // one more than any op takes is enough to report junk
 };
 
 Tokens tokenize(std::string_view line)
@@ -70,11 +70,9 @@ Tokens tokenize(std::string_view line)
         const std::size_t start = i;
         while (i < line.size() && !isSpace(line[i]))
             ++i;
-        if (t.count < 4)
-            t.items[t.count] = line.substr(start, i - start);
-        ++t.count;
-        if (t.count > 4)
-            t.count = 4;
+        t.items[t.count++] = line.substr(start, i - start);
+        if (t.count == std::size(t.items))
+            break;
     }
     return t;
 }
@@ -113,14 +111,14 @@ std::vector<PoolOp> parsePoolTrace(std::string_view text)
             if (t.count < 2)
                 throw PoolTraceError(lineNo, "alloc needs an ID and a SIZE");
             if (t.count < 3)
-                throw PoolTraceError(lineNo, "alloc " + quoted(t.items[1]).substr(1).insert(0, "'") +
-                                                 " needs a SIZE");
+                throw PoolTraceError(lineNo, "alloc " + quoted(t.items[1]) + " needs a SIZE");
             const std::string_view size = t.items[2];
             const auto [p, ec] = std::from_chars(size.data(), size.data() + size.size(), op.size);
             if (ec == std::errc::result_out_of_range)
                 throw PoolTraceError(lineNo, "size " + quoted(size) + " is larger than 18446744073709551615");
             if (ec != std::errc() || p != size.data() + size.size())
-                throw PoolTraceError(lineNo, "bad size " + quoted(size) + " (expected a whole number of bytes)");
+                throw PoolTraceError(lineNo,
+                                     "bad size " + quoted(size) + " (expected a whole number of bytes)");
         } else if (name == "free") {
             op.kind = PoolOpKind::Free;
             expected = 2;
@@ -134,9 +132,13 @@ std::vector<PoolOp> parsePoolTrace(std::string_view text)
             throw PoolTraceError(lineNo, "unknown operation " + quoted(name) +
                                              " (expected alloc, free, free_held or stop_holding)");
         }
-        if (t.count > expected)
-            throw PoolTraceError(lineNo, "unexpected " + quoted(t.items[expected]) + " after " +
-                                             std::string(name) + (expected > 1 ? " ..." : ""));
+        if (t.count > expected) {
+            std::string before(name);
+            for (std::size_t i = 1; i < expected; ++i)
+                before += ' ' + std::string(t.items[i]);
+            throw PoolTraceError(lineNo,
+                                 "unexpected " + quoted(t.items[expected]) + " after " + quoted(before));
+        }
 
         if (op.kind == PoolOpKind::Alloc || op.kind == PoolOpKind::Free) {
             op.id = std::string(t.items[1]);
@@ -170,7 +172,8 @@ void replayPoolTrace(MemoryPool &pool, const std::vector<PoolOp> &ops,
             switch (op.kind) {
             case PoolOpKind::Alloc: {
                 if (live.contains(op.id))
-                    throw PoolTraceError(op.line, "alloc of id " + quoted(op.id) + ", which is still allocated");
+                    throw PoolTraceError(op.line,
+                                         "alloc of id " + quoted(op.id) + ", which is still allocated");
                 const PoolBlock block = pool.allocateBlock(static_cast<std::size_t>(op.size));
                 live.emplace(op.id, block.id);
                 break;

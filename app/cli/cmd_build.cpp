@@ -1,0 +1,224 @@
+// clscope-cli build: builds a kernel file on the selected devices and prints every device's log, the
+// kernels and the diagnostics (or the contract's JSON). Exit 1 when the build fails, 2 on bad input.
+#include "cli.h"
+
+#include "clscope/build.h"
+#include "clscope/devicespec.h"
+#include "clscope/error.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+
+namespace clscope::cli {
+namespace {
+
+struct BuildOptions
+{
+    CommonOptions common;
+    std::string file;
+    std::string options;                  // --options "..."
+    std::vector<std::string> afterDashes; // everything after --
+};
+
+// Devices grouped by platform, in selection order: one context (and one build) per platform.
+std::vector<std::vector<SelectedDevice>> byPlatform(const std::vector<SelectedDevice> &devices)
+{
+    std::vector<std::vector<SelectedDevice>> groups;
+    for (const auto &d : devices) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto &g) { return g.front().platform == d.platform; });
+        if (it == groups.end())
+            groups.push_back({d});
+        else
+            it->push_back(d);
+    }
+    return groups;
+}
+
+CacheState mergedCache(const std::vector<BuildResult> &results)
+{
+    const auto all = [&](CacheState s) {
+        return std::all_of(results.begin(), results.end(),
+                           [s](const BuildResult &r) { return r.cache() == s; });
+    };
+    if (all(CacheState::Off))
+        return CacheState::Off;
+    return all(CacheState::Hit) ? CacheState::Hit : CacheState::Miss;
+}
+
+// One result for builds on several platforms: failure if any failed, logs of every device, kernels
+// with the work-group info of every device.
+BuildResult merge(const std::vector<BuildResult> &results)
+{
+    if (results.size() == 1)
+        return results.front();
+    BuildResultData d;
+    d.status = std::all_of(results.begin(), results.end(), [](const BuildResult &r) { return r.success(); })
+                   ? BuildStatus::Success
+                   : BuildStatus::Failure;
+    d.cache = mergedCache(results);
+    d.sourcePath = results.front().sourcePath();
+    for (const auto &r : results) {
+        d.durationMs += r.durationMs();
+        // Platforms differ in their default -D options, so each platform's options are listed.
+        if (d.options.find(r.options()) == std::string::npos)
+            d.options += (d.options.empty() ? "" : "; ") + r.options();
+        d.logs.insert(d.logs.end(), r.logs().begin(), r.logs().end());
+        for (const auto &diag : r.diagnostics()) {
+            if (std::find(d.diagnostics.begin(), d.diagnostics.end(), diag) == d.diagnostics.end())
+                d.diagnostics.push_back(diag);
+        }
+        for (const auto &k : r.kernels()) {
+            auto it = std::find_if(d.kernels.begin(), d.kernels.end(),
+                                   [&](const auto &x) { return x.name == k.name; });
+            if (it == d.kernels.end())
+                d.kernels.push_back(k);
+            else
+                it->workGroups.insert(it->workGroups.end(), k.workGroups.begin(), k.workGroups.end());
+        }
+    }
+    if (d.status == BuildStatus::Failure)
+        d.kernels.clear();
+    return BuildResult(std::move(d));
+}
+
+std::string signature(const KernelInfo &k)
+{
+    std::string out = k.name + "(";
+    for (size_t i = 0; i < k.args.size(); ++i) {
+        const KernelArg &a = k.args[i];
+        if (i)
+            out += ", ";
+        if (k.argInfo == ArgInfoSource::None) {
+            out += "?";
+            continue;
+        }
+        if (a.address != AddressQualifier::Private)
+            out += std::string(addressQualifierName(a.address)) + ' ';
+        if (a.access != AccessQualifier::None)
+            out += std::string(accessQualifierName(a.access)) + ' ';
+        if (a.typeQualifiers & TypeConst)
+            out += "const ";
+        if (a.typeQualifiers & TypeVolatile)
+            out += "volatile ";
+        out += a.typeName;
+        if (a.typeQualifiers & TypeRestrict)
+            out += " restrict";
+        if (!a.name.empty())
+            out += ' ' + a.name;
+    }
+    return out + ")";
+}
+
+void printText(const BuildResult &r)
+{
+    for (const auto &log : r.logs()) {
+        std::cout << "--- " << log.device << " (cache " << cacheStateName(log.cache) << ", "
+                  << (log.success ? "built" : "failed") << ") ---\n";
+        std::cout << (log.log.empty() ? std::string("(no messages)") : log.log) << '\n';
+    }
+    size_t errors = 0, warnings = 0;
+    for (const auto &d : r.diagnostics()) {
+        errors += d.severity == Severity::Error;
+        warnings += d.severity == Severity::Warning;
+    }
+    char duration[32];
+    std::snprintf(duration, sizeof duration, "%.1f", r.durationMs());
+    std::cout << (r.success() ? "Build succeeded" : "Build failed") << " in " << duration << " ms (cache "
+              << cacheStateName(r.cache()) << "): " << errors << (errors == 1 ? " error, " : " errors, ")
+              << warnings << (warnings == 1 ? " warning\n" : " warnings\n");
+    std::cout << "Options: " << r.options() << '\n';
+    for (const auto &k : r.kernels()) {
+        std::cout << "Kernel " << signature(k) << '\n';
+        for (const auto &w : k.workGroups) {
+            std::cout << "  " << w.device << ": work-group size " << w.workGroupSize
+                      << ", preferred multiple " << w.preferredWorkGroupSizeMultiple << ", local "
+                      << w.localMemSize << " B, private " << w.privateMemSize << " B";
+            if (w.compileWorkGroupSize[0])
+                std::cout << ", compiled for " << w.compileWorkGroupSize[0] << 'x'
+                          << w.compileWorkGroupSize[1] << 'x' << w.compileWorkGroupSize[2];
+            std::cout << '\n';
+        }
+    }
+}
+
+std::vector<unsigned char> readBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int runBuild(const BuildOptions &opts)
+{
+    const std::string spec = effectiveDeviceSpec(opts.common.device);
+    if (!spec.empty())
+        parseDeviceSpec(spec); // a malformed spec is bad usage before any driver is touched
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(opts.file, ec))
+        throw CliFailure{
+            ExitUsage, "cannot read " + opts.file + ": " +
+                           (std::filesystem::exists(opts.file, ec) ? "not a regular file" : "no such file")};
+    // The two ways of giving options become one string that splits back into the same tokens.
+    std::vector<std::string> tokens = splitOptions(opts.options);
+    tokens.insert(tokens.end(), opts.afterDashes.begin(), opts.afterDashes.end());
+
+    const bool spirv = std::filesystem::path(opts.file).extension() == ".spv";
+    const BinaryCache cache = BinaryCache::fromEnvironment();
+    std::vector<BuildResult> results;
+    for (const auto &group : byPlatform(selectDevices(spec))) {
+        BuildRequest request;
+        for (const auto &d : group)
+            request.devices.push_back(d.device);
+        request.sourcePath = opts.file;
+        request.options = joinOptions(tokens);
+        if (spirv) {
+            try {
+                results.push_back(buildProgramFromIL(request, readBytes(opts.file)));
+            } catch (const BuildInputError &e) {
+                // "device X does not accept SPIR-V": the input is fine, this device cannot build it.
+                throw CliFailure{ExitFailed, e.what()};
+            }
+        } else {
+            results.push_back(buildProgram(request, cache));
+        }
+    }
+    const BuildResult result = merge(results);
+    if (opts.common.json)
+        std::cout << buildResultToJson(result) << '\n';
+    else
+        printText(result);
+    return result.success() ? ExitOk : ExitFailed;
+}
+
+} // namespace
+
+void addBuildCommand(CLI::App &app, Action &action)
+{
+    auto opts = std::make_shared<BuildOptions>();
+    CLI::App *sub = app.add_subcommand("build", "Build an OpenCL C file (or SPIR-V .spv) and show every log");
+    sub->add_option("file", opts->file, "The .cl file to build")->required();
+    sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
+    sub->add_option("compiler-options", opts->afterDashes, "Build options after --, one per argument");
+    addCommonOptions(sub, opts->common);
+    sub->footer("Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
+                "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
+                "Environment: CLSCOPE_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, CLSCOPE_NO_CACHE=1");
+    sub->callback([opts, &action] {
+        action = [opts] {
+            try {
+                return runBuild(*opts);
+            } catch (const DeviceSpecError &e) {
+                throw CliFailure{ExitUsage, e.what()};
+            } catch (const BuildInputError &e) {
+                throw CliFailure{ExitUsage, e.what()}; // unreadable input, malformed options
+            }
+        };
+    });
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,458 @@
+// Program builds from source (through the binary cache), from SPIR-V and from binaries, ending in one
+// immutable BuildResult with logs, diagnostics and kernels.
+#include "clscope/build.h"
+
+#include "clquery.h"
+#include "clscope/error.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+namespace clscope {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Owns one reference to a context or program while a build is in progress.
+template<typename T, cl_int (*Release)(T)> class ClRef
+{
+public:
+    ClRef() = default;
+    explicit ClRef(T handle)
+        : m_handle(handle)
+    {}
+    ~ClRef() { reset(); }
+    ClRef(const ClRef &) = delete;
+    ClRef &operator=(const ClRef &) = delete;
+
+    void reset(T handle = nullptr)
+    {
+        if (m_handle)
+            Release(m_handle);
+        m_handle = handle;
+    }
+    T get() const { return m_handle; }
+    T release() { return std::exchange(m_handle, nullptr); }
+
+private:
+    T m_handle = nullptr;
+};
+using ContextRef = ClRef<cl_context, clReleaseContext>;
+using ProgramRef = ClRef<cl_program, clReleaseProgram>;
+
+// What every kind of build needs before it talks to the driver.
+struct Prepared
+{
+    std::string platformName;
+    std::vector<std::string> deviceNames;
+    std::string source;
+    std::string sourceDirectory;
+    std::vector<std::string> tokens;
+    std::string options;
+    bool argInfoAdded = false;
+    std::vector<IncludedFile> includes;
+    std::vector<std::string> knownFiles;
+};
+
+std::string readSourceFile(const std::string &path)
+{
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        throw BuildInputError("cannot read " + path + ": no such file");
+    if (fs::is_directory(path, ec))
+        throw BuildInputError("cannot read " + path + ": it is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw BuildInputError("cannot read " + path + ": " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string trimmedLog(std::string log)
+{
+    while (!log.empty() &&
+           (log.back() == '\0' || log.back() == '\n' || log.back() == ' ' || log.back() == '\r'))
+        log.pop_back();
+    return log;
+}
+
+Prepared prepare(const BuildRequest &request, bool fromSource)
+{
+    if (request.devices.empty())
+        throw ClError("clBuildProgram", CL_DEVICE_NOT_FOUND, "no device to build for");
+    const cl_platform_id platform = detail::devicePlatform(request.devices.front());
+    Prepared p;
+    for (cl_device_id d : request.devices) {
+        if (detail::devicePlatform(d) != platform)
+            throw ClError("clCreateContext", CL_INVALID_DEVICE,
+                          "the devices of one build must share a platform");
+        p.deviceNames.push_back(detail::deviceString(d, CL_DEVICE_NAME));
+    }
+    p.platformName = detail::platformString(platform, CL_PLATFORM_NAME);
+    p.source = request.source;
+    if (p.source.empty() && !request.sourcePath.empty() && fromSource)
+        p.source = readSourceFile(request.sourcePath);
+    if (!request.sourcePath.empty() && fromSource) {
+        std::error_code ec;
+        fs::path dir = fs::absolute(fs::path(request.sourcePath), ec).parent_path();
+        p.sourceDirectory = dir.lexically_normal().string();
+        if (p.sourceDirectory.size() > 1 && p.sourceDirectory.back() == '/')
+            p.sourceDirectory.pop_back();
+    }
+    OptionInputs in;
+    in.platformName = request.platformDefaults ? p.platformName : std::string();
+    in.userOptions = request.options;
+    in.sourceDirectory = p.sourceDirectory;
+    if (request.environmentOptions) {
+        if (const char *env = std::getenv("CLSCOPE_BUILD_OPTIONS"))
+            in.environment = env;
+    }
+    in.kernelArgInfo = false;
+    p.tokens = effectiveOptions(in);
+    // Added here rather than through OptionInputs so that we know whether a retry without it is ours to make.
+    if (request.kernelArgInfo &&
+        std::find(p.tokens.begin(), p.tokens.end(), kArgInfoOption) == p.tokens.end()) {
+        p.tokens.push_back(kArgInfoOption);
+        p.argInfoAdded = true;
+    }
+    p.options = joinOptions(p.tokens);
+    if (fromSource) {
+        p.includes = scanIncludes(p.source, p.sourceDirectory, includePaths(p.tokens));
+        for (const auto &f : p.includes) {
+            if (f.found)
+                p.knownFiles.push_back(f.path);
+        }
+    }
+    return p;
+}
+
+ContextRef makeContext(const BuildRequest &request)
+{
+    if (request.context) {
+        check(clRetainContext(request.context), "clRetainContext");
+        return ContextRef(request.context);
+    }
+    cl_int err = CL_SUCCESS;
+    cl_context ctx = clCreateContext(nullptr, cl_uint(request.devices.size()), request.devices.data(),
+                                     nullptr, nullptr, &err);
+    check(err, "clCreateContext");
+    return ContextRef(ctx);
+}
+
+// Errors that mean "the input did not build" rather than "the driver or the call is broken".
+bool isBuildFailure(cl_int err)
+{
+    return err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ||
+           err == CL_COMPILER_NOT_AVAILABLE || err == CL_INVALID_BINARY || err == CL_LINK_PROGRAM_FAILURE ||
+           err == CL_LINKER_NOT_AVAILABLE || err == CL_INVALID_COMPILER_OPTIONS ||
+           err == CL_INVALID_LINKER_OPTIONS;
+}
+
+struct Attempt
+{
+    cl_int error = CL_SUCCESS;
+    std::vector<DeviceBuildLog> logs;
+};
+
+Attempt runBuild(cl_program program, const BuildRequest &request, const Prepared &p,
+                 const std::string &options)
+{
+    Attempt a;
+    a.error = clBuildProgram(program, cl_uint(request.devices.size()), request.devices.data(),
+                             options.c_str(), nullptr, nullptr);
+    if (a.error != CL_SUCCESS && !isBuildFailure(a.error))
+        throw ClError("clBuildProgram", a.error);
+    for (size_t i = 0; i < request.devices.size(); ++i) {
+        DeviceBuildLog log;
+        log.id = request.devices[i];
+        log.device = p.deviceNames[i];
+        size_t size = 0;
+        if (clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS &&
+            size) {
+            std::string text(size, '\0');
+            if (clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_LOG, size, text.data(), nullptr) ==
+                CL_SUCCESS)
+                log.log = trimmedLog(std::move(text));
+        }
+        cl_build_status status = CL_BUILD_ERROR;
+        clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
+        log.success = a.error == CL_SUCCESS && status == CL_BUILD_SUCCESS;
+        a.logs.push_back(std::move(log));
+    }
+    return a;
+}
+
+bool mentionsArgInfo(const Attempt &a)
+{
+    return std::any_of(a.logs.begin(), a.logs.end(), [](const DeviceBuildLog &l) {
+        return l.log.find(kArgInfoOption) != std::string::npos;
+    });
+}
+
+// Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
+BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &context, ProgramRef &program,
+                   Attempt attempt, CacheState cache, Clock::time_point started)
+{
+    BuildResultData d;
+    d.status = attempt.error == CL_SUCCESS ? BuildStatus::Success : BuildStatus::Failure;
+    d.durationMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    d.cache = cache;
+    d.options = p.options;
+    d.sourcePath = request.sourcePath;
+    for (const DeviceBuildLog &log : attempt.logs) {
+        for (Diagnostic &diag : parseDiagnostics(log.log, request.sourcePath, p.knownFiles)) {
+            if (std::find(d.diagnostics.begin(), d.diagnostics.end(), diag) == d.diagnostics.end())
+                d.diagnostics.push_back(std::move(diag));
+        }
+    }
+    // Some drivers refuse options with an empty log; the failure must still say something.
+    const bool anyError = std::any_of(d.diagnostics.begin(), d.diagnostics.end(),
+                                      [](const Diagnostic &x) { return x.severity == Severity::Error; });
+    if (d.status == BuildStatus::Failure && !anyError)
+        d.diagnostics.push_back(
+            {{}, 0, 0, Severity::Error, "clBuildProgram failed: " + errorLabel(attempt.error)});
+    d.logs = std::move(attempt.logs);
+    if (d.status == BuildStatus::Success) {
+        d.kernels = queryKernels(program.get(), request.devices, p.source);
+        d.program = std::make_shared<const ProgramHandle>(context.release(), program.release());
+    }
+    return BuildResult(std::move(d));
+}
+
+// Every device's entry, or nothing when any is missing (a partial hit rebuilds from source anyway).
+std::optional<std::vector<CacheEntry>> loadAll(const BinaryCache &cache, const std::vector<Digest> &keys)
+{
+    std::vector<CacheEntry> entries;
+    for (const Digest &k : keys) {
+        auto e = cache.load(k);
+        if (!e || e->binary.empty())
+            return std::nullopt;
+        entries.push_back(std::move(*e));
+    }
+    return entries;
+}
+
+// Builds from cached binaries; nothing when the driver refuses them (stale or corrupt in a way the
+// checksum cannot see, such as a binary from an older driver that kept its version string).
+std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &request, const Prepared &p,
+                                        const std::vector<CacheEntry> &entries, ProgramRef &program)
+{
+    std::vector<size_t> sizes;
+    std::vector<const unsigned char *> pointers;
+    for (const auto &e : entries) {
+        sizes.push_back(e.binary.size());
+        pointers.push_back(e.binary.data());
+    }
+    std::vector<cl_int> status(entries.size(), CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    program.reset(clCreateProgramWithBinary(context, cl_uint(request.devices.size()), request.devices.data(),
+                                            sizes.data(), pointers.data(), status.data(), &err));
+    if (err != CL_SUCCESS || !program.get())
+        return std::nullopt;
+    if (clBuildProgram(program.get(), cl_uint(request.devices.size()), request.devices.data(),
+                       p.options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        program.reset();
+        return std::nullopt;
+    }
+    Attempt a;
+    for (size_t i = 0; i < entries.size(); ++i)
+        a.logs.push_back({request.devices[i], p.deviceNames[i], entries[i].log, true, CacheState::Hit});
+    return a;
+}
+
+Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepared &p, ProgramRef &program)
+{
+    const char *text = p.source.c_str();
+    const size_t length = p.source.size();
+    cl_int err = CL_SUCCESS;
+    program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
+    check(err, "clCreateProgramWithSource");
+    Attempt a = runBuild(program.get(), request, p, p.options);
+    // Some platforms refuse -cl-kernel-arg-info; the build must not fail because we added it.
+    if (a.error != CL_SUCCESS && p.argInfoAdded &&
+        (a.error == CL_INVALID_BUILD_OPTIONS || mentionsArgInfo(a))) {
+        std::vector<std::string> tokens = p.tokens;
+        tokens.erase(std::find(tokens.begin(), tokens.end(), kArgInfoOption));
+        const std::string options = joinOptions(tokens);
+        program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
+        check(err, "clCreateProgramWithSource");
+        Attempt retry = runBuild(program.get(), request, p, options);
+        if (retry.error == CL_SUCCESS) {
+            p.tokens = std::move(tokens);
+            p.options = options;
+            p.argInfoAdded = false;
+            return retry;
+        }
+    }
+    return a;
+}
+
+} // namespace
+
+ProgramHandle::ProgramHandle(cl_context context, cl_program program)
+    : m_context(context)
+    , m_program(program)
+{}
+
+ProgramHandle::~ProgramHandle()
+{
+    if (m_program)
+        clReleaseProgram(m_program);
+    if (m_context)
+        clReleaseContext(m_context);
+}
+
+BuildResult::BuildResult()
+    : m_d(std::make_shared<const BuildResultData>())
+{}
+
+BuildResult::BuildResult(BuildResultData data)
+    : m_d(std::make_shared<const BuildResultData>(std::move(data)))
+{}
+
+const KernelInfo *BuildResult::kernel(std::string_view name) const
+{
+    for (const auto &k : m_d->kernels) {
+        if (k.name == name)
+            return &k;
+    }
+    return nullptr;
+}
+
+BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
+{
+    Prepared p = prepare(request, true);
+    const auto started = Clock::now();
+    ContextRef context = makeContext(request);
+    ProgramRef program;
+
+    std::vector<Digest> keys;
+    if (cache.enabled()) {
+        for (cl_device_id d : request.devices)
+            keys.push_back(cacheKey(p.source, p.options, DeviceIdentity::of(d), p.includes));
+        if (auto entries = loadAll(cache, keys)) {
+            if (auto hit = buildFromEntries(context.get(), request, p, *entries, program))
+                return finish(request, p, context, program, std::move(*hit), CacheState::Hit, started);
+            for (const Digest &k : keys)
+                cache.remove(k);
+        }
+    }
+
+    Attempt attempt = buildFromSource(context.get(), request, p, program);
+    const CacheState state = cache.enabled() ? CacheState::Miss : CacheState::Off;
+    for (auto &log : attempt.logs)
+        log.cache = state;
+    if (attempt.error == CL_SUCCESS && cache.enabled()) {
+        // Keyed by the options first tried, which is what the next identical build looks up.
+        const auto binaries = programBinaries(program.get(), request.devices);
+        for (size_t i = 0; i < keys.size(); ++i) {
+            if (!binaries[i].empty())
+                cache.store(keys[i], {binaries[i], attempt.logs[i].log});
+        }
+    }
+    return finish(request, p, context, program, std::move(attempt), state, started);
+}
+
+BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsigned char> il)
+{
+    Prepared p = prepare(request, false);
+    for (size_t i = 0; i < request.devices.size(); ++i) {
+        // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
+        const std::string versions = detail::deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
+        if (versions.find("SPIR-V") == std::string::npos)
+            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V");
+    }
+    const auto started = Clock::now();
+    ContextRef context = makeContext(request);
+    cl_int err = CL_SUCCESS;
+    ProgramRef program(clCreateProgramWithIL(context.get(), il.data(), il.size(), &err));
+    if (err == CL_INVALID_VALUE || err == CL_INVALID_BINARY) {
+        Attempt refused;
+        refused.error = CL_INVALID_BINARY;
+        for (size_t i = 0; i < request.devices.size(); ++i)
+            refused.logs.push_back({request.devices[i], p.deviceNames[i],
+                                    "clCreateProgramWithIL failed: " + errorLabel(err), false,
+                                    CacheState::Off});
+        return finish(request, p, context, program, std::move(refused), CacheState::Off, started);
+    }
+    check(err, "clCreateProgramWithIL");
+    Attempt a = runBuild(program.get(), request, p, p.options);
+    return finish(request, p, context, program, std::move(a), CacheState::Off, started);
+}
+
+BuildResult buildProgramFromBinaries(const BuildRequest &request,
+                                     const std::vector<std::vector<unsigned char>> &binaries)
+{
+    Prepared p = prepare(request, false);
+    if (binaries.size() != request.devices.size())
+        throw BuildInputError("one binary per device is needed (" + std::to_string(binaries.size()) +
+                              " for " + std::to_string(request.devices.size()) + " devices)");
+    const auto started = Clock::now();
+    ContextRef context = makeContext(request);
+    std::vector<size_t> sizes;
+    std::vector<const unsigned char *> pointers;
+    for (const auto &b : binaries) {
+        sizes.push_back(b.size());
+        pointers.push_back(b.data());
+    }
+    std::vector<cl_int> status(binaries.size(), CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    ProgramRef program(clCreateProgramWithBinary(context.get(), cl_uint(request.devices.size()),
+                                                 request.devices.data(), sizes.data(), pointers.data(),
+                                                 status.data(), &err));
+    if (err == CL_INVALID_BINARY || err == CL_INVALID_VALUE) {
+        Attempt refused;
+        refused.error = CL_INVALID_BINARY;
+        for (size_t i = 0; i < request.devices.size(); ++i) {
+            const cl_int s = status[i] != CL_SUCCESS ? status[i] : err;
+            refused.logs.push_back({request.devices[i], p.deviceNames[i],
+                                    "clCreateProgramWithBinary failed: " + errorLabel(s), false,
+                                    CacheState::Off});
+        }
+        program.reset();
+        return finish(request, p, context, program, std::move(refused), CacheState::Off, started);
+    }
+    check(err, "clCreateProgramWithBinary");
+    Attempt a = runBuild(program.get(), request, p, p.options);
+    return finish(request, p, context, program, std::move(a), CacheState::Off, started);
+}
+
+std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
+                                                        const std::vector<cl_device_id> &devices)
+{
+    // The program lists its devices in its own order, which need not be the caller's.
+    cl_uint count = 0;
+    check(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr),
+          "clGetProgramInfo", "CL_PROGRAM_NUM_DEVICES");
+    std::vector<cl_device_id> order(count);
+    check(clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), order.data(), nullptr),
+          "clGetProgramInfo", "CL_PROGRAM_DEVICES");
+    std::vector<size_t> sizes(count);
+    check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(), nullptr),
+          "clGetProgramInfo", "CL_PROGRAM_BINARY_SIZES");
+    std::vector<std::vector<unsigned char>> all(count);
+    std::vector<unsigned char *> pointers(count);
+    for (cl_uint i = 0; i < count; ++i) {
+        all[i].resize(sizes[i]);
+        pointers[i] = sizes[i] ? all[i].data() : nullptr;
+    }
+    check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof(unsigned char *), pointers.data(),
+                           nullptr),
+          "clGetProgramInfo", "CL_PROGRAM_BINARIES");
+    std::vector<std::vector<unsigned char>> out;
+    for (cl_device_id d : devices) {
+        const auto it = std::find(order.begin(), order.end(), d);
+        out.push_back(it == order.end() ? std::vector<unsigned char>() : all[size_t(it - order.begin())]);
+    }
+    return out;
+}
+
+} // namespace clscope

@@ -1,0 +1,597 @@
+// Program builds end to end on PoCL and Oclgrind: logs and diagnostics of failed and warning builds,
+// options (defaults, environment, source folder), kernel arguments from the driver and from the
+// signature parser (data-driven), work-group info, binaries, SPIR-V refusal, several devices, and the
+// `clscope-cli build` contract (JSON, exit codes, cache hit/miss across runs, concurrent processes).
+#include "clscope/build.h"
+#include "clscope/devicespec.h"
+#include "clscope/error.h"
+#include "testicd.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clscope;
+
+namespace {
+
+QByteArray readData(const QString &name)
+{
+    QFile f(QStringLiteral(CLSCOPE_TEST_DATA "/build/") + name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::string dataPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/build/") + name;
+}
+
+void writeFile(const QString &path, const QByteArray &contents)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
+    f.write(contents);
+}
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// "name(arg: address [access] type [quals]; ...)" per kernel, one a line.
+QString render(const std::string &name, const std::vector<KernelArg> &args)
+{
+    QStringList parts;
+    for (const auto &a : args) {
+        QString p =
+            qs(a.name) + QStringLiteral(": ") + qs(addressQualifierName(a.address)) + QLatin1Char(' ');
+        if (a.access != AccessQualifier::None)
+            p += qs(accessQualifierName(a.access)) + QLatin1Char(' ');
+        p += qs(a.typeName);
+        QStringList quals;
+        for (const auto &q : typeQualifierNames(a.typeQualifiers))
+            quals << qs(q);
+        if (!quals.isEmpty())
+            p += QStringLiteral(" [") + quals.join(QLatin1Char(',')) + QLatin1Char(']');
+        parts << p;
+    }
+    return qs(name) + QLatin1Char('(') + parts.join(QStringLiteral("; ")) + QLatin1Char(')');
+}
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+// Command-line words without spaces in them: "--device pocl --json".
+QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+// Copies files of tests/data/build into dir, keeping their relative paths.
+void copyData(const QTemporaryDir &dir, std::initializer_list<const char *> names)
+{
+    for (const char *name : names)
+        writeFile(dir.filePath(QLatin1String(name)), readData(QLatin1String(name)));
+}
+
+struct CliResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+} // namespace
+
+class TestProgram : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_vendors;
+    bool m_haveDrivers = false;
+
+    BuildRequest requestFor(const char *platform, const char *file, std::string options = {}) const
+    {
+        BuildRequest r;
+        r.devices = {selectDevices(platform).front().device};
+        r.sourcePath = dataPath(file);
+        r.options = std::move(options);
+        r.environmentOptions = false;
+        return r;
+    }
+
+    // The CLI without PoCL's second device (this test process asks PoCL for two) and with its own cache.
+    static QProcessEnvironment cliEnvironment(const QString &cacheDir)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name :
+             {"POCL_DEVICES", "CLSCOPE_BUILD_OPTIONS", "CLSCOPE_NO_CACHE", "CLSCOPE_DEVICE"})
+            env.remove(QLatin1String(name));
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), cacheDir);
+        return env;
+    }
+
+    static CliResult runCli(const QStringList &args, const QString &cacheDir)
+    {
+        QProcess p;
+        p.setProcessEnvironment(cliEnvironment(cacheDir));
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
+        if (!p.waitForFinished(180000))
+            return {};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                p.readAllStandardError()};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_vendors.isValid());
+        // Two PoCL devices with different names (so: different cache keys) for the multi-device build.
+        qputenv("POCL_DEVICES", "pthread basic");
+        qunsetenv("CLSCOPE_BUILD_OPTIONS");
+        m_haveDrivers = test::setUpVendors(m_vendors, false);
+    }
+
+    void init()
+    {
+        if (!m_haveDrivers && !QByteArray(QTest::currentTestFunction()).startsWith("signature"))
+            QSKIP("PoCL or Oclgrind is not installed (packaging/install-deps.sh installs both)");
+    }
+
+    // ---- The signature parser ---------------------------------------------------------------------
+
+    void signatures_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("expected");
+        // Cases in tests/data/build/signatures.txt: "## name", the source, "--", the expected lines.
+        const QStringList lines =
+            QString::fromUtf8(readData(QStringLiteral("signatures.txt"))).split(QLatin1Char('\n'));
+        QString name, source, expected;
+        bool inExpected = false;
+        auto flush = [&] {
+            if (!name.isEmpty())
+                QTest::newRow(qPrintable(name))
+                    << source.chopped(source.isEmpty() ? 0 : 1) << expected.trimmed();
+        };
+        for (const QString &line : lines) {
+            if (line.startsWith(QLatin1String("## "))) {
+                flush();
+                name = line.mid(3);
+                source.clear();
+                expected.clear();
+                inExpected = false;
+            } else if (!name.isEmpty() && line == QLatin1String("--") && !inExpected) {
+                inExpected = true;
+            } else if (!name.isEmpty()) {
+                (inExpected ? expected : source) += line + QLatin1Char('\n');
+            }
+        }
+        flush();
+        QVERIFY2(lines.size() > 10, "tests/data/build/signatures.txt is missing");
+    }
+
+    void signatures()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, expected);
+        QStringList got;
+        for (const auto &sig : parseKernelSignatures(source.toStdString()))
+            got << render(sig.name, sig.args);
+        QCOMPARE(got.join(QLatin1Char('\n')), expected);
+    }
+
+    // ---- Kernel arguments: driver and parser agree -------------------------------------------------
+
+    void argInfo_data()
+    {
+        QTest::addColumn<QString>("platform");
+        QTest::newRow("pocl") << QStringLiteral("pocl");
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind");
+    }
+
+    void argInfo()
+    {
+        QFETCH(QString, platform);
+        const BuildResult r =
+            buildProgram(requestFor(platform.toLatin1().constData(), "args.cl"), BinaryCache());
+        QVERIFY2(r.success(), r.logs().front().log.c_str());
+        QCOMPARE(r.kernels().size(), size_t(2));
+        const auto sigs = parseKernelSignatures(readData(QStringLiteral("args.cl")).toStdString());
+        QCOMPARE(sigs.size(), size_t(2));
+        for (size_t i = 0; i < 2; ++i) {
+            const KernelInfo &k = r.kernels()[i];
+            QCOMPARE(k.argInfo, ArgInfoSource::Driver);
+            QCOMPARE(k.name, sigs[i].name); // source order
+            QCOMPARE(render(k.name, k.args), render(sigs[i].name, sigs[i].args));
+        }
+        QCOMPARE(render(r.kernels()[0].name, r.kernels()[0].args),
+                 QStringLiteral(
+                     "first(a: global float4* [const,restrict]; l: local int*; c: constant float* [const]; "
+                     "n: private int; img: global read_only image2d_t; u: private uint; v: private uint2; "
+                     "vol: global uint* [volatile]; s: private sampler_t)"));
+        QVERIFY(r.options().find("-cl-kernel-arg-info") != std::string::npos);
+        // Work-group info of the one device, with the compiled size from reqd_work_group_size.
+        const KernelInfo *first = r.kernel("first");
+        QVERIFY(first);
+        QCOMPARE(first->workGroups.size(), size_t(1));
+        const auto compiled = std::array<std::size_t, 3>{8, 1, 1};
+        QCOMPARE(first->workGroups.front().compileWorkGroupSize, compiled);
+        QVERIFY(first->workGroups.front().workGroupSize >= 1);
+        QVERIFY(first->workGroups.front().preferredWorkGroupSizeMultiple >= 1);
+        QCOMPARE(r.kernel("second")->workGroups.front().compileWorkGroupSize,
+                 (std::array<std::size_t, 3>{0, 0, 0}));
+    }
+
+    // PoCL has no arg info without -cl-kernel-arg-info: the arguments then come from the source.
+    void argInfoFromSource()
+    {
+        BuildRequest req = requestFor("pocl", "args.cl");
+        req.kernelArgInfo = false;
+        const BuildResult r = buildProgram(req, BinaryCache());
+        QVERIFY(r.success());
+        QVERIFY(r.options().find("-cl-kernel-arg-info") == std::string::npos);
+        const BuildResult withInfo = buildProgram(requestFor("pocl", "args.cl"), BinaryCache());
+        for (size_t i = 0; i < 2; ++i) {
+            QCOMPARE(r.kernels()[i].argInfo, ArgInfoSource::Source);
+            QCOMPARE(r.kernels()[i].args, withInfo.kernels()[i].args);
+        }
+    }
+
+    // ---- Logs and diagnostics ----------------------------------------------------------------------
+
+    void failedBuildKeepsLogs_data() { argInfo_data(); }
+
+    void failedBuildKeepsLogs()
+    {
+        QFETCH(QString, platform);
+        const BuildRequest req = requestFor(platform.toLatin1().constData(), "error.cl");
+        const BuildResult r = buildProgram(req, BinaryCache());
+        QCOMPARE(r.status(), BuildStatus::Failure);
+        QCOMPARE(r.logs().size(), size_t(1));
+        QVERIFY(!r.logs().front().success);
+        QVERIFY(r.logs().front().log.find("undeclared identifier 'x'") != std::string::npos);
+        QVERIFY(!r.logs().front().device.empty());
+        QCOMPARE(r.diagnostics().size(), size_t(1));
+        const Diagnostic &d = r.diagnostics().front();
+        QCOMPARE(d.file, req.sourcePath);
+        QCOMPARE(d.line, 4);
+        QCOMPARE(d.column, 29);
+        QCOMPARE(d.severity, Severity::Error);
+        QCOMPARE(d.message, std::string("use of undeclared identifier 'x'"));
+        QVERIFY(r.kernels().empty());
+        QVERIFY(!r.program());
+        QVERIFY(r.durationMs() > 0);
+        QCOMPARE(r.cache(), CacheState::Off);
+    }
+
+    void warningBuildSucceeds_data() { argInfo_data(); }
+
+    void warningBuildSucceeds()
+    {
+        QFETCH(QString, platform);
+        const BuildRequest req =
+            requestFor(platform.toLatin1().constData(), "warning.cl", "-I " + dataPath("headers"));
+        const BuildResult r = buildProgram(req, BinaryCache());
+        QVERIFY2(r.success(), r.logs().front().log.c_str());
+        QVERIFY(r.logs().front().success);
+        QVERIFY(!r.logs().front().log.empty());
+        const auto warning =
+            std::find_if(r.diagnostics().begin(), r.diagnostics().end(), [&](const Diagnostic &d) {
+                return d.file == req.sourcePath && d.line == 7 && d.severity == Severity::Warning;
+            });
+        QVERIFY(warning != r.diagnostics().end());
+        const auto header =
+            std::find_if(r.diagnostics().begin(), r.diagnostics().end(), [](const Diagnostic &d) {
+                return d.file.ends_with("headers/helper.h") && d.line == 5;
+            });
+        QVERIFY(header != r.diagnostics().end());
+        QVERIFY(r.program());
+        QCOMPARE(r.kernels().size(), size_t(1));
+    }
+
+    void badOptionIsAFailedBuild_data() { argInfo_data(); }
+
+    void badOptionIsAFailedBuild()
+    {
+        QFETCH(QString, platform);
+        const BuildResult r = buildProgram(
+            requestFor(platform.toLatin1().constData(), "args.cl", "-fbogus-option"), BinaryCache());
+        QCOMPARE(r.status(), BuildStatus::Failure);
+        QVERIFY(!r.diagnostics().empty()); // from the log, or the failure code when the log has no diagnostic
+        QCOMPARE(r.diagnostics().back().severity, Severity::Error);
+    }
+
+    // ---- Options -----------------------------------------------------------------------------------
+
+    void platformDefaultsAndEnvironment_data()
+    {
+        QTest::addColumn<QString>("platform");
+        QTest::addColumn<QString>("macro");
+        QTest::newRow("pocl") << QStringLiteral("pocl") << QStringLiteral("CLSCOPE_USING_POCL");
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind") << QStringLiteral("CLSCOPE_USING_OCLGRIND");
+    }
+
+    void platformDefaultsAndEnvironment()
+    {
+        QFETCH(QString, platform);
+        QFETCH(QString, macro);
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath(QStringLiteral("macros.cl"));
+        writeFile(file, "#ifndef " + macro.toLatin1() +
+                            "\n#error no platform macro\n#endif\n"
+                            "#ifndef FROM_ENV\n#error no environment options\n#endif\n"
+                            "kernel void k(global int *o) { o[0] = FROM_ENV; }\n");
+        BuildRequest req;
+        req.devices = {selectDevice(platform.toStdString()).device};
+        req.sourcePath = file.toStdString();
+        qputenv("CLSCOPE_BUILD_OPTIONS", "-D FROM_ENV=3");
+        const BuildResult r = buildProgram(req, BinaryCache());
+        qunsetenv("CLSCOPE_BUILD_OPTIONS");
+        QVERIFY2(r.success(), r.logs().front().log.c_str());
+        QVERIFY(r.options().find("-D " + macro.toStdString()) == 0);
+        QVERIFY(r.options().find("-D FROM_ENV=3") != std::string::npos);
+        // Without the environment the #error fires: the options really reached the compiler.
+        const BuildResult without = buildProgram(req, BinaryCache());
+        QCOMPARE(without.status(), BuildStatus::Failure);
+        QVERIFY(without.logs().front().log.find("no environment options") != std::string::npos);
+    }
+
+    void sourceFolderIsIncluded()
+    {
+        // good.cl includes "config.h" from its own folder with no -I given.
+        const BuildRequest req = requestFor("pocl", "good.cl");
+        const BuildResult r = buildProgram(req, BinaryCache());
+        QVERIFY2(r.success(), r.logs().front().log.c_str());
+        QVERIFY(r.options().find("-I " + std::string(CLSCOPE_TEST_DATA "/build")) != std::string::npos);
+    }
+
+    void inMemorySource()
+    {
+        BuildRequest req;
+        req.devices = {selectDevice("oclgrind").device};
+        req.source = "kernel void mem(global int *o) { o[0] = 1; }";
+        const BuildResult r = buildProgram(req, BinaryCache());
+        QVERIFY(r.success());
+        QCOMPARE(r.kernels().front().name, std::string("mem"));
+    }
+
+    // ---- Infrastructure and input errors -----------------------------------------------------------
+
+    void errorsThatAreNotBuilds()
+    {
+        BuildRequest none;
+        none.source = "kernel void k() {}";
+        QVERIFY_THROWS_EXCEPTION(ClError, buildProgram(none, BinaryCache()));
+
+        BuildRequest mixed = requestFor("pocl", "good.cl");
+        mixed.devices.push_back(selectDevice("oclgrind").device);
+        QVERIFY_THROWS_EXCEPTION(ClError, buildProgram(mixed, BinaryCache()));
+
+        BuildRequest missing = requestFor("pocl", "good.cl");
+        missing.sourcePath = dataPath("does-not-exist.cl");
+        try {
+            buildProgram(missing, BinaryCache());
+            QFAIL("no exception");
+        } catch (const BuildInputError &e) {
+            QVERIFY2(std::string(e.what()).find("does-not-exist.cl") != std::string::npos, e.what());
+        }
+
+        BuildRequest badQuote = requestFor("pocl", "good.cl", "-D 'x");
+        QVERIFY_THROWS_EXCEPTION(BuildInputError, buildProgram(badQuote, BinaryCache()));
+    }
+
+    void spirvRefused_data() { argInfo_data(); }
+
+    void spirvRefused()
+    {
+        QFETCH(QString, platform);
+        const SelectedDevice dev = selectDevice(platform.toStdString());
+        BuildRequest req;
+        req.devices = {dev.device};
+        const std::vector<unsigned char> il = {0x03, 0x02, 0x23,
+                                               0x07}; // the SPIR-V magic number, little-endian
+        try {
+            buildProgramFromIL(req, il);
+            QFAIL("no exception");
+        } catch (const BuildInputError &e) {
+            QCOMPARE(std::string(e.what()), "device " + dev.deviceName + " does not accept SPIR-V");
+        }
+    }
+
+    // ---- Binaries ----------------------------------------------------------------------------------
+
+    void fromBinaries_data() { argInfo_data(); }
+
+    void fromBinaries()
+    {
+        QFETCH(QString, platform);
+        const BuildRequest req = requestFor(platform.toLatin1().constData(), "args.cl");
+        const BuildResult built = buildProgram(req, BinaryCache());
+        QVERIFY(built.success());
+        const auto binaries = programBinaries(built.program(), req.devices);
+        QCOMPARE(binaries.size(), size_t(1));
+        QVERIFY(!binaries.front().empty());
+
+        BuildRequest again;
+        again.devices = req.devices;
+        again.source = readData(QStringLiteral("args.cl")).toStdString(); // for signatures only
+        again.kernelArgInfo = false;
+        const BuildResult r = buildProgramFromBinaries(again, binaries);
+        QVERIFY2(r.success(), r.logs().front().log.c_str());
+        QCOMPARE(r.kernels().size(), size_t(2));
+        for (size_t i = 0; i < 2; ++i) {
+            QVERIFY(r.kernels()[i].argInfo != ArgInfoSource::None);
+            QCOMPARE(r.kernels()[i].args, built.kernels()[i].args);
+        }
+
+        // Garbage is a failed build that says why, not an exception.
+        const std::vector<std::vector<unsigned char>> junk = {std::vector<unsigned char>(512, 0x5A)};
+        const BuildResult bad = buildProgramFromBinaries(again, junk);
+        QCOMPARE(bad.status(), BuildStatus::Failure);
+        QVERIFY(!bad.logs().front().log.empty() || !bad.diagnostics().empty());
+    }
+
+    // ---- Several devices ---------------------------------------------------------------------------
+
+    void twoDevicesOneContext()
+    {
+        const auto devices = selectDevices("pocl");
+        if (devices.size() < 2)
+            QSKIP("PoCL did not expose two devices for POCL_DEVICES=\"pthread basic\"");
+        QTemporaryDir tmp;
+        const BinaryCache cache(tmp.path().toStdString());
+        BuildRequest req = requestFor("pocl", "good.cl");
+        req.devices = {devices[0].device, devices[1].device};
+        const BuildResult miss = buildProgram(req, cache);
+        QVERIFY2(miss.success(), miss.logs().front().log.c_str());
+        QCOMPARE(miss.logs().size(), size_t(2));
+        QCOMPARE(miss.logs()[0].device, devices[0].deviceName);
+        QCOMPARE(miss.logs()[1].device, devices[1].deviceName);
+        QCOMPARE(miss.kernels().front().workGroups.size(), size_t(2));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 2); // one entry per device
+        const BuildResult hit = buildProgram(req, cache);
+        QCOMPARE(hit.cache(), CacheState::Hit);
+        QCOMPARE(hit.logs()[1].cache, CacheState::Hit);
+        // One device's entry gone: the build is a miss as a whole.
+        QFile::remove(QDir(tmp.path()).entryInfoList(QDir::Files).front().filePath());
+        QCOMPARE(buildProgram(req, cache).cache(), CacheState::Miss);
+    }
+
+    // ---- clscope-cli build -------------------------------------------------------------------------
+
+    void cliJsonContract()
+    {
+        QTemporaryDir tmp;
+        copyData(tmp, {"warning.cl", "headers/helper.h"});
+        const QString file = tmp.filePath(QStringLiteral("warning.cl"));
+        const QString headers = tmp.filePath(QStringLiteral("headers"));
+        const CliResult r = runCli(words("build") << file << words("--device pocl --json --options")
+                                                  << QStringLiteral("-D A=1") << words("-- -I") << headers,
+                                   tmp.filePath(QStringLiteral("cache")));
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject doc = QJsonDocument::fromJson(r.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(str(doc, "status"), QStringLiteral("success"));
+        QVERIFY(doc.value(QStringLiteral("duration_ms")).isDouble());
+        QCOMPARE(str(doc, "cache"), QStringLiteral("miss"));
+        QVERIFY2(str(doc, "options").contains(QStringLiteral("-D A=1 -I ") + headers),
+                 qPrintable(str(doc, "options")));
+        const QJsonArray logs = doc.value(QStringLiteral("logs")).toArray();
+        QCOMPARE(logs.size(), 1);
+        QVERIFY(!str(logs[0].toObject(), "device").isEmpty());
+        QVERIFY(str(logs[0].toObject(), "log").contains(QStringLiteral("warning")));
+        const QJsonArray kernels = doc.value(QStringLiteral("kernels")).toArray();
+        QCOMPARE(kernels.size(), 1);
+        const QJsonObject k = kernels[0].toObject();
+        QCOMPARE(str(k, "name"), QStringLiteral("warns"));
+        const QJsonArray args = k.value(QStringLiteral("args")).toArray();
+        QCOMPARE(args.size(), 2);
+        const QJsonObject out = args[0].toObject();
+        QCOMPARE(str(out, "name") + QLatin1Char(' ') + str(out, "address_qualifier") + QLatin1Char(' ') +
+                     str(out, "access_qualifier") + QLatin1Char(' ') + str(out, "type_name"),
+                 QStringLiteral("out global none float*"));
+        QVERIFY(out.value(QStringLiteral("type_qualifiers")).isArray());
+        const QJsonObject wg = k.value(QStringLiteral("work_group")).toObject();
+        for (const char *key :
+             {"work_group_size", "preferred_work_group_size_multiple", "local_mem_size", "private_mem_size"})
+            QVERIFY2(wg.value(QLatin1String(key)).isDouble(), key);
+        QCOMPARE(wg.value(QStringLiteral("compile_work_group_size")).toArray().size(), 3);
+        const QJsonArray diags = doc.value(QStringLiteral("diagnostics")).toArray();
+        QCOMPARE(diags.size(), 2);
+        const QJsonObject d = diags[1].toObject();
+        QCOMPARE(str(d, "file"), file);
+        QCOMPARE(d.value(QStringLiteral("line")).toInt(), 7);
+        QCOMPARE(d.value(QStringLiteral("column")).toInt(), 7);
+        QCOMPARE(str(d, "severity"), QStringLiteral("warning"));
+        QCOMPARE(str(d, "message"), QStringLiteral("equality comparison result unused"));
+    }
+
+    void cliFailureAndUsage()
+    {
+        QTemporaryDir tmp;
+        const QString cache = tmp.filePath(QStringLiteral("cache"));
+        const QString error = QString::fromStdString(dataPath("error.cl"));
+        CliResult r = runCli(words("build") << error << words("--device oclgrind --json"), cache);
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(str(doc, "status"), QStringLiteral("failure"));
+        QCOMPARE(doc.value(QStringLiteral("diagnostics")).toArray().size(), 1);
+        const QJsonObject log = doc.value(QStringLiteral("logs")).toArray()[0].toObject();
+        QVERIFY(str(log, "log").contains(QStringLiteral("undeclared identifier")));
+
+        // Text mode prints the log too.
+        r = runCli(words("build") << error << words("--device oclgrind"), cache);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("use of undeclared identifier 'x'"));
+        QVERIFY(r.out.contains("Build failed"));
+
+        // Bad usage: exit 2 and one line on stderr.
+        const QString missing = tmp.filePath(QStringLiteral("nope.cl"));
+        r = runCli(words("build") << missing, cache);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY(r.err.contains(missing.toUtf8()));
+        QVERIFY(r.out.isEmpty());
+        r = runCli(words("build") << error << words("--device no-such-device"), cache);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        r = runCli(words("build") << error << QStringLiteral("--options") << QStringLiteral("-D \"x"), cache);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("unterminated"));
+    }
+
+    void cliCacheHitThenHeaderMiss()
+    {
+        QTemporaryDir tmp;
+        copyData(tmp, {"good.cl", "config.h"});
+        const QStringList args = words("build")
+                                 << tmp.filePath(QStringLiteral("good.cl")) << words("--device pocl --json");
+        auto cacheOf = [&] {
+            const CliResult r = runCli(args, tmp.filePath(QStringLiteral("cache")));
+            if (r.exitCode != 0)
+                return QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err));
+            return str(QJsonDocument::fromJson(r.out).object(), "cache");
+        };
+        QCOMPARE(cacheOf(), QStringLiteral("miss"));
+        QCOMPARE(cacheOf(), QStringLiteral("hit"));
+        writeFile(tmp.filePath(QStringLiteral("config.h")), "#define OFFSET 2.0f\n");
+        QCOMPARE(cacheOf(), QStringLiteral("miss"));
+        QCOMPARE(cacheOf(), QStringLiteral("hit"));
+    }
+
+    // Two processes building the same file into the same cache at once: both succeed, the entry is valid.
+    void cliConcurrentProcesses()
+    {
+        QTemporaryDir tmp;
+        copyData(tmp, {"good.cl", "config.h"});
+        const QString cache = tmp.filePath(QStringLiteral("cache"));
+        const QStringList args = words("build")
+                                 << tmp.filePath(QStringLiteral("good.cl")) << words("--device pocl --json");
+        QProcess a, b;
+        for (QProcess *p : {&a, &b}) {
+            p->setProcessEnvironment(cliEnvironment(cache));
+            p->start(QStringLiteral(CLSCOPE_CLI_PATH), args);
+        }
+        for (QProcess *p : {&a, &b}) {
+            QVERIFY(p->waitForFinished(180000));
+            QCOMPARE(p->exitCode(), 0);
+            QCOMPARE(str(QJsonDocument::fromJson(p->readAllStandardOutput()).object(), "status"),
+                     QStringLiteral("success"));
+        }
+        QCOMPARE(QDir(cache).entryList(QDir::Files).size(), 1);
+        QCOMPARE(str(QJsonDocument::fromJson(runCli(args, cache).out).object(), "cache"),
+                 QStringLiteral("hit"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProgram)
+#include "tst_program.moc"

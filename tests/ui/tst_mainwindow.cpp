@@ -1,0 +1,129 @@
+// The real main window, offscreen: it shows at once, fills the device tree off the GUI thread, names the
+// current device in the status bar, remembers it, filters, exports JSON and saves a screenshot.
+#include "models/devicetreemodel.h"
+#include "testicd.h"
+#include "widgets/devicedock.h"
+#include "windows/mainwindow.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTreeView>
+
+using namespace clscope::ui;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_vendors;
+    QTemporaryDir m_out;
+
+    static bool waitReady(MainWindow &w)
+    {
+        if (w.isReady())
+            return true;
+        QSignalSpy spy(&w, &MainWindow::ready);
+        return spy.wait(120000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("CLScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        if (!clscope::test::setUpVendors(m_vendors))
+            QSKIP("PoCL or Oclgrind is not installed");
+    }
+
+    void showsAtOnceThenFillsTree()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        MainWindow w;
+        w.show();
+        // Enumeration runs off the GUI thread: the window is up before the devices are known.
+        QVERIFY(timer.elapsed() < 5000);
+        QCOMPARE(w.deviceDock()->currentPage(), QStringLiteral("loading"));
+        QVERIFY(waitReady(w));
+        QCOMPARE(w.deviceDock()->currentPage(), QStringLiteral("tree"));
+        QCOMPARE(w.deviceDock()->model()->rowCount(), 2);
+        QVERIFY(w.deviceManager()->currentDevice().isValid());
+        const QString status = w.deviceStatusLabel()->text();
+        QVERIFY2(status.contains(w.deviceManager()->currentDeviceName()), qPrintable(status));
+        QVERIFY(w.deviceDock()->view()->currentIndex().isValid());
+    }
+
+    void filterCopyExport()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(waitReady(w));
+        DeviceDock *dock = w.deviceDock();
+        QTest::keyClicks(dock->filterEdit(), QStringLiteral("CL_DEVICE_MAX_COMPUTE_UNITS"));
+        const QString text = modelToText(*dock->view()->model());
+        QVERIFY2(text.contains(QStringLiteral("Oclgrind Simulator")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("Extensions")), qPrintable(text));
+        QCOMPARE(text.count(QStringLiteral("compute units")), 2);
+
+        dock->view()->selectAll();
+        dock->copySelection();
+        QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("CL_DEVICE_MAX_COMPUTE_UNITS")));
+
+        const QString path = m_out.filePath(QStringLiteral("devices.json"));
+        QCOMPARE(dock->exportJson(path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray platforms = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("platforms")).toArray();
+        QCOMPARE(platforms.size(), 2);
+        QCOMPARE(dock->exportJson(QStringLiteral("/nonexistent-dir/x.json")).isEmpty(), false);
+    }
+
+    void currentDeviceIsRemembered()
+    {
+        QString chosen;
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(waitReady(w));
+            const DeviceKey other{1, 0};
+            const DeviceKey first = w.deviceManager()->currentDevice();
+            const DeviceKey pick = first == other ? DeviceKey{0, 0} : other;
+            w.deviceManager()->setCurrentDevice(pick);
+            chosen = w.deviceManager()->currentDeviceName();
+            QVERIFY(w.deviceStatusLabel()->text().contains(chosen));
+            w.close();
+        }
+        MainWindow again;
+        again.show();
+        QVERIFY(waitReady(again));
+        QCOMPARE(again.deviceManager()->currentDeviceName(), chosen);
+    }
+
+    void docksAndScreenshot()
+    {
+        MainWindow w;
+        w.resize(1100, 700);
+        w.show();
+        QVERIFY(waitReady(w));
+        QVERIFY(w.showDock(QStringLiteral("devices")));
+        QVERIFY(!w.showDock(QStringLiteral("no-such-panel")));
+        const QString png = m_out.filePath(QStringLiteral("window.png"));
+        QCOMPARE(w.saveScreenshot(png), QString());
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), w.size());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

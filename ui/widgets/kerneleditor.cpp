@@ -1,0 +1,122 @@
+// Kernel editor setup and the diagnostics overlay.
+#include "kerneleditor.h"
+
+#include "opencllexer.h"
+
+#include <Qsci/qscistyle.h>
+
+#include <QFontDatabase>
+#include <QFontMetrics>
+
+namespace clscope::ui {
+
+namespace {
+enum Margin { LineNumberMargin = 0, MarkerMargin = 1, FoldMargin = 2 };
+}
+
+KernelEditor::KernelEditor(QWidget *parent)
+    : QsciScintilla(parent)
+    , m_lexer(new OpenCLLexer(this))
+{
+    setLexer(m_lexer);
+    setUtf8(true);
+    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    setFont(mono);
+    setMarginsFont(mono);
+
+    setMarginType(LineNumberMargin, NumberMargin);
+    setMarginWidth(LineNumberMargin, QFontMetrics(mono).horizontalAdvance(QStringLiteral("00000")) + 6);
+    setMarginLineNumbers(LineNumberMargin, true);
+    setMarginType(MarkerMargin, SymbolMargin);
+    setMarginWidth(MarkerMargin, 16);
+    setMarginSensitivity(MarkerMargin, true);
+    setFolding(BoxedTreeFoldStyle, FoldMargin);
+
+    setBraceMatching(SloppyBraceMatch);
+    setAutoIndent(true);
+    setIndentationsUseTabs(false);
+    setIndentationWidth(4);
+    setTabWidth(4);
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf4, 0xf7, 0xfb));
+    setEdgeMode(EdgeNone);
+
+    setAutoCompletionSource(AcsAll);
+    setAutoCompletionThreshold(3);
+    setAutoCompletionCaseSensitivity(true);
+    setAutoCompletionReplaceWord(false);
+    setCallTipsStyle(CallTipsNoContext);
+
+    m_errorMarker = markerDefine(Circle, 0);
+    setMarkerBackgroundColor(QColor(0xd0, 0x30, 0x30), m_errorMarker);
+    setMarkerForegroundColor(QColor(0x80, 0x10, 0x10), m_errorMarker);
+    m_warningMarker = markerDefine(Circle, 1);
+    setMarkerBackgroundColor(QColor(0xf0, 0xb0, 0x20), m_warningMarker);
+    setMarkerForegroundColor(QColor(0x90, 0x60, 0x00), m_warningMarker);
+    m_noteMarker = markerDefine(RightTriangle, 2);
+    setMarkerBackgroundColor(QColor(0x40, 0x80, 0xd0), m_noteMarker);
+    setAnnotationDisplay(AnnotationBoxed);
+}
+
+int KernelEditor::markerFor(EditorDiagnostic::Severity severity) const
+{
+    switch (severity) {
+    case EditorDiagnostic::Error:
+        return m_errorMarker;
+    case EditorDiagnostic::Warning:
+        return m_warningMarker;
+    case EditorDiagnostic::Note:
+        break;
+    }
+    return m_noteMarker;
+}
+
+void KernelEditor::clearDiagnostics()
+{
+    m_diagnostics.clear();
+    markerDeleteAll(-1);
+    clearAnnotations(-1);
+}
+
+void KernelEditor::setDiagnostics(const QVector<EditorDiagnostic> &diagnostics)
+{
+    clearDiagnostics();
+    m_diagnostics = diagnostics;
+    // Several messages on one line become one annotation, worst first.
+    QMap<int, QStringList> perLine;
+    QMap<int, EditorDiagnostic::Severity> worst;
+    for (const EditorDiagnostic &d : diagnostics) {
+        const int line = qBound(0, d.line - 1, qMax(0, lines() - 1));
+        markerAdd(line, markerFor(d.severity));
+        static const char *kWords[] = {"error", "warning", "note"};
+        perLine[line] << QStringLiteral("%1:%2: %3").arg(d.column).arg(QString::fromLatin1(kWords[d.severity]), d.message);
+        worst[line] = worst.contains(line) ? std::min(worst[line], d.severity) : d.severity;
+    }
+    for (auto it = perLine.cbegin(); it != perLine.cend(); ++it) {
+        QsciStyle style(-1, QStringLiteral("diagnostic"), worst[it.key()] == EditorDiagnostic::Error ? QColor(0x90, 0x10, 0x10)
+                                                                                                  : QColor(0x70, 0x50, 0x00),
+                        worst[it.key()] == EditorDiagnostic::Error ? QColor(0xfd, 0xe8, 0xe8) : QColor(0xfd, 0xf6, 0xe0),
+                        QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        annotate(it.key(), it.value().join(u'\n'), style);
+    }
+}
+
+QVector<int> KernelEditor::markedLines(EditorDiagnostic::Severity severity) const
+{
+    QVector<int> out;
+    const unsigned mask = 1u << markerFor(severity);
+    int line = -1;
+    while ((line = markerFindNext(line + 1, mask)) >= 0)
+        out << line + 1;
+    return out;
+}
+
+void KernelEditor::goTo(int line, int column)
+{
+    const int l = qMax(0, line - 1);
+    setCursorPosition(l, qMax(0, column - 1));
+    ensureLineVisible(l);
+    setFocus();
+}
+
+} // namespace clscope::ui
