@@ -31,6 +31,7 @@ void addCommonOptions(CLI::App *sub, CommonOptions &opts);
 using Action = std::function<int()>;
 void addInfoCommand(CLI::App &app, Action &action);
 void addPoolCommand(CLI::App &app, Action &action);
+void addBenchCommand(CLI::App &app, Action &action);
 void addBuildCommand(CLI::App &app, Action &action);
 
 } // namespace clscope::cli

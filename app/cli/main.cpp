@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     Action action;
     addInfoCommand(app, action);
     addPoolCommand(app, action);
+    addBenchCommand(app, action);
     addBuildCommand(app, action);
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;

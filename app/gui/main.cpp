@@ -1,12 +1,24 @@
 // clscope: the GUI. Every panel can be brought up from the command line so pictures and tests are
-// reproducible: clscope [--show DOCK] [--screenshot OUT.png].
+// reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png].
+#include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
+
+namespace {
+
+void fail(const QString &message)
+{
+    std::fprintf(stderr, "clscope: %s\n", qPrintable(message));
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -20,14 +32,21 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("CLScope, a desktop workbench for OpenCL"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption showOption(QStringLiteral("show"), QStringLiteral("Raise a panel (devices, …)."),
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Kernel sources to open."), QStringLiteral("[FILE.cl...]"));
+    const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open a kernel source."), QStringLiteral("FILE.cl"));
+    const QCommandLineOption buildOption(QStringLiteral("build"), QStringLiteral("Build the current kernel once the devices are known."));
+    const QCommandLineOption optionsOption(QStringLiteral("options"), QStringLiteral("Build options for --build."),
+                                           QStringLiteral("OPTIONS"));
+    const QCommandLineOption showOption(QStringLiteral("show"), QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
                                         QStringLiteral("DOCK"));
     const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Save the window as PNG once the work is done, then exit."),
+        QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG once the work is done, then exit."),
         QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
+    parser.addOption(openOption);
+    parser.addOption(buildOption);
+    parser.addOption(optionsOption);
     parser.addOption(showOption);
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
@@ -39,32 +58,56 @@ int main(int argc, char **argv)
         if (wh.size() == 2)
             window.resize(wh[0].toInt(), wh[1].toInt());
     }
+    const QStringList files = parser.values(openOption) + parser.positionalArguments();
+    const bool scripted = parser.isSet(screenshotOption);
+    if (!window.openFiles(files) && scripted)
+        return 1;
+    window.show();
+    if (!scripted)
+        window.offerRecovery();
+    // Panels are raised after show so that tabified docks come to the front.
     for (const QString &dock : parser.values(showOption)) {
         if (!window.showDock(dock)) {
-            std::fprintf(stderr, "clscope: no panel named '%s' (panels: %s)\n", qPrintable(dock),
-                         qPrintable(window.dockNames().join(QStringLiteral(", "))));
+            fail(QStringLiteral("no panel named '%1' (panels: %2)").arg(dock, window.dockNames().join(QStringLiteral(", "))));
             return 2;
         }
     }
-    window.show();
 
-    if (parser.isSet(screenshotOption)) {
-        const QString path = parser.value(screenshotOption);
-        QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&window, path] {
-            // Give pending layout requests (status bar, tree columns) a moment before the grab.
-            QTimer::singleShot(250, &window, [&window, path] {
-                const QString error = window.saveScreenshot(path);
-                if (!error.isEmpty()) {
-                    std::fprintf(stderr, "clscope: %s\n", qPrintable(error));
-                    QApplication::exit(1);
-                    return;
-                }
-                QApplication::exit(0);
-            });
+    // The work the command line asked for, then (with --screenshot) the picture and exit.
+    std::function<void()> finish = [&] {
+        if (!scripted)
+            return;
+        const QStringList docks = parser.values(showOption);
+        for (const QString &dock : docks)
+            window.showDock(dock);
+        // Give pending layout requests (status bar, tree columns) a moment before the grab.
+        QTimer::singleShot(300, &window, [&window, path = parser.value(screenshotOption)] {
+            const QString error = window.saveScreenshot(path);
+            if (!error.isEmpty())
+                fail(error);
+            QApplication::exit(error.isEmpty() ? 0 : 1);
         });
+    };
+    QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&] {
+        if (!parser.isSet(buildOption)) {
+            finish();
+            return;
+        }
+        auto *builds = window.builds();
+        if (parser.isSet(optionsOption))
+            builds->optionsBox()->setEditText(parser.value(optionsOption));
+        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFinished, &app, [&] { finish(); });
+        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app, [&](const QString &message) {
+            fail(message);
+            finish();
+        });
+        if (!builds->buildCurrent())
+            finish();
+    });
+    if (scripted) {
         // A driver that hangs must not hang a scripted screenshot forever.
-        QTimer::singleShot(120000, &app, [] {
-            std::fprintf(stderr, "clscope: timed out waiting for the devices\n");
+        QTimer::singleShot(180000, &app, [] {
+            fail(QStringLiteral("timed out waiting for the work to finish"));
             QApplication::exit(1);
         });
     }

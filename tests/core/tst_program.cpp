@@ -367,9 +367,7 @@ private slots:
 
     void errorsThatAreNotBuilds()
     {
-        BuildRequest none;
-        none.source = "kernel void k() {}";
-        QVERIFY_THROWS_EXCEPTION(ClError, buildProgram(none, BinaryCache()));
+        QVERIFY_THROWS_EXCEPTION(ClError, buildProgram(BuildRequest{}, BinaryCache())); // no device
 
         BuildRequest mixed = requestFor("pocl", "good.cl");
         mixed.devices.push_back(selectDevice("oclgrind").device);
@@ -383,6 +381,10 @@ private slots:
         } catch (const BuildInputError &e) {
             QVERIFY2(std::string(e.what()).find("does-not-exist.cl") != std::string::npos, e.what());
         }
+
+        BuildRequest nothing = requestFor("pocl", "good.cl");
+        nothing.sourcePath.clear();
+        QVERIFY_THROWS_EXCEPTION(BuildInputError, buildProgram(nothing, BinaryCache()));
 
         BuildRequest badQuote = requestFor("pocl", "good.cl", "-D 'x");
         QVERIFY_THROWS_EXCEPTION(BuildInputError, buildProgram(badQuote, BinaryCache()));

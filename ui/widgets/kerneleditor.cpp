@@ -89,7 +89,7 @@ void KernelEditor::setDiagnostics(const QVector<EditorDiagnostic> &diagnostics)
         const int line = qBound(0, d.line - 1, qMax(0, lines() - 1));
         markerAdd(line, markerFor(d.severity));
         static const char *kWords[] = {"error", "warning", "note"};
-        perLine[line] << QStringLiteral("%1:%2: %3").arg(d.column).arg(QString::fromLatin1(kWords[d.severity]), d.message);
+        perLine[line] << QStringLiteral("%1: %2  (column %3)").arg(QString::fromLatin1(kWords[d.severity]), d.message).arg(d.column);
         worst[line] = worst.contains(line) ? std::min(worst[line], d.severity) : d.severity;
     }
     for (auto it = perLine.cbegin(); it != perLine.cend(); ++it) {

@@ -1,10 +1,20 @@
 // Main window: builds the docks, restores their layout, and starts device enumeration after it shows.
 #include "mainwindow.h"
 
+#include "buildcoordinator.h"
+#include "models/workqueue.h"
+#include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QToolBar>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QImageWriter>
@@ -26,8 +36,13 @@ constexpr int kStateVersion = 1;
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
+    , m_queue(new WorkQueue(this))
     , m_devices(new DeviceManager(this))
+    , m_editors(new EditorTabs)
     , m_deviceDock(nullptr)
+    , m_buildLog(new BuildLogPanel)
+    , m_diagnostics(new DiagnosticsPanel)
+    , m_builds(nullptr)
     , m_deviceLabel(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -35,8 +50,33 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/clscope.svg")));
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
 
+    setAcceptDrops(true);
+    m_editors->setObjectName(QStringLiteral("editors"));
+    setCentralWidget(m_editors);
+    connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 10000);
+        QMessageBox::warning(this, tr("CLScope"), message);
+    });
+
     m_deviceDock = new DeviceDock(m_devices);
     addPanel(m_deviceDock, tr("Devices"), QStringLiteral("devicesDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *logDock = addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *diagDock =
+        addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logDock, diagDock);
+    diagDock->raise();
+
+    m_builds = new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
+    auto *buildBar = addToolBar(tr("Build"));
+    buildBar->setObjectName(QStringLiteral("buildToolBar"));
+    buildBar->addWidget(new QLabel(tr(" Options: ")));
+    buildBar->addWidget(m_builds->optionsBox());
+    buildBar->addAction(m_builds->buildAction());
+    buildBar->addAction(m_builds->buildAllAction());
+    connect(m_builds, &BuildCoordinator::buildFinished, this, [diagDock, logDock](const BuildResult &result) {
+        // Errors and warnings first; a clean build shows its log.
+        (result.diagnostics().empty() ? logDock : diagDock)->raise();
+    });
 
     m_deviceLabel->setObjectName(QStringLiteral("deviceStatus"));
     m_deviceLabel->setText(tr("Looking for OpenCL devices…"));
@@ -57,7 +97,11 @@ MainWindow::MainWindow(QWidget *parent)
     resize(1280, 800);
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) {
+        // First start: the editor gets the room, the panels a sensible share of it.
+        resizeDocks({logDock}, {220}, Qt::Vertical);
+        resizeDocks({findChild<QDockWidget *>(QStringLiteral("devicesDock"))}, {420}, Qt::Horizontal);
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -73,9 +117,32 @@ QDockWidget *MainWindow::addPanel(QWidget *panel, const QString &title, const QS
     return dock;
 }
 
-void MainWindow::createMenus()
+void MainWindow::createFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New kernel"), QKeySequence::New, m_editors, [this] { m_editors->newDocument(); });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open kernel sources"), QString(),
+                                                                tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
+        openFiles(paths);
+    });
+    QMenu *samples = file->addMenu(tr("Open &sample"));
+    for (const QString &name : EditorTabs::sampleNames())
+        samples->addAction(name, this, [this, name] { m_editors->openSample(name); });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    connect(m_editors, &EditorTabs::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { m_editors->save(); });
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save kernel as"), m_editors->title(),
+                                                          tr("OpenCL sources (*.cl);;All files (*)"));
+        if (!path.isEmpty())
+            m_editors->saveAs(path);
+    });
+    file->addAction(tr("Save a&ll"), this, [this] { m_editors->saveAll(); });
+    file->addAction(tr("&Close tab"), QKeySequence::Close, this, [this] { m_editors->closeTab(m_editors->currentIndex()); });
+    file->addSeparator();
     file->addAction(tr("Export devices as &JSON…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export devices as JSON"),
                                                           QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
@@ -97,6 +164,24 @@ void MainWindow::createMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = m_editors->recentFiles();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { m_editors->openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::createMenus()
+{
+    createFileMenu();
+
+    QMenu *build = menuBar()->addMenu(tr("&Build"));
+    build->addAction(m_builds->buildAction());
+    build->addAction(m_builds->buildAllAction());
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);
@@ -125,8 +210,50 @@ void MainWindow::showEvent(QShowEvent *event)
     }
 }
 
+bool MainWindow::openFiles(const QStringList &paths)
+{
+    bool ok = true;
+    for (const QString &path : paths)
+        ok &= m_editors->openFile(path);
+    return ok;
+}
+
+void MainWindow::offerRecovery()
+{
+    const auto pending = m_editors->pendingRecoveries();
+    if (pending.isEmpty())
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved kernels"),
+        tr("CLScope stopped without saving %n buffer(s) last time. Restore them?", nullptr, int(pending.size())),
+        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes)
+        m_editors->restoreRecoveries();
+    else
+        m_editors->discardRecoveries();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!EditorTabs::openableFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList files = EditorTabs::openableFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    openFiles(files);
+    event->acceptProposedAction();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_editors->closeAll()) {
+        event->ignore(); // the user cancelled: nothing typed may be lost
+        return;
+    }
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kStateVersion));

@@ -11,7 +11,12 @@ class QLabel;
 
 namespace clscope::ui {
 
+class BuildCoordinator;
+class BuildLogPanel;
 class DeviceDock;
+class DiagnosticsPanel;
+class EditorTabs;
+class WorkQueue;
 
 class MainWindow : public QMainWindow
 {
@@ -23,6 +28,16 @@ public:
     DeviceManager *deviceManager() const { return m_devices; }
     DeviceDock *deviceDock() const { return m_deviceDock; }
     QLabel *deviceStatusLabel() const { return m_deviceLabel; }
+    EditorTabs *editors() const { return m_editors; }
+    BuildCoordinator *builds() const { return m_builds; }
+    BuildLogPanel *buildLog() const { return m_buildLog; }
+    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    WorkQueue *workQueue() const { return m_queue; }
+
+    // Opens files given on the command line or dropped on the window; false if any failed.
+    bool openFiles(const QStringList &paths);
+    // Offers the buffers an earlier instance left behind (crash, kill -9) back to the user.
+    void offerRecovery();
 
     // Raises the dock whose object name or title matches (case-insensitive); false when none does.
     bool showDock(const QString &name);
@@ -40,14 +55,24 @@ signals:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createMenus();
+    void createFileMenu();
+    void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
     QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
 
+    WorkQueue *m_queue;
     DeviceManager *m_devices;
+    EditorTabs *m_editors;
     DeviceDock *m_deviceDock;
+    BuildLogPanel *m_buildLog;
+    DiagnosticsPanel *m_diagnostics;
+    BuildCoordinator *m_builds;
+    QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QList<QDockWidget *> m_docks;
     bool m_ready = false;

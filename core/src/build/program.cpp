@@ -98,8 +98,11 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     }
     p.platformName = detail::platformString(platform, CL_PLATFORM_NAME);
     p.source = request.source;
-    if (p.source.empty() && !request.sourcePath.empty() && fromSource)
+    if (p.source.empty() && fromSource) {
+        if (request.sourcePath.empty())
+            throw BuildInputError("nothing to build: no source text and no file");
         p.source = readSourceFile(request.sourcePath);
+    }
     if (!request.sourcePath.empty() && fromSource) {
         std::error_code ec;
         fs::path dir = fs::absolute(fs::path(request.sourcePath), ec).parent_path();
@@ -240,9 +243,15 @@ std::optional<std::vector<CacheEntry>> loadAll(const BinaryCache &cache, const s
     return entries;
 }
 
+std::string optionsWithoutArgInfo(std::vector<std::string> tokens)
+{
+    tokens.erase(std::remove(tokens.begin(), tokens.end(), kArgInfoOption), tokens.end());
+    return joinOptions(tokens);
+}
+
 // Builds from cached binaries; nothing when the driver refuses them (stale or corrupt in a way the
 // checksum cannot see, such as a binary from an older driver that kept its version string).
-std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &request, const Prepared &p,
+std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &request, Prepared &p,
                                         const std::vector<CacheEntry> &entries, ProgramRef &program)
 {
     std::vector<size_t> sizes;
@@ -251,27 +260,36 @@ std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &
         sizes.push_back(e.binary.size());
         pointers.push_back(e.binary.data());
     }
-    std::vector<cl_int> status(entries.size(), CL_SUCCESS);
-    cl_int err = CL_SUCCESS;
-    program.reset(clCreateProgramWithBinary(context, cl_uint(request.devices.size()), request.devices.data(),
-                                            sizes.data(), pointers.data(), status.data(), &err));
-    if (err != CL_SUCCESS || !program.get())
-        return std::nullopt;
-    if (clBuildProgram(program.get(), cl_uint(request.devices.size()), request.devices.data(),
-                       p.options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-        program.reset();
-        return std::nullopt;
+    // The entry may come from a build that had to drop -cl-kernel-arg-info: try without it as well.
+    std::vector<std::string> variants{p.options};
+    if (p.argInfoAdded)
+        variants.push_back(optionsWithoutArgInfo(p.tokens));
+    for (const std::string &options : variants) {
+        std::vector<cl_int> status(entries.size(), CL_SUCCESS);
+        cl_int err = CL_SUCCESS;
+        program.reset(clCreateProgramWithBinary(context, cl_uint(request.devices.size()),
+                                                request.devices.data(), sizes.data(), pointers.data(),
+                                                status.data(), &err));
+        if (err != CL_SUCCESS || !program.get())
+            break;
+        if (clBuildProgram(program.get(), cl_uint(request.devices.size()), request.devices.data(),
+                           options.c_str(), nullptr, nullptr) != CL_SUCCESS)
+            continue;
+        p.options = options;
+        Attempt a;
+        for (size_t i = 0; i < entries.size(); ++i)
+            a.logs.push_back({request.devices[i], p.deviceNames[i], entries[i].log, true, CacheState::Hit});
+        return a;
     }
-    Attempt a;
-    for (size_t i = 0; i < entries.size(); ++i)
-        a.logs.push_back({request.devices[i], p.deviceNames[i], entries[i].log, true, CacheState::Hit});
-    return a;
+    program.reset();
+    return std::nullopt;
 }
 
 Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepared &p, ProgramRef &program)
 {
-    const char *text = p.source.c_str();
-    const size_t length = p.source.size();
+    // An empty file is a valid translation unit, but drivers reject a zero length.
+    const char *text = p.source.empty() ? "\n" : p.source.c_str();
+    const size_t length = p.source.empty() ? 1 : p.source.size();
     cl_int err = CL_SUCCESS;
     program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
     check(err, "clCreateProgramWithSource");
@@ -279,16 +297,12 @@ Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepare
     // Some platforms refuse -cl-kernel-arg-info; the build must not fail because we added it.
     if (a.error != CL_SUCCESS && p.argInfoAdded &&
         (a.error == CL_INVALID_BUILD_OPTIONS || mentionsArgInfo(a))) {
-        std::vector<std::string> tokens = p.tokens;
-        tokens.erase(std::find(tokens.begin(), tokens.end(), kArgInfoOption));
-        const std::string options = joinOptions(tokens);
+        const std::string options = optionsWithoutArgInfo(p.tokens);
         program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
         check(err, "clCreateProgramWithSource");
         Attempt retry = runBuild(program.get(), request, p, options);
         if (retry.error == CL_SUCCESS) {
-            p.tokens = std::move(tokens);
             p.options = options;
-            p.argInfoAdded = false;
             return retry;
         }
     }

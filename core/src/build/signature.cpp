@@ -214,8 +214,8 @@ KernelArg parseParameter(const std::vector<std::string> &tokens)
                 pointeeVolatile = true;
         } else if (t == "restrict" || t == "__restrict" || t == "__restrict__") {
             restrict = true;
-        } else if (t == "pipe") {
-            pipe = true;
+        } else if (t == "pipe" && i + 1 < tokens.size() && isIdentStart(tokens[i + 1].front())) {
+            pipe = true; // a keyword only before a type: in OpenCL C 1.2 "pipe" can name a parameter
         } else if (t == "*") {
             ++stars;
         } else if (isIdentStart(t.front())) {

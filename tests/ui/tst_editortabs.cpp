@@ -1,0 +1,526 @@
+// EditorTabs: open/save round trips, atomic saves that fail safely, recent files, drops, samples, and
+// autosave recovery after a real kill -9 of a child process (this binary re-executed as the child).
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+using namespace clscope::ui;
+
+namespace {
+const QString kChildArg = QStringLiteral("--autosave-child");
+const QString kOriginal = QStringLiteral("kernel void k(global int *p) { p[0] = 1; }\n");
+const QString kTyped = QStringLiteral("typed ");
+// Appended without typing: non-ASCII and CRLF must come back byte for byte.
+const QString kTail = QStringLiteral("\r\n// \u00b5-kernel \u2713 tab\there\r\n");
+
+QString readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QStringLiteral("<unreadable>");
+}
+
+bool writeAll(const QString &path, const QString &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0;
+}
+
+QStringList autosaveTexts(const QString &sessionPath)
+{
+    return QDir(sessionPath).entryList({QStringLiteral("*.txt")}, QDir::Files);
+}
+
+// The child: opens a file and a new buffer, types into both, waits until both are autosaved, tells the
+// parent, then either waits to be killed (-9) or aborts itself.
+int runChild(const QString &file, const QString &mode)
+{
+    EditorTabs tabs;
+    tabs.setAutosaveInterval(100);
+    if (!tabs.openFile(file))
+        return 2;
+    QTest::keyClicks(tabs.currentEditor(), kTyped);
+    tabs.currentEditor()->append(kTail);
+    tabs.newDocument();
+    QTest::keyClicks(tabs.currentEditor(), kTyped);
+    tabs.currentEditor()->append(kTail);
+    QObject::connect(&tabs, &EditorTabs::autosaved, &tabs, [&tabs, mode] {
+        if (autosaveTexts(tabs.autosaveSessionPath()).size() < 2)
+            return;
+        std::fputs("ready\n", stdout);
+        std::fflush(stdout);
+        if (mode == QLatin1String("abort"))
+            std::abort();
+    });
+    return QApplication::exec(); // until killed
+}
+} // namespace
+
+class TestEditorTabs : public QObject
+{
+    Q_OBJECT
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    QString file(const QString &name, const QString &text = kOriginal)
+    {
+        const QString path = m_dir->filePath(name);
+        return writeAll(path, text) ? QFileInfo(path).canonicalFilePath() : QString();
+    }
+
+private slots:
+    void init()
+    {
+        QDir(AutosaveStore::defaultRoot()).removeRecursively();
+        QSettings().clear();
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+    }
+
+    void cleanup() { QDir(AutosaveStore::defaultRoot()).removeRecursively(); }
+
+    void openSaveRoundTrip()
+    {
+        const QString a = file(QStringLiteral("a.cl"), QStringLiteral("line1\r\nline2 \u00e9\n"));
+        EditorTabs tabs;
+        QSignalSpy modified(&tabs, &EditorTabs::documentModified);
+        QVERIFY(tabs.openFile(a));
+        QCOMPARE(tabs.documentCount(), 1);
+        QCOMPARE(tabs.currentPath(), a);
+        QCOMPARE(tabs.title(0), QStringLiteral("a.cl"));
+        QCOMPARE(tabs.currentEditor()->text(), QStringLiteral("line1\r\nline2 \u00e9\n"));
+        QVERIFY(!tabs.isModified());
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl"));
+
+        tabs.currentEditor()->append(QStringLiteral("more\n"));
+        QVERIFY(tabs.isModified());
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl*"));
+        QCOMPARE(modified.last().at(0).toBool(), true);
+        QVERIFY(tabs.save());
+        QCOMPARE(readAll(a), QStringLiteral("line1\r\nline2 \u00e9\nmore\n"));
+        QVERIFY(!tabs.isModified());
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl"));
+        QCOMPARE(modified.last().at(0).toBool(), false);
+
+        const QString b = m_dir->filePath(QStringLiteral("b.cl"));
+        QVERIFY(tabs.saveAs(b));
+        QCOMPARE(readAll(b), readAll(a));
+        QCOMPARE(tabs.currentPath(), QFileInfo(b).canonicalFilePath());
+        QCOMPARE(tabs.title(0), QStringLiteral("b.cl"));
+
+        EditorTabs again;
+        QVERIFY(again.openFile(b));
+        QCOMPARE(again.currentEditor()->text(), QStringLiteral("line1\r\nline2 \u00e9\nmore\n"));
+    }
+
+    void untitledDocuments()
+    {
+        EditorTabs tabs;
+        tabs.newDocument();
+        tabs.newDocument();
+        QCOMPARE(tabs.title(0), QStringLiteral("untitled-1.cl"));
+        QCOMPARE(tabs.title(1), QStringLiteral("untitled-2.cl"));
+        QVERIFY(tabs.path(1).isEmpty());
+        tabs.currentEditor()->setText(QStringLiteral("x"));
+        tabs.currentEditor()->append(QStringLiteral("y"));
+        QString suggested;
+        QString answer;
+        tabs.setSavePathCallback([&](const QString &s) {
+            suggested = s;
+            return answer;
+        });
+        QVERIFY(!tabs.save()); // cancelled: no error, still modified
+        QCOMPARE(suggested, QStringLiteral("untitled-2.cl"));
+        QVERIFY(tabs.isModified());
+        answer = m_dir->filePath(QStringLiteral("saved.cl"));
+        QVERIFY(tabs.save());
+        QCOMPARE(readAll(answer), QStringLiteral("xy"));
+        QCOMPARE(tabs.title(1), QStringLiteral("saved.cl"));
+    }
+
+    void openMissingFileIsAnError()
+    {
+        EditorTabs tabs;
+        tabs.newDocument();
+        tabs.currentEditor()->setText(QStringLiteral("keep me"));
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        const QString missing = m_dir->filePath(QStringLiteral("missing.cl"));
+        QVERIFY(!tabs.openFile(missing));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(tabs.lastError().contains(QStringLiteral("missing.cl")));
+        QVERIFY(tabs.lastError().contains(QStringLiteral("does not exist")));
+        QVERIFY(!tabs.openFile(m_dir->path()));
+        QCOMPARE(errors.size(), 2);
+        QCOMPARE(tabs.documentCount(), 1);
+        QCOMPARE(tabs.currentEditor()->text(), QStringLiteral("keep me"));
+    }
+
+    void failedSaveKeepsOriginal_data()
+    {
+        QTest::addColumn<bool>("readOnlyFolder");
+        QTest::newRow("save as under a file") << false;
+        QTest::newRow("save into a read-only folder") << true;
+    }
+
+    void failedSaveKeepsOriginal()
+    {
+        QFETCH(bool, readOnlyFolder);
+        QDir(m_dir->path()).mkdir(QStringLiteral("ro"));
+        const QString a = file(QStringLiteral("ro/a.cl"));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        tabs.currentEditor()->append(QStringLiteral("// edit\n"));
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        bool saved = true;
+        if (readOnlyFolder) {
+            const QString folder = QFileInfo(a).absolutePath();
+            QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner);
+            const bool folderWritable = QFileInfo(folder).isWritable(); // root ignores permissions
+            if (!folderWritable)
+                saved = tabs.save();
+            QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            if (folderWritable)
+                QSKIP("permissions do not apply to this user (root)");
+        } else {
+            saved = tabs.saveAs(a + QStringLiteral("/inside.cl"));
+        }
+        QVERIFY(!saved);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(tabs.lastError().startsWith(QStringLiteral("Cannot save")));
+        QCOMPARE(readAll(a), kOriginal);
+        QVERIFY(tabs.isModified());
+        QCOMPARE(tabs.currentPath(), a);
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl*"));
+        QCOMPARE(QDir(QFileInfo(a).absolutePath()).entryList(QDir::Files),
+                 QStringList{QStringLiteral("a.cl")});
+    }
+
+    void sameFileOpensOnce()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        QVERIFY(QFile::link(a, m_dir->filePath(QStringLiteral("link.cl"))));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        tabs.newDocument();
+        tabs.currentEditor()->setText(QStringLiteral("other"));
+        QCOMPARE(tabs.currentIndex(), 1);
+        QVERIFY(tabs.openFile(m_dir->path() + QStringLiteral("/./a.cl")));
+        QCOMPARE(tabs.documentCount(), 2);
+        QCOMPARE(tabs.currentIndex(), 0);
+        tabs.setCurrentIndex(1);
+        QVERIFY(tabs.openFile(m_dir->filePath(QStringLiteral("link.cl"))));
+        QCOMPARE(tabs.documentCount(), 2);
+        QCOMPARE(tabs.currentIndex(), 0);
+    }
+
+    void pristineUntitledIsReplaced()
+    {
+        EditorTabs tabs;
+        tabs.newDocument();
+        QVERIFY(tabs.openFile(file(QStringLiteral("a.cl"))));
+        QCOMPARE(tabs.documentCount(), 1);
+        QCOMPARE(tabs.title(0), QStringLiteral("a.cl"));
+    }
+
+    void recentFiles()
+    {
+        EditorTabs tabs;
+        QSignalSpy changed(&tabs, &EditorTabs::recentFilesChanged);
+        QStringList paths;
+        for (int i = 0; i < 12; ++i)
+            paths << file(QStringLiteral("f%1.cl").arg(i));
+        QVERIFY(tabs.openFile(paths[0]));
+        QVERIFY(tabs.openFile(paths[1]));
+        QVERIFY(tabs.openFile(paths[2]));
+        QCOMPARE(tabs.recentFiles(), (QStringList{paths[2], paths[1], paths[0]}));
+        QVERIFY(tabs.openFile(paths[0])); // already open: switches, and becomes most recent
+        QCOMPARE(tabs.recentFiles(), (QStringList{paths[0], paths[2], paths[1]}));
+        QVERIFY(changed.size() >= 4);
+        QVERIFY(QFile::remove(paths[2]));
+        QCOMPARE(tabs.recentFiles(), (QStringList{paths[0], paths[1]}));
+        QCOMPARE(QSettings().value(QStringLiteral("editor/recentFiles")).toStringList(), tabs.recentFiles());
+        for (int i = 3; i < 12; ++i)
+            QVERIFY(tabs.openFile(paths[i]));
+        const QStringList recent = tabs.recentFiles();
+        QCOMPARE(recent.size(), 10);
+        QCOMPARE(recent.first(), paths[11]);
+        QCOMPARE(recent.last(), paths[0]); // paths[1] fell off the end
+        tabs.clearRecentFiles();
+        QVERIFY(tabs.recentFiles().isEmpty());
+    }
+
+    void closeAsksAboutUnsavedChanges()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        EditorTabs tabs;
+        tabs.setAutosaveInterval(10);
+        int asked = 0;
+        auto choice = EditorTabs::CloseChoice::Cancel;
+        tabs.setConfirmCallback([&](const QString &title) {
+            ++asked;
+            [&] { QCOMPARE(title, QStringLiteral("a.cl")); }();
+            return choice;
+        });
+        QVERIFY(tabs.openFile(a));
+        QVERIFY(tabs.closeTab(0)); // unmodified: no question
+        QCOMPARE(asked, 0);
+
+        QVERIFY(tabs.openFile(a));
+        tabs.currentEditor()->append(QStringLiteral("x"));
+        QTRY_COMPARE(autosaveTexts(tabs.autosaveSessionPath()).size(), 1);
+        QVERIFY(!tabs.closeTab(0));
+        QCOMPARE(asked, 1);
+        QCOMPARE(tabs.documentCount(), 1);
+
+        choice = EditorTabs::CloseChoice::Discard;
+        QVERIFY(tabs.closeAll());
+        QCOMPARE(asked, 2);
+        QCOMPARE(tabs.documentCount(), 0);
+        QCOMPARE(readAll(a), kOriginal);
+        QVERIFY(autosaveTexts(tabs.autosaveSessionPath()).isEmpty()); // a clean close removes it
+
+        QVERIFY(tabs.openFile(a));
+        tabs.currentEditor()->append(QStringLiteral("y"));
+        choice = EditorTabs::CloseChoice::Save;
+        QVERIFY(tabs.closeTab(0));
+        QCOMPARE(readAll(a), kOriginal + QStringLiteral("y"));
+    }
+
+    void autosaveAfterInterval()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        EditorTabs tabs;
+        tabs.setAutosaveInterval(50);
+        QVERIFY(tabs.openFile(a));
+        QSignalSpy autosaved(&tabs, &EditorTabs::autosaved);
+        QTest::keyClicks(tabs.currentEditor(), QStringLiteral("abc "));
+        QVERIFY(autosaved.wait(5000));
+        const QStringList texts = autosaveTexts(tabs.autosaveSessionPath());
+        QCOMPARE(texts.size(), 1);
+        const QString base = tabs.autosaveSessionPath() + u'/' + texts.first().chopped(4);
+        QCOMPARE(readAll(base + QStringLiteral(".txt")), QStringLiteral("abc ") + kOriginal);
+        const QJsonObject meta =
+            QJsonDocument::fromJson(readAll(base + QStringLiteral(".json")).toUtf8()).object();
+        QCOMPARE(meta.value(QStringLiteral("path")).toString(), a);
+        QCOMPARE(meta.value(QStringLiteral("title")).toString(), QStringLiteral("a.cl"));
+        QVERIFY(QDateTime::fromString(meta.value(QStringLiteral("timestamp")).toString(), Qt::ISODateWithMs)
+                    .isValid());
+
+        QTest::keyClicks(tabs.currentEditor(), QStringLiteral("d"));
+        QTRY_COMPARE(readAll(base + QStringLiteral(".txt")), QStringLiteral("abc d") + kOriginal);
+        QVERIFY(tabs.save()); // a clean save removes it
+        QVERIFY(autosaveTexts(tabs.autosaveSessionPath()).isEmpty());
+        // A live instance's autosaves are not recoverable by another one.
+        tabs.currentEditor()->append(QStringLiteral("z"));
+        QCOMPARE(tabs.autosaveNow(), 1);
+        EditorTabs other;
+        QVERIFY(other.pendingRecoveries().isEmpty());
+    }
+
+    void recoversAfterKill_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("kill -9 from outside") << QStringLiteral("wait");
+        QTest::newRow("abort") << QStringLiteral("abort");
+    }
+
+    void recoversAfterKill()
+    {
+        QFETCH(QString, mode);
+        const QString a = file(QStringLiteral("a.cl"));
+        QProcess child;
+        child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        child.start(QCoreApplication::applicationFilePath(), {kChildArg, a, mode});
+        QVERIFY(child.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(child.canReadLine() || child.state() != QProcess::Running, 30000);
+        QCOMPARE(child.readLine(), QByteArray("ready\n"));
+        if (mode == QLatin1String("wait")) {
+            EditorTabs live; // the child still runs: its autosaves are not ours to take
+            QVERIFY(live.pendingRecoveries().isEmpty());
+            child.kill(); // SIGKILL
+        }
+        if (child.state() != QProcess::NotRunning)
+            QVERIFY(child.waitForFinished(30000));
+        QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+
+        EditorTabs tabs;
+        const QList<AutosaveRecord> records = tabs.pendingRecoveries();
+        QCOMPARE(records.size(), 2);
+        EditorTabs second; // claimed by the first restarted instance
+        QVERIFY(second.pendingRecoveries().isEmpty());
+
+        QCOMPARE(tabs.restoreRecoveries(), 2);
+        QCOMPARE(tabs.documentCount(), 2);
+        const int fileTab = tabs.indexOfPath(a);
+        QVERIFY(fileTab >= 0);
+        const int untitledTab = 1 - fileTab;
+        QCOMPARE(tabs.editor(fileTab)->text(), kTyped + kOriginal + kTail);
+        QCOMPARE(tabs.editor(untitledTab)->text(), kTyped + kTail);
+        QCOMPARE(tabs.title(untitledTab), QStringLiteral("untitled-1.cl"));
+        QVERIFY(tabs.isModified(fileTab));
+        QVERIFY(tabs.isModified(untitledTab));
+        QCOMPARE(readAll(a), kOriginal); // recovery never writes the user's file by itself
+        QVERIFY(tabs.pendingRecoveries().isEmpty());
+        // Restored buffers are autosaved by this session before the old copies go.
+        QCOMPARE(autosaveTexts(tabs.autosaveSessionPath()).size(), 2);
+
+        tabs.editor(fileTab)->undo(); // back to what is on disk
+        QVERIFY(!tabs.isModified(fileTab));
+        tabs.editor(fileTab)->redo();
+        QVERIFY(tabs.save(fileTab));
+        QCOMPARE(readAll(a), kTyped + kOriginal + kTail);
+        QCOMPARE(tabs.newDocument(), 2);
+        QCOMPARE(tabs.title(2), QStringLiteral("untitled-2.cl"));
+    }
+
+    void discardRemovesRecoveries()
+    {
+        {
+            EditorTabs tabs;
+            tabs.newDocument();
+            tabs.currentEditor()->setText(QStringLiteral("unsaved"));
+            tabs.currentEditor()->append(QStringLiteral("!"));
+            // Destroyed with a modified buffer (no clean close): it stays recoverable.
+        }
+        EditorTabs tabs;
+        const QList<AutosaveRecord> records = tabs.pendingRecoveries();
+        QCOMPARE(records.size(), 1);
+        QCOMPARE(records.first().text, QStringLiteral("unsaved!"));
+        QVERIFY(records.first().originalPath.isEmpty());
+        tabs.discardRecoveries();
+        QVERIFY(tabs.pendingRecoveries().isEmpty());
+        const QStringList left =
+            QDir(AutosaveStore::defaultRoot()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+        const QString own = QFileInfo(tabs.autosaveSessionPath()).fileName();
+        QCOMPARE(left, (QStringList{own, own + QStringLiteral(".lock")}));
+        EditorTabs later;
+        QVERIFY(later.pendingRecoveries().isEmpty());
+    }
+
+    void openableFiles_data()
+    {
+        QTest::addColumn<QStringList>("urls");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("kinds") << QStringList{QStringLiteral("file:///k/a.cl"),
+                                              QStringLiteral("file:///k/B.CLH"),
+                                              QStringLiteral("file:///k/c.h"),
+                                              QStringLiteral("file:///k/d.txt")}
+                               << QStringList{QStringLiteral("/k/a.cl"), QStringLiteral("/k/B.CLH"),
+                                              QStringLiteral("/k/c.h"), QStringLiteral("/k/d.txt")};
+        QTest::newRow("others") << QStringList{QStringLiteral("file:///k/e.cpp"),
+                                               QStringLiteral("https://x/a.cl"),
+                                               QStringLiteral("file:///k/noext")}
+                                << QStringList{};
+        QTest::newRow("duplicates") << QStringList{QStringLiteral("file:///k/a.cl"),
+                                                   QStringLiteral("file:///k/a.cl")}
+                                    << QStringList{QStringLiteral("/k/a.cl")};
+    }
+
+    void openableFiles()
+    {
+        QFETCH(QStringList, urls);
+        QFETCH(QStringList, expected);
+        QMimeData mime;
+        QList<QUrl> list;
+        for (const QString &u : std::as_const(urls))
+            list << QUrl(u);
+        mime.setUrls(list);
+        QCOMPARE(EditorTabs::openableFiles(&mime), expected);
+        QVERIFY(EditorTabs::openableFiles(nullptr).isEmpty());
+    }
+
+    void dropOpensFiles()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        const QString b = file(QStringLiteral("b.h"));
+        EditorTabs tabs;
+        tabs.resize(600, 400);
+        tabs.show();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(a)});
+        // Drops are delivered to whoever accepted the DragEnter, as during a real drag.
+        QDragEnterEvent enterTabs(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&tabs, &enterTabs);
+        QVERIFY(enterTabs.isAccepted());
+        QDropEvent onTabs(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&tabs, &onTabs);
+        QVERIFY(onTabs.isAccepted());
+        QCOMPARE(tabs.currentPath(), a);
+
+        // Onto an editor: opened, not pasted as a URL.
+        mime.setUrls({QUrl::fromLocalFile(b)});
+        QWidget *viewport = tabs.currentEditor()->viewport();
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent onEditor(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(viewport, &onEditor);
+        QCOMPARE(tabs.documentCount(), 2);
+        QCOMPARE(tabs.currentPath(), b);
+        QCOMPARE(tabs.editor(0)->text(), kOriginal);
+    }
+
+    void quickOpenCloseIsSafe()
+    {
+        // Editors closed while their completion list is still being prepared on a worker thread.
+        for (int round = 0; round < 20; ++round) {
+            EditorTabs tabs;
+            for (int i = 0; i < 5; ++i)
+                tabs.newDocument();
+            QVERIFY(tabs.closeTab(0));
+        }
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+
+    void samples()
+    {
+        const QStringList names = EditorTabs::sampleNames();
+        QVERIFY(names.contains(QStringLiteral("vector_add.cl")));
+        EditorTabs tabs;
+        QVERIFY(tabs.openSample(QStringLiteral("vector_add.cl")));
+        QCOMPARE(tabs.title(0), QStringLiteral("vector_add.cl"));
+        QVERIFY(tabs.currentPath().isEmpty());
+        QVERIFY(!tabs.isModified());
+        QFile resource(QStringLiteral(":/kernels/vector_add.cl"));
+        QVERIFY(resource.open(QIODevice::ReadOnly));
+        QCOMPARE(tabs.currentEditor()->text(), QString::fromUtf8(resource.readAll()));
+        QVERIFY(tabs.currentEditor()->text().contains(QStringLiteral("__kernel void vector_add")));
+        QVERIFY(!tabs.currentEditor()->isReadOnly());
+        QVERIFY(!tabs.openSample(QStringLiteral("nope.cl")));
+        QVERIFY(!tabs.openSample(QStringLiteral("../icons/clscope.svg")));
+        QCOMPARE(tabs.documentCount(), 1);
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() == 4 && args.at(1) == kChildArg)
+        return runChild(args.at(2), args.at(3));
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    TestEditorTabs test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_editortabs.moc"

@@ -1,0 +1,131 @@
+// The central editing area: one KernelEditor per tab, with open/save (atomic), recent files, dropped
+// files, sample kernels, and crash-safe autosave with recovery after a crash.
+#pragma once
+
+#include "widgets/autosave.h"
+
+#include <QHash>
+#include <QTabWidget>
+
+#include <functional>
+#include <memory>
+
+class QMimeData;
+class QTimer;
+
+namespace clscope::ui {
+
+class KernelEditor;
+
+class EditorTabs : public QTabWidget
+{
+    Q_OBJECT
+public:
+    enum class CloseChoice { Save, Discard, Cancel };
+    // Asked before a modified buffer is closed; the argument is the document title.
+    using ConfirmCallback = std::function<CloseChoice(const QString &title)>;
+    // Asked for a path when an untitled buffer is saved; returns empty to cancel.
+    using SavePathCallback = std::function<QString(const QString &suggestedName)>;
+
+    explicit EditorTabs(QWidget *parent = nullptr);
+    ~EditorTabs() override;
+
+    // Documents. Indices are tab indices; -1 means the current tab.
+    int newDocument();
+    bool openFile(const QString &path);
+    bool openSample(const QString &name);
+    bool save(int index = -1);
+    bool saveAs(const QString &path, int index = -1);
+    bool saveAll();
+    bool closeTab(int index);
+    // Closes every tab, asking about each modified one; false (and nothing more closed) on Cancel.
+    bool closeAll();
+
+    KernelEditor *currentEditor() const;
+    KernelEditor *editor(int index) const;
+    QString currentPath() const;
+    QString path(int index = -1) const;
+    QString title(int index = -1) const;
+    bool isModified(int index = -1) const;
+    bool hasModified() const;
+    int documentCount() const { return count(); }
+    int indexOfPath(const QString &path) const;
+    QString lastError() const { return m_lastError; }
+
+    // Most recent first, at most 10, files that no longer exist pruned.
+    QStringList recentFiles() const;
+    void clearRecentFiles();
+
+    // Local files in a drag that the editor can open (.cl, .h, .clh, .txt).
+    static QStringList openableFiles(const QMimeData *mime);
+    // Sample kernels compiled in under :/kernels.
+    static QStringList sampleNames();
+
+    void setConfirmCallback(ConfirmCallback callback) { m_confirm = std::move(callback); }
+    void setSavePathCallback(SavePathCallback callback) { m_savePath = std::move(callback); }
+
+    void setAutosaveInterval(int msec);
+    int autosaveInterval() const;
+    // Writes every modified buffer whose autosave is out of date; returns how many were written.
+    int autosaveNow();
+    QString autosaveSessionPath() const { return m_store->sessionPath(); }
+
+    // Buffers left by instances that died (crash, kill -9); claimed so no other instance takes them.
+    QList<AutosaveRecord> pendingRecoveries();
+    // Reopens them as modified buffers with their original paths; returns how many.
+    int restoreRecoveries();
+    void discardRecoveries();
+
+signals:
+    void currentDocumentChanged();
+    // The modified state of the current document (also sent when the current document changes).
+    void documentModified(bool modified);
+    void recentFilesChanged();
+    void errorOccurred(const QString &message);
+    void autosaved(int written);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    struct Document
+    {
+        QString path; // canonical where the file exists; empty when untitled
+        QString untitledName;
+        QString autosaveId;
+        quint64 edits = 0;
+        quint64 autosavedEdits = 0;
+    };
+
+    int addDocument(const QString &path, const QString &untitledName, const QString &savedText,
+                    const QString *modifiedText = nullptr);
+    Document *document(int index);
+    const Document *document(int index) const;
+    int resolve(int index) const { return index < 0 ? currentIndex() : index; }
+    bool writeFile(int index, const QString &path);
+    void removeAutosave(Document &doc);
+    void updateTabText(int index);
+    void onCurrentChanged();
+    void onModificationChanged(KernelEditor *editor, bool modified);
+    void onTextChanged(KernelEditor *editor);
+    void addRecentFile(const QString &path);
+    void reportError(const QString &message);
+    bool readFile(const QString &path, QString *text);
+    QString nextUntitledName();
+    void closePristineUntitled(int keep);
+
+    QHash<const KernelEditor *, Document> m_documents;
+    std::unique_ptr<AutosaveStore> m_store;
+    QTimer *m_autosaveTimer;
+    ConfirmCallback m_confirm;
+    SavePathCallback m_savePath;
+    QString m_lastError;
+    int m_untitledCounter = 0;
+    int m_docCounter = 0;
+    bool m_autosaveFailing = false;
+};
+
+} // namespace clscope::ui
