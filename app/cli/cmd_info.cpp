@@ -91,7 +91,8 @@ int runInfo(const InfoOptions &opts)
         return ExitOk;
     }
     if (snap.platforms.empty()) {
-        std::cout << "No OpenCL platform found. Install a driver, e.g. `sudo apt-get install pocl-opencl-icd`.\n";
+        std::cout
+            << "No OpenCL platform found. Install a driver, e.g. `sudo apt-get install pocl-opencl-icd`.\n";
         return ExitOk;
     }
     for (const auto &p : snap.platforms) {
@@ -103,13 +104,14 @@ int runInfo(const InfoOptions &opts)
             std::cout << "\n  Device " << p.index << ':' << d.index << ": " << d.name() << '\n';
             printValues(d.values, "    ");
             if (d.kernelPreferredWorkGroupSizeMultiple)
-                std::cout << "    " << std::string("  Preferred work-group size multiple (kernel)").append(2, ' ')
+                std::cout << "    "
+                          << std::string("  Preferred work-group size multiple (kernel)").append(2, ' ')
                           << *d.kernelPreferredWorkGroupSizeMultiple << '\n';
             if (!d.imageFormats.empty()) {
                 std::cout << "    [Image formats]\n";
                 for (const auto &set : d.imageFormats)
-                    std::cout << "      " << memFlagName(set.memFlags) << ' ' << imageTypeName(set.imageType) << ": "
-                              << set.formats.size() << " formats\n";
+                    std::cout << "      " << memFlagName(set.memFlags) << ' ' << imageTypeName(set.imageType)
+                              << ": " << set.formats.size() << " formats\n";
             }
             if (!d.error.empty())
                 std::cout << "    note: " << d.error << '\n';

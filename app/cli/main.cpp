@@ -9,7 +9,8 @@ namespace clscope::cli {
 
 void addCommonOptions(CLI::App *sub, CommonOptions &opts)
 {
-    sub->add_option("--device", opts.device, "Device spec: 0:1, nvidia:h200, 0:0,1;pocl (default: CLSCOPE_DEVICE)");
+    sub->add_option("--device", opts.device,
+                    "Device spec: 0:1, nvidia:h200, 0:0,1;pocl (default: CLSCOPE_DEVICE)");
     sub->add_flag("--json", opts.json, "Print one JSON document on stdout");
 }
 

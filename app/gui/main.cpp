@@ -32,15 +32,20 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("CLScope, a desktop workbench for OpenCL"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Kernel sources to open."), QStringLiteral("[FILE.cl...]"));
-    const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open a kernel source."), QStringLiteral("FILE.cl"));
-    const QCommandLineOption buildOption(QStringLiteral("build"), QStringLiteral("Build the current kernel once the devices are known."));
-    const QCommandLineOption optionsOption(QStringLiteral("options"), QStringLiteral("Build options for --build."),
-                                           QStringLiteral("OPTIONS"));
-    const QCommandLineOption showOption(QStringLiteral("show"), QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Kernel sources to open."),
+                                 QStringLiteral("[FILE.cl...]"));
+    const QCommandLineOption openOption(QStringLiteral("open"), QStringLiteral("Open a kernel source."),
+                                        QStringLiteral("FILE.cl"));
+    const QCommandLineOption buildOption(
+        QStringLiteral("build"), QStringLiteral("Build the current kernel once the devices are known."));
+    const QCommandLineOption optionsOption(
+        QStringLiteral("options"), QStringLiteral("Build options for --build."), QStringLiteral("OPTIONS"));
+    const QCommandLineOption showOption(QStringLiteral("show"),
+                                        QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
                                         QStringLiteral("DOCK"));
     const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG once the work is done, then exit."),
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as PNG once the work is done, then exit."),
         QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
@@ -68,7 +73,8 @@ int main(int argc, char **argv)
     // Panels are raised after show so that tabified docks come to the front.
     for (const QString &dock : parser.values(showOption)) {
         if (!window.showDock(dock)) {
-            fail(QStringLiteral("no panel named '%1' (panels: %2)").arg(dock, window.dockNames().join(QStringLiteral(", "))));
+            fail(QStringLiteral("no panel named '%1' (panels: %2)")
+                     .arg(dock, window.dockNames().join(QStringLiteral(", "))));
             return 2;
         }
     }
@@ -97,10 +103,11 @@ int main(int argc, char **argv)
         if (parser.isSet(optionsOption))
             builds->optionsBox()->setEditText(parser.value(optionsOption));
         QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFinished, &app, [&] { finish(); });
-        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app, [&](const QString &message) {
-            fail(message);
-            finish();
-        });
+        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app,
+                         [&](const QString &message) {
+                             fail(message);
+                             finish();
+                         });
         if (!builds->buildCurrent())
             finish();
     });

@@ -57,7 +57,8 @@ QString compareValue(const QJsonValue &theirs, const QJsonValue &ours)
                 if (!ours.isDouble() || ours.toInteger() != t.value(rawKey).toInteger())
                     return QStringLiteral("raw %1 vs ours %2")
                         .arg(t.value(rawKey).toInteger())
-                        .arg(QString::fromUtf8(QJsonDocument(QJsonArray{ours}).toJson(QJsonDocument::Compact)));
+                        .arg(QString::fromUtf8(
+                            QJsonDocument(QJsonArray{ours}).toJson(QJsonDocument::Compact)));
                 return {};
             }
         }
@@ -159,23 +160,26 @@ private slots:
             const QJsonArray mdev = mpo.value(QStringLiteral("devices")).toArray();
             QCOMPARE(mdev.size(), tdev.size());
             for (qsizetype d = 0; d < tdev.size(); ++d) {
-                problems << compareObjects(pname + QStringLiteral(" device ") + QString::number(d), tdev[d].toObject(),
-                                           mdev[d].toObject());
+                problems << compareObjects(pname + QStringLiteral(" device ") + QString::number(d),
+                                           tdev[d].toObject(), mdev[d].toObject());
                 compared += static_cast<int>(tdev[d].toObject().size());
             }
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
-        QVERIFY2(compared > 150, qPrintable(QString::number(compared))); // PoCL alone reports ~106 device keys
+        QVERIFY2(compared > 150,
+                 qPrintable(QString::number(compared))); // PoCL alone reports ~106 device keys
     }
 
     void deviceSpecFilters()
     {
-        const Result r = runProgram(m_cli, {QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--device"),
-                                            QStringLiteral("oclgrind")});
+        const Result r = runProgram(m_cli, {QStringLiteral("info"), QStringLiteral("--json"),
+                                            QStringLiteral("--device"), QStringLiteral("oclgrind")});
         QCOMPARE(r.exitCode, 0);
-        const QJsonArray platforms = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("platforms")).toArray();
+        const QJsonArray platforms =
+            QJsonDocument::fromJson(r.out).object().value(QStringLiteral("platforms")).toArray();
         QCOMPARE(platforms.size(), 1);
-        QCOMPARE(platforms[0].toObject().value(QStringLiteral("CL_PLATFORM_NAME")).toString(), QStringLiteral("Oclgrind"));
+        QCOMPARE(platforms[0].toObject().value(QStringLiteral("CL_PLATFORM_NAME")).toString(),
+                 QStringLiteral("Oclgrind"));
     }
 
     void environmentSpec()
@@ -187,15 +191,22 @@ private slots:
         p.start(m_cli, {QStringLiteral("info"), QStringLiteral("--json")});
         QVERIFY(p.waitForFinished(180000));
         QCOMPARE(p.exitCode(), 0);
-        const QJsonArray platforms =
-            QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("platforms")).toArray();
+        const QJsonArray platforms = QJsonDocument::fromJson(p.readAllStandardOutput())
+                                         .object()
+                                         .value(QStringLiteral("platforms"))
+                                         .toArray();
         QCOMPARE(platforms.size(), 1);
-        QVERIFY(platforms[0].toObject().value(QStringLiteral("CL_PLATFORM_NAME")).toString().contains(QStringLiteral("Portable")));
+        QVERIFY(platforms[0]
+                    .toObject()
+                    .value(QStringLiteral("CL_PLATFORM_NAME"))
+                    .toString()
+                    .contains(QStringLiteral("Portable")));
     }
 
     void textOutputGroups()
     {
-        const Result r = runProgram(m_cli, {QStringLiteral("info"), QStringLiteral("--device"), QStringLiteral("pocl")});
+        const Result r =
+            runProgram(m_cli, {QStringLiteral("info"), QStringLiteral("--device"), QStringLiteral("pocl")});
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
         for (const char *group : {"[General]", "[Compute]", "[Memory]", "[Images]", "[Extensions]"})
@@ -207,13 +218,17 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("bad-spec") << QStringList{QStringLiteral("info"), QStringLiteral("--device"), QStringLiteral("0:1:2")}
+        QTest::newRow("bad-spec") << QStringList{QStringLiteral("info"), QStringLiteral("--device"),
+                                                 QStringLiteral("0:1:2")}
                                   << QStringLiteral("0:1:2");
-        QTest::newRow("no-match") << QStringList{QStringLiteral("info"), QStringLiteral("--device"), QStringLiteral("nvidia:h200")}
+        QTest::newRow("no-match") << QStringList{QStringLiteral("info"), QStringLiteral("--device"),
+                                                 QStringLiteral("nvidia:h200")}
                                   << QStringLiteral("nvidia:h200");
-        QTest::newRow("bad-flag") << QStringList{QStringLiteral("info"), QStringLiteral("--bogus")} << QStringLiteral("--bogus");
+        QTest::newRow("bad-flag") << QStringList{QStringLiteral("info"), QStringLiteral("--bogus")}
+                                  << QStringLiteral("--bogus");
         QTest::newRow("no-subcommand") << QStringList{} << QStringLiteral("subcommand");
-        QTest::newRow("unknown-subcommand") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("frobnicate");
+        QTest::newRow("unknown-subcommand")
+            << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("frobnicate");
     }
     void usageErrors()
     {

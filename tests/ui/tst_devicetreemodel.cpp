@@ -94,7 +94,8 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_FMA")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("\tCL_LOCAL\n")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("unsupported (CL_INVALID_VALUE)")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("Preferred work-group size multiple (kernel)\t32")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Preferred work-group size multiple (kernel)\t32")),
+                 qPrintable(text));
         // Not queried (version gate) rows are not shown at all.
         QVERIFY(!text.contains(QStringLiteral("not available")));
         for (const char *group : {"    General", "    Compute", "    Memory", "    Images"})
@@ -129,8 +130,9 @@ private slots:
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
         proxy.setFilterText(QStringLiteral("MHz"));
-        const QString expected = QStringLiteral("Test Platform\tOpenCL 3.0 test\n  Test Device\tOpenCL 3.0 test\n"
-                                                "    Compute\n      Max clock frequency\t1980 MHz\n");
+        const QString expected =
+            QStringLiteral("Test Platform\tOpenCL 3.0 test\n  Test Device\tOpenCL 3.0 test\n"
+                           "    Compute\n      Max clock frequency\t1980 MHz\n");
         QCOMPARE(modelToText(proxy), expected);
         // The CL_* name matches too, though it is only in the tooltip and a role.
         proxy.setFilterText(QStringLiteral("cl_device_max_clock"));

@@ -83,7 +83,8 @@ private slots:
         QCOMPARE(dock->exportJson(path), QString());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonArray platforms = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("platforms")).toArray();
+        const QJsonArray platforms =
+            QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("platforms")).toArray();
         QCOMPARE(platforms.size(), 2);
         QCOMPARE(dock->exportJson(QStringLiteral("/nonexistent-dir/x.json")).isEmpty(), false);
     }

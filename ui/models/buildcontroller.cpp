@@ -28,7 +28,8 @@ void BuildController::build(const BuildJob &job)
     request.source = job.source.toStdString();
     request.options = job.options.toStdString();
     if (request.source.empty())
-        request.source.push_back('\n'); // an empty buffer is still a (trivially empty) program, not a file to read
+        request.source.push_back(
+            '\n'); // an empty buffer is still a (trivially empty) program, not a file to read
     m_busy = true;
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
     m_queue->submit<Outcome>(

@@ -68,7 +68,8 @@ DeviceKey DeviceManager::restoreRemembered() const
     }
     auto keyOf = [&](const std::vector<size_t> &picked) {
         return picked.empty() ? DeviceKey{}
-                              : DeviceKey{candidates[picked.front()].platformIndex, candidates[picked.front()].deviceIndex};
+                              : DeviceKey{candidates[picked.front()].platformIndex,
+                                          candidates[picked.front()].deviceIndex};
     };
     // CLSCOPE_DEVICE is an explicit choice for this run and wins over what was remembered.
     const std::string envSpec = effectiveDeviceSpec({});
@@ -115,8 +116,10 @@ void DeviceManager::applyCurrent(DeviceKey key, bool remember)
             return;
         }
         QSettings settings;
-        settings.setValue(kPlatformKey, QString::fromStdString(m_snapshot->platforms[static_cast<size_t>(key.platform)].name()));
-        settings.setValue(kDeviceKey, QString::fromStdString(m_snapshot->device(key.platform, key.device)->name()));
+        settings.setValue(kPlatformKey, QString::fromStdString(
+                                            m_snapshot->platforms[static_cast<size_t>(key.platform)].name()));
+        settings.setValue(kDeviceKey,
+                          QString::fromStdString(m_snapshot->device(key.platform, key.device)->name()));
     } else {
         key = {};
     }

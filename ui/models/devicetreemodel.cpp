@@ -36,8 +36,14 @@ struct DeviceTreeModel::Node
 namespace {
 using Node = DeviceTreeModel::Node;
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 std::unique_ptr<Node> makeNode(DeviceTreeModel::NodeKind kind, QString name, QString value = {})
 {
@@ -64,12 +70,15 @@ void addImageFormats(Node *images, const DeviceSnapshot &dev)
 {
     if (dev.imageFormats.empty())
         return;
-    Node *formats = images->add(makeNode(DeviceTreeModel::GroupNode, QStringLiteral("Supported image formats")));
+    Node *formats =
+        images->add(makeNode(DeviceTreeModel::GroupNode, QStringLiteral("Supported image formats")));
     for (const ImageFormatSet &set : dev.imageFormats) {
         QStringList names;
         for (const cl_image_format &f : set.formats)
-            names << qs(channelOrderName(f.image_channel_order)) + u'/' + qs(channelTypeName(f.image_channel_data_type));
-        auto n = makeNode(DeviceTreeModel::ParamNode, qs(memFlagName(set.memFlags)) + u' ' + qs(imageTypeName(set.imageType)),
+            names << qs(channelOrderName(f.image_channel_order)) + u'/' +
+                         qs(channelTypeName(f.image_channel_data_type));
+        auto n = makeNode(DeviceTreeModel::ParamNode,
+                          qs(memFlagName(set.memFlags)) + u' ' + qs(imageTypeName(set.imageType)),
                           QStringLiteral("%1 formats").arg(set.formats.size()));
         n->tooltip = names.join(u'\n');
         n->raw = names.join(QStringLiteral(", "));
@@ -92,8 +101,10 @@ void addDevice(Node *platformNode, const PlatformSnapshot &plat, const DeviceSna
         for (const InfoValue *v : group.values) {
             groupNode->add(paramNode(*v, plat.index, dev.index));
             // clinfo's kernel-level multiple sits next to the device's own preferred multiple.
-            if (v->param->name == "CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE" && dev.kernelPreferredWorkGroupSizeMultiple) {
-                auto k = makeNode(DeviceTreeModel::ParamNode, QStringLiteral("Preferred work-group size multiple (kernel)"),
+            if (v->param->name == "CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE" &&
+                dev.kernelPreferredWorkGroupSizeMultiple) {
+                auto k = makeNode(DeviceTreeModel::ParamNode,
+                                  QStringLiteral("Preferred work-group size multiple (kernel)"),
                                   QString::number(*dev.kernelPreferredWorkGroupSizeMultiple));
                 k->paramName = QStringLiteral("CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
                 k->raw = k->value;
@@ -114,8 +125,7 @@ void addDevice(Node *platformNode, const PlatformSnapshot &plat, const DeviceSna
 DeviceTreeModel::DeviceTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
     , m_root(std::make_unique<Node>())
-{
-}
+{}
 
 DeviceTreeModel::~DeviceTreeModel() = default;
 

@@ -8,8 +8,8 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
-#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QThreadPool>
 
 #include <atomic>
 #include <functional>
@@ -28,7 +28,8 @@ public:
     // Runs work() on the worker thread, then done(result) on receiver's thread if the job is still the
     // newest of its tag. Returns the job's generation.
     template<typename R>
-    quint64 submit(const QString &tag, std::function<R()> work, QObject *receiver, std::function<void(R)> done)
+    quint64 submit(const QString &tag, std::function<R()> work, QObject *receiver,
+                   std::function<void(R)> done)
     {
         const quint64 generation = ++m_generations[tag];
         auto latest = latestCounter(tag);
@@ -43,11 +44,12 @@ public:
                         return; // receiver gone, job skipped, or a newer request with this tag exists
                     done(std::move(*result));
                 });
-        watcher->setFuture(QtConcurrent::run(m_pool, [latest, generation, work = std::move(work)]() -> std::optional<R> {
-            if (latest->load() != generation)
-                return std::nullopt; // superseded while it waited in the queue
-            return work();
-        }));
+        watcher->setFuture(
+            QtConcurrent::run(m_pool, [latest, generation, work = std::move(work)]() -> std::optional<R> {
+                if (latest->load() != generation)
+                    return std::nullopt; // superseded while it waited in the queue
+                return work();
+            }));
         return generation;
     }
 

@@ -25,11 +25,13 @@ QString buildSummary(const BuildResult &result)
     }
     QString counts;
     if (errors || warnings)
-        counts = QObject::tr(", %n error(s)", nullptr, errors) + QObject::tr(", %n warning(s)", nullptr, warnings);
+        counts =
+            QObject::tr(", %n error(s)", nullptr, errors) + QObject::tr(", %n warning(s)", nullptr, warnings);
     return QObject::tr("Build %1 in %2 ms on %3 (cache %4%5)")
         .arg(result.success() ? QObject::tr("succeeded") : QObject::tr("failed"))
         .arg(result.durationMs(), 0, 'f', 1)
-        .arg(devices.join(QStringLiteral(", ")), QString::fromUtf8(cacheStateName(result.cache()).data()), counts);
+        .arg(devices.join(QStringLiteral(", ")), QString::fromUtf8(cacheStateName(result.cache()).data()),
+             counts);
 }
 
 BuildLogPanel::BuildLogPanel(QWidget *parent)
@@ -53,7 +55,8 @@ QString BuildLogPanel::summary() const
 
 void BuildLogPanel::showResult(const BuildResult &result)
 {
-    m_summary->setText(buildSummary(result) + QStringLiteral("\n") + tr("Options: %1").arg(QString::fromStdString(result.options())));
+    m_summary->setText(buildSummary(result) + QStringLiteral("\n") +
+                       tr("Options: %1").arg(QString::fromStdString(result.options())));
     while (m_tabs->count() > 0) {
         QWidget *w = m_tabs->widget(0);
         m_tabs->removeTab(0);
@@ -66,7 +69,8 @@ void BuildLogPanel::showResult(const BuildResult &result)
         text->setLineWrapMode(QPlainTextEdit::NoWrap);
         const QString body = QString::fromStdString(log.log);
         text->setPlainText(body.isEmpty() ? tr("(the compiler said nothing)") : body);
-        const QIcon icon = style()->standardIcon(log.success ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxCritical);
+        const QIcon icon =
+            style()->standardIcon(log.success ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxCritical);
         m_tabs->addTab(text, icon, QString::fromStdString(log.device));
     }
 }
@@ -99,7 +103,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
     layout->addWidget(m_list);
     auto activate = [this](QTreeWidgetItem *item) {
         if (item)
-            emit diagnosticActivated(item->data(1, Qt::UserRole).toString(), item->text(2).toInt(), item->text(3).toInt());
+            emit diagnosticActivated(item->data(1, Qt::UserRole).toString(), item->text(2).toInt(),
+                                     item->text(3).toInt());
     };
     connect(m_list, &QTreeWidget::itemClicked, this, activate);
     connect(m_list, &QTreeWidget::itemActivated, this, activate);
@@ -110,9 +115,10 @@ void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic> &diagnostics
     m_list->clear();
     for (const Diagnostic &d : diagnostics) {
         auto *item = new QTreeWidgetItem(m_list);
-        const QStyle::StandardPixmap icon = d.severity == Severity::Error     ? QStyle::SP_MessageBoxCritical
-                                            : d.severity == Severity::Warning ? QStyle::SP_MessageBoxWarning
-                                                                              : QStyle::SP_MessageBoxInformation;
+        const QStyle::StandardPixmap icon = d.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
+                                            : d.severity == Severity::Warning
+                                                ? QStyle::SP_MessageBoxWarning
+                                                : QStyle::SP_MessageBoxInformation;
         item->setIcon(0, style()->standardIcon(icon));
         item->setText(0, QString::fromUtf8(severityName(d.severity).data()));
         const QString file = QString::fromStdString(d.file);

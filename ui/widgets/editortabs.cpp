@@ -15,7 +15,6 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
 #include <QTimer>
@@ -27,16 +26,6 @@ namespace {
 const QString kRecentKey = QStringLiteral("editor/recentFiles");
 constexpr int kMaxRecent = 10;
 constexpr int kDefaultAutosaveMs = 3000;
-// Kernels are small; refusing huge files keeps a mistaken drop from freezing the editor.
-constexpr qint64 kMaxFileSize = 32 * 1024 * 1024;
-
-// The form paths are compared in: canonical where the file exists, else absolute and clean.
-QString normalizedPath(const QString &path)
-{
-    const QFileInfo info(path);
-    const QString canonical = info.canonicalFilePath();
-    return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
-}
 
 // QsciAPIs prepares completions on a worker thread that calls back into the lexer. Deleted as the
 // lexer's child it joins that thread only once the lexer is half destroyed, and the worker crashes on
@@ -84,6 +73,13 @@ EditorTabs::~EditorTabs()
             stopCompletionWorker(e);
         }
     }
+}
+
+QString EditorTabs::normalizedPath(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : canonical;
 }
 
 // ---- documents -------------------------------------------------------------------------------
@@ -535,110 +531,6 @@ bool EditorTabs::eventFilter(QObject *watched, QEvent *event)
 QStringList EditorTabs::sampleNames()
 {
     return QDir(QStringLiteral(":/kernels")).entryList(QDir::Files, QDir::Name);
-}
-
-// ---- autosave and recovery -------------------------------------------------------------------
-
-void EditorTabs::setAutosaveInterval(int msec)
-{
-    m_autosaveTimer->setInterval(qMax(1, msec));
-}
-
-int EditorTabs::autosaveInterval() const
-{
-    return m_autosaveTimer->interval();
-}
-
-void EditorTabs::removeAutosave(Document &doc)
-{
-    m_store->remove(doc.autosaveId);
-    doc.autosavedEdits = 0;
-}
-
-int EditorTabs::autosaveNow()
-{
-    if (!m_store->isActive())
-        return 0;
-    int written = 0;
-    bool failed = false;
-    for (int i = 0; i < count(); ++i) {
-        const KernelEditor *e = editor(i);
-        Document *doc = document(i);
-        if (!e || !doc || !e->isModified())
-            continue;
-        if (doc->edits == doc->autosavedEdits && m_store->contains(doc->autosaveId))
-            continue;
-        if (m_store->write(doc->autosaveId, e->text(), doc->path, title(i))) {
-            doc->autosavedEdits = doc->edits;
-            ++written;
-        } else {
-            failed = true;
-        }
-    }
-    // Report a failing autosave once, not every few seconds, and keep retrying.
-    if (failed && !m_autosaveFailing)
-        reportError(m_store->error());
-    m_autosaveFailing = failed;
-    if (failed)
-        m_autosaveTimer->start();
-    emit autosaved(written);
-    return written;
-}
-
-QList<AutosaveRecord> EditorTabs::pendingRecoveries()
-{
-    return m_store->orphans();
-}
-
-int EditorTabs::restoreRecoveries()
-{
-    const QList<AutosaveRecord> records = m_store->orphans();
-    static const QRegularExpression untitledPattern(QStringLiteral("^untitled-(\\d+)\\.cl$"));
-    QList<KernelEditor *> restored;
-    for (const AutosaveRecord &record : records) {
-        const int existing = record.originalPath.isEmpty() ? -1 : indexOfPath(record.originalPath);
-        if (existing >= 0) {
-            KernelEditor *e = editor(existing);
-            e->SendScintilla(QsciScintillaBase::SCI_SETTEXT, record.text.toUtf8().constData());
-            restored << e;
-            continue;
-        }
-        QString onDisk;
-        QString path;
-        QString untitled;
-        if (record.originalPath.isEmpty()) {
-            const auto match = untitledPattern.match(record.title);
-            if (match.hasMatch())
-                m_untitledCounter = qMax(m_untitledCounter, match.captured(1).toInt());
-            untitled = record.title.isEmpty() ? nextUntitledName() : record.title;
-        } else {
-            path = normalizedPath(record.originalPath);
-            // The file as it is on disk becomes the unmodified state, so undo leads back to it.
-            QFile file(path);
-            if (file.open(QIODevice::ReadOnly) && file.size() <= kMaxFileSize)
-                onDisk = QString::fromUtf8(file.readAll());
-        }
-        restored << editor(addDocument(path, untitled, onDisk, &record.text));
-    }
-    if (records.isEmpty())
-        return 0;
-    closePristineUntitled(count() - 1);
-    // The claimed autosaves go only once this session holds its own copy of every restored buffer.
-    autosaveNow();
-    bool allSaved = m_store->isActive();
-    for (const KernelEditor *e : std::as_const(restored)) {
-        const Document *doc = document(indexOf(e));
-        allSaved = allSaved && doc && m_store->contains(doc->autosaveId);
-    }
-    if (allSaved)
-        m_store->discardOrphans();
-    return int(records.size());
-}
-
-void EditorTabs::discardRecoveries()
-{
-    m_store->orphans(); // claims any dead session not seen yet
-    m_store->discardOrphans();
 }
 
 } // namespace clscope::ui

@@ -1,5 +1,6 @@
 // The central editing area: one KernelEditor per tab, with open/save (atomic), recent files, dropped
-// files, sample kernels, and crash-safe autosave with recovery after a crash.
+// files, sample kernels, and crash-safe autosave with recovery after a crash (the autosave part of the
+// class is implemented in autosave.cpp).
 #pragma once
 
 #include "widgets/autosave.h"
@@ -91,6 +92,9 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // Kernels are small; refusing huge files keeps a mistaken drop from freezing the editor.
+    static constexpr qint64 kMaxFileSize = 32 * 1024 * 1024;
+
     struct Document
     {
         QString path; // canonical where the file exists; empty when untitled
@@ -100,6 +104,8 @@ private:
         quint64 autosavedEdits = 0;
     };
 
+    // The form paths are compared in: canonical where the file exists, else absolute and clean.
+    static QString normalizedPath(const QString &path);
     int addDocument(const QString &path, const QString &untitledName, const QString &savedText,
                     const QString *modifiedText = nullptr);
     Document *document(int index);

@@ -89,14 +89,17 @@ void KernelEditor::setDiagnostics(const QVector<EditorDiagnostic> &diagnostics)
         const int line = qBound(0, d.line - 1, qMax(0, lines() - 1));
         markerAdd(line, markerFor(d.severity));
         static const char *kWords[] = {"error", "warning", "note"};
-        perLine[line] << QStringLiteral("%1: %2  (column %3)").arg(QString::fromLatin1(kWords[d.severity]), d.message).arg(d.column);
+        perLine[line] << QStringLiteral("%1: %2  (column %3)")
+                             .arg(QString::fromLatin1(kWords[d.severity]), d.message)
+                             .arg(d.column);
         worst[line] = worst.contains(line) ? std::min(worst[line], d.severity) : d.severity;
     }
     for (auto it = perLine.cbegin(); it != perLine.cend(); ++it) {
-        QsciStyle style(-1, QStringLiteral("diagnostic"), worst[it.key()] == EditorDiagnostic::Error ? QColor(0x90, 0x10, 0x10)
-                                                                                                  : QColor(0x70, 0x50, 0x00),
-                        worst[it.key()] == EditorDiagnostic::Error ? QColor(0xfd, 0xe8, 0xe8) : QColor(0xfd, 0xf6, 0xe0),
-                        QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        QsciStyle style(
+            -1, QStringLiteral("diagnostic"),
+            worst[it.key()] == EditorDiagnostic::Error ? QColor(0x90, 0x10, 0x10) : QColor(0x70, 0x50, 0x00),
+            worst[it.key()] == EditorDiagnostic::Error ? QColor(0xfd, 0xe8, 0xe8) : QColor(0xfd, 0xf6, 0xe0),
+            QFontDatabase::systemFont(QFontDatabase::FixedFont));
         annotate(it.key(), it.value().join(u'\n'), style);
     }
 }

@@ -41,8 +41,9 @@ bool samePath(const QString &a, const QString &b)
 }
 } // namespace
 
-BuildCoordinator::BuildCoordinator(WorkQueue *queue, DeviceManager *devices, EditorTabs *editors, BuildLogPanel *log,
-                                   DiagnosticsPanel *diagnostics, QStatusBar *statusBar, QObject *parent)
+BuildCoordinator::BuildCoordinator(WorkQueue *queue, DeviceManager *devices, EditorTabs *editors,
+                                   BuildLogPanel *log, DiagnosticsPanel *diagnostics, QStatusBar *statusBar,
+                                   QObject *parent)
     : QObject(parent)
     , m_devices(devices)
     , m_editors(editors)
@@ -65,7 +66,8 @@ BuildCoordinator::BuildCoordinator(WorkQueue *queue, DeviceManager *devices, Edi
     m_options->setObjectName(QStringLiteral("buildOptions"));
     m_options->setMinimumContentsLength(40);
     m_options->setInsertPolicy(QComboBox::NoInsert);
-    m_options->lineEdit()->setPlaceholderText(tr("Build options, e.g. -cl-fast-relaxed-math -D N=1024 -I include"));
+    m_options->lineEdit()->setPlaceholderText(
+        tr("Build options, e.g. -cl-fast-relaxed-math -D N=1024 -I include"));
     m_options->setToolTip(tr("Options are split like a shell does; -I folders are searched for headers"));
     m_options->addItems(QSettings().value(kHistoryKey).toStringList());
     m_options->setCurrentIndex(0);
@@ -98,7 +100,8 @@ bool BuildCoordinator::buildCurrent(bool allDevicesOfPlatform)
     job.sourcePath = m_editors->currentPath();
     job.options = m_options->currentText().trimmed();
     if (allDevicesOfPlatform) {
-        const auto &platform = m_devices->snapshot()->platforms[static_cast<size_t>(m_devices->currentDevice().platform)];
+        const auto &platform =
+            m_devices->snapshot()->platforms[static_cast<size_t>(m_devices->currentDevice().platform)];
         for (const DeviceSnapshot &d : platform.devices) {
             job.devices.push_back(d.id);
             job.deviceNames << QString::fromStdString(d.name());
@@ -111,7 +114,8 @@ bool BuildCoordinator::buildCurrent(bool allDevicesOfPlatform)
     m_builtEditor = editor;
     m_builtPath = job.sourcePath;
     setBusy(true);
-    m_statusBar->showMessage(tr("Building %1 on %2…").arg(m_editors->title(), job.deviceNames.join(QStringLiteral(", "))));
+    m_statusBar->showMessage(
+        tr("Building %1 on %2…").arg(m_editors->title(), job.deviceNames.join(QStringLiteral(", "))));
     m_controller->build(job);
     return true;
 }
@@ -149,7 +153,8 @@ void BuildCoordinator::onFinished(const BuildResult &result)
             const QString file = QString::fromStdString(d.file);
             // The main source's diagnostics (the driver's temp names are mapped back to it by the core).
             if (d.line > 0 && (file.isEmpty() || file == m_builtPath || samePath(file, m_builtPath)))
-                marks.push_back({d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
+                marks.push_back(
+                    {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
         }
         m_builtEditor->setDiagnostics(marks);
     }

@@ -11,20 +11,20 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QToolBar>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QImageWriter>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 
 namespace clscope::ui {
 
@@ -60,13 +60,15 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_deviceDock = new DeviceDock(m_devices);
     addPanel(m_deviceDock, tr("Devices"), QStringLiteral("devicesDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *logDock = addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
-    QDockWidget *diagDock =
-        addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *logDock =
+        addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *diagDock = addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
+                                     Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, diagDock);
     diagDock->raise();
 
-    m_builds = new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
+    m_builds =
+        new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
     auto *buildBar = addToolBar(tr("Build"));
     buildBar->setObjectName(QStringLiteral("buildToolBar"));
     buildBar->addWidget(new QLabel(tr(" Options: ")));
@@ -122,8 +124,8 @@ void MainWindow::createFileMenu()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New kernel"), QKeySequence::New, m_editors, [this] { m_editors->newDocument(); });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open kernel sources"), QString(),
-                                                                tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Open kernel sources"), QString(), tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
         openFiles(paths);
     });
     QMenu *samples = file->addMenu(tr("Open &sample"));
@@ -141,11 +143,12 @@ void MainWindow::createFileMenu()
             m_editors->saveAs(path);
     });
     file->addAction(tr("Save a&ll"), this, [this] { m_editors->saveAll(); });
-    file->addAction(tr("&Close tab"), QKeySequence::Close, this, [this] { m_editors->closeTab(m_editors->currentIndex()); });
+    file->addAction(tr("&Close tab"), QKeySequence::Close, this,
+                    [this] { m_editors->closeTab(m_editors->currentIndex()); });
     file->addSeparator();
     file->addAction(tr("Export devices as &JSON…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export devices as JSON"),
-                                                          QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export devices as JSON"), QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
         if (path.isEmpty())
             return;
         const QString error = m_deviceDock->exportJson(path);
@@ -153,8 +156,8 @@ void MainWindow::createFileMenu()
             QMessageBox::warning(this, tr("Export failed"), error);
     });
     file->addAction(tr("Save &screenshot…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("clscope.png"),
-                                                          tr("PNG images (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save screenshot"), QStringLiteral("clscope.png"), tr("PNG images (*.png)"));
         if (path.isEmpty())
             return;
         const QString error = saveScreenshot(path);
@@ -223,10 +226,11 @@ void MainWindow::offerRecovery()
     const auto pending = m_editors->pendingRecoveries();
     if (pending.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover unsaved kernels"),
-        tr("CLScope stopped without saving %n buffer(s) last time. Restore them?", nullptr, int(pending.size())),
-        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+    const auto answer =
+        QMessageBox::question(this, tr("Recover unsaved kernels"),
+                              tr("CLScope stopped without saving %n buffer(s) last time. Restore them?",
+                                 nullptr, int(pending.size())),
+                              QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
     if (answer == QMessageBox::Yes)
         m_editors->restoreRecoveries();
     else
@@ -269,10 +273,11 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
         return;
     }
     const auto &platform = m_devices->snapshot()->platforms[static_cast<size_t>(key.platform)];
-    m_deviceLabel->setText(tr("Device %1:%2  %3 (%4)")
-                               .arg(key.platform)
-                               .arg(key.device)
-                               .arg(QString::fromStdString(dev->name()), QString::fromStdString(platform.name())));
+    m_deviceLabel->setText(
+        tr("Device %1:%2  %3 (%4)")
+            .arg(key.platform)
+            .arg(key.device)
+            .arg(QString::fromStdString(dev->name()), QString::fromStdString(platform.name())));
 }
 
 QStringList MainWindow::dockNames() const

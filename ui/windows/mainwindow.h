@@ -63,7 +63,8 @@ private:
     void createFileMenu();
     void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
-    QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
+    QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName,
+                          Qt::DockWidgetArea area);
 
     WorkQueue *m_queue;
     DeviceManager *m_devices;

@@ -23,7 +23,8 @@ struct NameVersion
 
 struct Unsupported
 {
-    cl_int error = CL_INVALID_VALUE; // what the driver answered; CL_SUCCESS when not queried (version/ext gate)
+    cl_int error =
+        CL_INVALID_VALUE; // what the driver answered; CL_SUCCESS when not queried (version/ext gate)
 };
 
 // One decoded parameter value. Integers, bitfields, enums and versions are std::uint64_t (or int64 when
@@ -57,7 +58,8 @@ struct DeviceSnapshot
     int index = 0;
     std::vector<InfoValue> values; // in table order
     std::vector<ImageFormatSet> imageFormats;
-    std::optional<std::uint64_t> kernelPreferredWorkGroupSizeMultiple; // from a trivial kernel, as clinfo does
+    std::optional<std::uint64_t>
+        kernelPreferredWorkGroupSizeMultiple; // from a trivial kernel, as clinfo does
     std::string error; // set when the probe that needs a context failed (the values are still there)
 
     const InfoValue *find(std::string_view name) const;
@@ -104,8 +106,8 @@ InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param);
 
 struct SnapshotOptions
 {
-    bool imageFormats = true;   // needs a context per device
-    bool kernelProbe = true;    // builds a trivial kernel per device for CL_KERNEL_* values
+    bool imageFormats = true; // needs a context per device
+    bool kernelProbe = true;  // builds a trivial kernel per device for CL_KERNEL_* values
 };
 
 // Reads every platform and device. A platform that fails is kept with its error; the others still show.

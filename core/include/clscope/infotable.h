@@ -29,14 +29,14 @@ enum class ValueKind : std::uint8_t {
 
 // How a value is shown to a person (the raw value is always available too).
 enum class Display : std::uint8_t {
-    Plain,     // the number or text as it is
-    Bytes,     // 1073741824 -> "1 GiB"
-    MHz,       // clock frequency in MHz
-    Nanosecs,  // timer resolution
-    Dims,      // size_t[] as 1024×1024×64
-    Bits,      // address bits
-    Hex,       // vendor IDs
-    ExtList,   // space separated extension list, one per line
+    Plain,    // the number or text as it is
+    Bytes,    // 1073741824 -> "1 GiB"
+    MHz,      // clock frequency in MHz
+    Nanosecs, // timer resolution
+    Dims,     // size_t[] as 1024×1024×64
+    Bits,     // address bits
+    Hex,      // vendor IDs
+    ExtList,  // space separated extension list, one per line
 };
 
 enum class InfoGroup : std::uint8_t {
@@ -66,10 +66,10 @@ struct InfoParam
     ValueKind kind;
     InfoGroup group;
     Display display = Display::Plain;
-    int minVersion = 100;             // 120 = OpenCL 1.2; rows above the device version are not queried
-    std::string_view extension = {};  // queried only when the device (or platform) lists it
+    int minVersion = 100;            // 120 = OpenCL 1.2; rows above the device version are not queried
+    std::string_view extension = {}; // queried only when the device (or platform) lists it
     std::span<const FlagName> flags = {};
-    std::uint8_t elementSize = 0;     // for arrays
+    std::uint8_t elementSize = 0; // for arrays
 };
 
 std::span<const InfoParam> platformParams();

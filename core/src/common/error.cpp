@@ -135,12 +135,12 @@ ClError::ClError(std::string routine, cl_int code, std::string detail)
     , m_routine(std::move(routine))
     , m_code(code)
     , m_detail(std::move(detail))
-{
-}
+{}
 
 bool isOutOfMemory(cl_int code)
 {
-    return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES || code == CL_OUT_OF_HOST_MEMORY;
+    return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_RESOURCES ||
+           code == CL_OUT_OF_HOST_MEMORY;
 }
 
 } // namespace clscope

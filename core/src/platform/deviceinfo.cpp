@@ -13,8 +13,7 @@
 namespace clscope {
 namespace {
 
-template<typename Getter>
-RawValue readBytes(Getter &&get, std::vector<unsigned char> &bytes)
+template<typename Getter> RawValue readBytes(Getter &&get, std::vector<unsigned char> &bytes)
 {
     size_t size = 0;
     cl_int err = get(0, nullptr, &size);
@@ -112,7 +111,8 @@ RawValue decode(const InfoParam &param, const std::vector<unsigned char> &bytes)
     case ValueKind::IntegerArray:
         return readArray(bytes, param.elementSize);
     case ValueKind::EnumArray: {
-        auto values = readArray(bytes, param.elementSize ? param.elementSize : sizeof(cl_device_partition_property));
+        auto values =
+            readArray(bytes, param.elementSize ? param.elementSize : sizeof(cl_device_partition_property));
         // Property lists end with 0; a list that is only {0} means "none" and keeps its single 0.
         while (values.size() > 1 && values.back() == 0)
             values.pop_back();
@@ -137,9 +137,9 @@ RawValue decode(const InfoParam &param, const std::vector<unsigned char> &bytes)
         // function as chars at offsets 21, 22, 23 (the struct is 24 bytes).
         if (bytes.size() < 24)
             return Unsupported{CL_INVALID_VALUE};
-        return std::vector<std::uint64_t>{readUnsigned(bytes.data(), 4), static_cast<unsigned char>(bytes[21]),
-                                          static_cast<unsigned char>(bytes[22]),
-                                          static_cast<unsigned char>(bytes[23])};
+        return std::vector<std::uint64_t>{
+            readUnsigned(bytes.data(), 4), static_cast<unsigned char>(bytes[21]),
+            static_cast<unsigned char>(bytes[22]), static_cast<unsigned char>(bytes[23])};
     }
     }
     return Unsupported{CL_INVALID_VALUE};
@@ -194,9 +194,9 @@ void probeImageFormats(cl_context context, DeviceSnapshot &snap)
 {
     static constexpr cl_mem_flags kFlags[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE,
                                               CL_MEM_KERNEL_READ_AND_WRITE};
-    static constexpr cl_mem_object_type kTypes[] = {
-        CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY,
-        CL_MEM_OBJECT_IMAGE2D,       CL_MEM_OBJECT_IMAGE2D_ARRAY,  CL_MEM_OBJECT_IMAGE3D};
+    static constexpr cl_mem_object_type kTypes[] = {CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER,
+                                                    CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
+                                                    CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D};
     for (cl_mem_flags flags : kFlags) {
         if (flags == CL_MEM_KERNEL_READ_AND_WRITE && snap.version().asNumber() < 200)
             continue;
@@ -205,8 +205,8 @@ void probeImageFormats(cl_context context, DeviceSnapshot &snap)
             if (clGetSupportedImageFormats(context, flags, type, 0, nullptr, &count) != CL_SUCCESS)
                 continue;
             ImageFormatSet set{flags, type, std::vector<cl_image_format>(count)};
-            if (count > 0 &&
-                clGetSupportedImageFormats(context, flags, type, count, set.formats.data(), nullptr) != CL_SUCCESS)
+            if (count > 0 && clGetSupportedImageFormats(context, flags, type, count, set.formats.data(),
+                                                        nullptr) != CL_SUCCESS)
                 continue;
             snap.imageFormats.push_back(std::move(set));
         }
@@ -237,8 +237,7 @@ void probeKernel(cl_context context, cl_device_id device, DeviceSnapshot &snap)
     clReleaseProgram(program);
 }
 
-template<typename Snap>
-const InfoValue *findIn(const Snap &snap, std::string_view name)
+template<typename Snap> const InfoValue *findIn(const Snap &snap, std::string_view name)
 {
     for (const auto &v : snap.values) {
         if (v.param && v.param->name == name)
@@ -247,8 +246,7 @@ const InfoValue *findIn(const Snap &snap, std::string_view name)
     return nullptr;
 }
 
-template<typename Snap>
-std::string stringIn(const Snap &snap, std::string_view name)
+template<typename Snap> std::string stringIn(const Snap &snap, std::string_view name)
 {
     const InfoValue *v = findIn(snap, name);
     if (v && std::holds_alternative<std::string>(v->value))
@@ -261,9 +259,10 @@ std::string stringIn(const Snap &snap, std::string_view name)
 InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param)
 {
     std::vector<unsigned char> bytes;
-    RawValue status = readBytes(
-        [&](size_t size, void *out, size_t *ret) { return clGetDeviceInfo(device, param.id, size, out, ret); },
-        bytes);
+    RawValue status =
+        readBytes([&](size_t size, void *out,
+                      size_t *ret) { return clGetDeviceInfo(device, param.id, size, out, ret); },
+                  bytes);
     if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
         return {&param, decode(param, bytes)};
     return {&param, status};
@@ -272,17 +271,27 @@ InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param)
 InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param)
 {
     std::vector<unsigned char> bytes;
-    RawValue status = readBytes(
-        [&](size_t size, void *out, size_t *ret) { return clGetPlatformInfo(platform, param.id, size, out, ret); },
-        bytes);
+    RawValue status =
+        readBytes([&](size_t size, void *out,
+                      size_t *ret) { return clGetPlatformInfo(platform, param.id, size, out, ret); },
+                  bytes);
     if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
         return {&param, decode(param, bytes)};
     return {&param, status};
 }
 
-const InfoValue *DeviceSnapshot::find(std::string_view name) const { return findIn(*this, name); }
-std::string DeviceSnapshot::string(std::string_view name) const { return stringIn(*this, name); }
-std::string DeviceSnapshot::name() const { return string("CL_DEVICE_NAME"); }
+const InfoValue *DeviceSnapshot::find(std::string_view name) const
+{
+    return findIn(*this, name);
+}
+std::string DeviceSnapshot::string(std::string_view name) const
+{
+    return stringIn(*this, name);
+}
+std::string DeviceSnapshot::name() const
+{
+    return string("CL_DEVICE_NAME");
+}
 
 std::uint64_t DeviceSnapshot::integer(std::string_view name, std::uint64_t fallback) const
 {
@@ -299,9 +308,18 @@ ClVersion DeviceSnapshot::version() const
     return parseOpenCLVersion(string("CL_DEVICE_VERSION")).value_or(ClVersion{1, 0, 0});
 }
 
-const InfoValue *PlatformSnapshot::find(std::string_view name) const { return findIn(*this, name); }
-std::string PlatformSnapshot::string(std::string_view name) const { return stringIn(*this, name); }
-std::string PlatformSnapshot::name() const { return string("CL_PLATFORM_NAME"); }
+const InfoValue *PlatformSnapshot::find(std::string_view name) const
+{
+    return findIn(*this, name);
+}
+std::string PlatformSnapshot::string(std::string_view name) const
+{
+    return stringIn(*this, name);
+}
+std::string PlatformSnapshot::name() const
+{
+    return string("CL_PLATFORM_NAME");
+}
 
 ClVersion PlatformSnapshot::version() const
 {
@@ -320,8 +338,8 @@ const DeviceSnapshot *SystemSnapshot::device(int platform, int device) const
 
 std::vector<GroupedValues> groupValues(const std::vector<InfoValue> &values)
 {
-    static constexpr InfoGroup kOrder[] = {InfoGroup::Platform, InfoGroup::General,    InfoGroup::Compute,
-                                           InfoGroup::Memory,   InfoGroup::Images,     InfoGroup::Extensions,
+    static constexpr InfoGroup kOrder[] = {InfoGroup::Platform,   InfoGroup::General, InfoGroup::Compute,
+                                           InfoGroup::Memory,     InfoGroup::Images,  InfoGroup::Extensions,
                                            InfoGroup::Features30, InfoGroup::Vendor};
     std::vector<GroupedValues> out;
     for (InfoGroup group : kOrder) {
@@ -342,7 +360,8 @@ DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOpti
     DeviceSnapshot snap;
     snap.id = device;
     snap.index = index;
-    const int version = parseOpenCLVersion(readString(device, CL_DEVICE_VERSION)).value_or(ClVersion{1, 0, 0}).asNumber();
+    const int version =
+        parseOpenCLVersion(readString(device, CL_DEVICE_VERSION)).value_or(ClVersion{1, 0, 0}).asNumber();
     const std::string extensions = readString(device, CL_DEVICE_EXTENSIONS);
     for (const InfoParam &param : deviceParams()) {
         if (shouldQuery(param, version, extensions))
@@ -393,9 +412,10 @@ SystemSnapshot takeSnapshot(const SnapshotOptions &options)
                 extensions = std::get<std::string>(ext.value);
         }
         InfoValue ver = queryPlatformParam(ids[p], *findParam("CL_PLATFORM_VERSION"));
-        const int version = std::holds_alternative<std::string>(ver.value)
-                                ? parseOpenCLVersion(std::get<std::string>(ver.value)).value_or(ClVersion{1, 0, 0}).asNumber()
-                                : 100;
+        const int version =
+            std::holds_alternative<std::string>(ver.value)
+                ? parseOpenCLVersion(std::get<std::string>(ver.value)).value_or(ClVersion{1, 0, 0}).asNumber()
+                : 100;
         for (const InfoParam &param : platformParams()) {
             if (shouldQuery(param, version, extensions))
                 plat.values.push_back(queryPlatformParam(ids[p], param));

@@ -31,7 +31,8 @@ std::vector<std::string> split(std::string_view s, char sep)
     size_t start = 0;
     while (true) {
         const size_t pos = s.find(sep, start);
-        out.push_back(trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
+        out.push_back(
+            trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
         if (pos == std::string_view::npos)
             break;
         start = pos + 1;
@@ -66,7 +67,8 @@ bool platformMatches(const std::string &term, const DeviceCandidate &c)
     if (isIndex(term, index))
         return index == c.platformIndex;
     const std::string t = lower(term);
-    return lower(c.platformName).find(t) != std::string::npos || lower(c.platformVendor).find(t) != std::string::npos;
+    return lower(c.platformName).find(t) != std::string::npos ||
+           lower(c.platformVendor).find(t) != std::string::npos;
 }
 
 bool deviceMatches(const std::string &term, const DeviceCandidate &c)
@@ -122,13 +124,15 @@ std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
                 term.platform = part;
         } else {
             if (part.find(':', colon + 1) != std::string::npos)
-                throw DeviceSpecError("bad device spec '" + std::string(spec) + "': more than one ':' in '" + part + "'");
+                throw DeviceSpecError("bad device spec '" + std::string(spec) + "': more than one ':' in '" +
+                                      part + "'");
             term.platform = trim(std::string_view(part).substr(0, colon));
             const std::string devs = trim(std::string_view(part).substr(colon + 1));
             if (!devs.empty()) {
                 for (const std::string &d : split(devs, ',')) {
                     if (d.empty())
-                        throw DeviceSpecError("bad device spec '" + std::string(spec) + "': empty device in '" + part + "'");
+                        throw DeviceSpecError("bad device spec '" + std::string(spec) +
+                                              "': empty device in '" + part + "'");
                     term.devices.push_back(d);
                 }
             }
@@ -157,8 +161,9 @@ std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<Dev
             if (!platformMatches(term.platform, c))
                 continue;
             const bool anyDevice = term.devices.empty();
-            const bool hit = anyDevice || std::any_of(term.devices.begin(), term.devices.end(),
-                                                      [&](const std::string &d) { return deviceMatches(d, c); });
+            const bool hit =
+                anyDevice || std::any_of(term.devices.begin(), term.devices.end(),
+                                         [&](const std::string &d) { return deviceMatches(d, c); });
             if (hit) {
                 picked.push_back(i);
                 break;
@@ -187,8 +192,8 @@ std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates
         const std::string pname = infoString(platforms[p], CL_PLATFORM_NAME);
         const std::string pvendor = infoString(platforms[p], CL_PLATFORM_VENDOR);
         for (cl_uint d = 0; d < nd; ++d) {
-            SelectedDevice s{platforms[p], devices[d], static_cast<int>(p), static_cast<int>(d), pname,
-                             infoString(devices[d], CL_DEVICE_NAME)};
+            SelectedDevice s{platforms[p],        devices[d], static_cast<int>(p),
+                             static_cast<int>(d), pname,      infoString(devices[d], CL_DEVICE_NAME)};
             if (candidates) {
                 cl_device_type type = 0;
                 clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
@@ -215,14 +220,16 @@ std::vector<SelectedDevice> selectDevices(std::string_view spec)
     std::vector<DeviceCandidate> candidates;
     std::vector<SelectedDevice> all = listDevices(&candidates);
     if (all.empty())
-        throw DeviceSpecError("no OpenCL device found (install an OpenCL driver, e.g. the pocl-opencl-icd package)");
+        throw DeviceSpecError(
+            "no OpenCL device found (install an OpenCL driver, e.g. the pocl-opencl-icd package)");
     const auto picked = matchDeviceSpec(spec, candidates);
     if (picked.empty()) {
         std::string names;
         for (const auto &c : candidates)
             names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
                      std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
-        throw DeviceSpecError("no OpenCL device matches '" + std::string(spec) + "' (devices: " + names + ")");
+        throw DeviceSpecError("no OpenCL device matches '" + std::string(spec) + "' (devices: " + names +
+                              ")");
     }
     std::vector<SelectedDevice> out;
     for (size_t i : picked)

@@ -86,7 +86,8 @@ std::string InfoValue::display() const
     if (const auto *u = std::get_if<Unsupported>(&value)) {
         if (u->error == CL_SUCCESS)
             return "not available on this device";
-        return "unsupported (" + std::string(errorName(u->error).empty() ? errorLabel(u->error) : errorName(u->error)) + ")";
+        return "unsupported (" +
+               std::string(errorName(u->error).empty() ? errorLabel(u->error) : errorName(u->error)) + ")";
     }
     if (const auto *b = std::get_if<bool>(&value))
         return *b ? "Yes" : "No";
@@ -141,10 +142,12 @@ std::string InfoValue::display() const
             if (arr->size() < 4)
                 return join(*arr, ":");
             char buf[64];
-            std::snprintf(buf, sizeof buf, "%04llx:%02llx:%02llx.%llx", static_cast<unsigned long long>((*arr)[0]),
-                          static_cast<unsigned long long>((*arr)[1]), static_cast<unsigned long long>((*arr)[2]),
-                          static_cast<unsigned long long>((*arr)[3]));
-            return param->kind == ValueKind::AmdTopology ? std::string("PCI-E ") + (buf + 5) : std::string(buf);
+            std::snprintf(
+                buf, sizeof buf, "%04llx:%02llx:%02llx.%llx", static_cast<unsigned long long>((*arr)[0]),
+                static_cast<unsigned long long>((*arr)[1]), static_cast<unsigned long long>((*arr)[2]),
+                static_cast<unsigned long long>((*arr)[3]));
+            return param->kind == ValueKind::AmdTopology ? std::string("PCI-E ") + (buf + 5)
+                                                         : std::string(buf);
         }
         default:
             if (param->display == Display::Dims)

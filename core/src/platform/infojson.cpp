@@ -21,7 +21,8 @@ std::string validUtf8(const std::string &s)
 std::string dashedHex(const std::vector<std::uint64_t> &bytes)
 {
     static constexpr char kHex[] = "0123456789abcdef";
-    const std::vector<size_t> groups = bytes.size() == 16 ? std::vector<size_t>{4, 2, 2, 2, 6} : std::vector<size_t>{2, 6};
+    const std::vector<size_t> groups =
+        bytes.size() == 16 ? std::vector<size_t>{4, 2, 2, 2, 6} : std::vector<size_t>{2, 6};
     std::string out;
     size_t i = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -80,7 +81,8 @@ ordered_json imageFormatsJson(const DeviceSnapshot &dev)
         for (const cl_image_format &f : set.formats)
             list.push_back(std::string(channelOrderName(f.image_channel_order)) + '/' +
                            std::string(channelTypeName(f.image_channel_data_type)));
-        out[std::string(memFlagName(set.memFlags))][std::string(imageTypeName(set.imageType))] = std::move(list);
+        out[std::string(memFlagName(set.memFlags))][std::string(imageTypeName(set.imageType))] =
+            std::move(list);
     }
     return out;
 }

@@ -1,0 +1,128 @@
+// A build through the real main window, offscreen: a kernel with an error and one with warnings show
+// their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
+// identical build is a cache hit.
+#include "models/buildcontroller.h"
+#include "widgets/buildlogpanel.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+#include "windows/buildcoordinator.h"
+#include "windows/mainwindow.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestBuildGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+    std::unique_ptr<MainWindow> m_window;
+    const QString m_data = QStringLiteral(CLSCOPE_TEST_DATA "/build/");
+
+    BuildResult buildWith(const QString &options)
+    {
+        m_window->builds()->optionsBox()->setEditText(options);
+        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
+        // The shortcut, as a user presses it.
+        QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
+        if (!spy.wait(120000))
+            return {};
+        return spy.at(0).at(0).value<BuildResult>();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_cache.path().toLocal8Bit());
+        qputenv("CLSCOPE_DEVICE", "pocl");
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        QVERIFY(m_window->deviceManager()->currentDeviceSnapshot());
+    }
+
+    void errorShowsEverywhere()
+    {
+        QVERIFY(m_window->editors()->openFile(m_data + QStringLiteral("error.cl")));
+        const BuildResult result = buildWith(QString());
+        QVERIFY(!result.success());
+        KernelEditor *editor = m_window->editors()->currentEditor();
+        QCOMPARE(editor->markedLines(EditorDiagnostic::Error), QVector<int>{4});
+        QVERIFY(editor->annotation(3).contains(QStringLiteral("undeclared identifier")));
+        QTreeWidget *list = m_window->diagnostics()->list();
+        QCOMPARE(list->topLevelItemCount(), 1);
+        QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("error"));
+        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("4"));
+        const QString device = QString::fromStdString(result.logs().front().device);
+        QVERIFY(m_window->buildLog()->logText(device).contains(QStringLiteral("error:")));
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
+
+        // Clicking the diagnostic moves the cursor to its line.
+        editor->setCursorPosition(0, 0);
+        emit list->itemClicked(list->topLevelItem(0), 0);
+        int line = 0, column = 0;
+        editor->getCursorPosition(&line, &column);
+        QCOMPARE(line, 3);
+    }
+
+    void warningsShowOnSuccess()
+    {
+        QVERIFY(m_window->editors()->openFile(m_data + QStringLiteral("warning.cl")));
+        const QString options = QStringLiteral("-I ") + m_data + QStringLiteral("headers");
+        const BuildResult result = buildWith(options);
+        QVERIFY2(result.success(), result.logs().empty() ? "" : result.logs().front().log.c_str());
+        QCOMPARE(result.cache(), CacheState::Miss);
+        KernelEditor *editor = m_window->editors()->currentEditor();
+        QCOMPARE(editor->markedLines(EditorDiagnostic::Warning), QVector<int>{7});
+        QVERIFY(editor->markedLines(EditorDiagnostic::Error).isEmpty());
+        // The header's warning is listed (and not marked in this editor).
+        QCOMPARE(m_window->diagnostics()->list()->topLevelItemCount(), 2);
+        const QString device = QString::fromStdString(result.logs().front().device);
+        QVERIFY(m_window->buildLog()->logText(device).contains(QStringLiteral("warning:")));
+        QVERIFY(m_window->buildLog()->summary().contains(QStringLiteral("succeeded")));
+
+        // Same source, same options: served from the cache, warnings and all.
+        const BuildResult again = buildWith(options);
+        QCOMPARE(again.cache(), CacheState::Hit);
+        QCOMPARE(editor->markedLines(EditorDiagnostic::Warning), QVector<int>{7});
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("cache hit")));
+        // The options went into the history.
+        QCOMPARE(m_window->builds()->optionsBox()->itemText(0), options);
+    }
+
+    void editorStaysUsableDuringBuild()
+    {
+        m_window->editors()->newDocument();
+        KernelEditor *editor = m_window->editors()->currentEditor();
+        editor->setText(QStringLiteral("__kernel void k(__global int *a) { a[0] = 1; }\n"));
+        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        // The GUI thread is free while the worker builds: typing goes on.
+        editor->append(QStringLiteral("// typed while building\n"));
+        QVERIFY(spy.wait(120000));
+        QVERIFY(spy.at(0).at(0).value<BuildResult>().success());
+        QVERIFY(editor->text().contains(QStringLiteral("typed while building")));
+    }
+
+    void cleanupTestCase()
+    {
+        // Close without prompts: the test's buffers are disposable.
+        m_window->editors()->setConfirmCallback(
+            [](const QString &) { return EditorTabs::CloseChoice::Discard; });
+        m_window.reset();
+    }
+};
+
+QTEST_MAIN(TestBuildGui)
+#include "tst_buildgui.moc"
