@@ -226,7 +226,7 @@ void AutosaveStore::discardOrphans()
     m_claimed.clear();
 }
 
-// ---- EditorTabs: autosave and recovery -------------------------------------------------------------------
+// ---- EditorTabs: autosave and recovery ------------------------------------------------------
 
 void EditorTabs::setAutosaveInterval(int msec)
 {
@@ -317,7 +317,8 @@ int EditorTabs::restoreRecoveries()
     bool allSaved = m_store->isActive();
     for (const KernelEditor *e : std::as_const(restored)) {
         const Document *doc = document(indexOf(e));
-        allSaved = allSaved && doc && m_store->contains(doc->autosaveId);
+        if (doc && e->isModified()) // an empty recovered buffer has nothing to keep
+            allSaved = allSaved && m_store->contains(doc->autosaveId);
     }
     if (allSaved)
         m_store->discardOrphans();
