@@ -34,13 +34,13 @@ void decimateMinMax(const QList<double> &keys, const QList<double> &values, doub
     const qsizetype bound = 2 * qsizetype(buckets);
     outKeys.reserve(std::min(range.size(), bound + 2));
     outValues.reserve(std::min(range.size(), bound + 2));
-    const auto emit = [&](qsizetype i) {
+    const auto keep = [&](qsizetype i) {
         outKeys.append(keys[i]);
         outValues.append(values[i]);
     };
     if (range.size() <= bound) {
         for (qsizetype i = range.first; i < range.last; ++i)
-            emit(i);
+            keep(i);
         return;
     }
 
@@ -53,7 +53,7 @@ void decimateMinMax(const QList<double> &keys, const QList<double> &values, doub
     };
     qsizetype i = range.first;
     for (; i < range.last && keys[i] < lower; ++i) // the edge point before the view
-        emit(i);
+        keep(i);
     while (i < range.last && keys[i] <= upper) {
         const int bucket = bucketOf(keys[i]);
         qsizetype lo = i;
@@ -64,12 +64,12 @@ void decimateMinMax(const QList<double> &keys, const QList<double> &values, doub
             if (values[i] > values[hi])
                 hi = i;
         }
-        emit(std::min(lo, hi));
+        keep(std::min(lo, hi));
         if (lo != hi)
-            emit(std::max(lo, hi));
+            keep(std::max(lo, hi));
     }
     for (; i < range.last; ++i) // the edge point after the view
-        emit(i);
+        keep(i);
 }
 
 } // namespace clscope::ui

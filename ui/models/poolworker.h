@@ -49,7 +49,8 @@ public:
     std::atomic<quint64> &cancelRuns() { return m_cancel; } // bumped by Stop: ends the runs started before
 
     // The requests; called on the worker thread (queued by the monitor).
-    void setDevice(cl_device_id device, const QString &name, int leadingBits, clscope::ui::AllocatorKind kind);
+    void setDevice(cl_device_id device, const QString &name, int leadingBits,
+                   clscope::ui::AllocatorKind kind);
     void newPool(int leadingBits, clscope::ui::AllocatorKind kind);
     void adoptPool(std::shared_ptr<MemoryPool> pool, const QString &label);
     void freeHeld();

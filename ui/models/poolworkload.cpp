@@ -53,7 +53,8 @@ protected:
     // Sizes spread evenly over octaves, as real programs' buffers are.
     std::size_t logUniform(std::size_t lo, std::size_t hi)
     {
-        return std::size_t(std::exp(std::log(double(lo)) + uniform() * (std::log(double(hi)) - std::log(double(lo)))));
+        return std::size_t(
+            std::exp(std::log(double(lo)) + uniform() * (std::log(double(hi)) - std::log(double(lo)))));
     }
     void allocate(MemoryPool &pool, std::size_t size)
     {
@@ -98,7 +99,7 @@ private:
             std::size_t size;
             double weight;
         };
-        static constexpr Share kMix[] = {{64, 0.20},      {1000, 0.25},     {4 * KiB, 0.20},
+        static constexpr Share kMix[] = {{64, 0.20},       {1000, 0.25},      {4 * KiB, 0.20},
                                          {64 * KiB, 0.15}, {256 * KiB, 0.10}, {1 * MiB, 0.10}};
         double u = uniform();
         for (const Share &s : kMix) {
@@ -109,7 +110,10 @@ private:
         return jitter(kMix[0].size);
     }
     // A few percent either way: requests of "the same" buffer differ a little, landing in one or two bins.
-    std::size_t jitter(std::size_t size) { return std::max<std::size_t>(1, std::size_t(size * (0.97 + 0.06 * uniform()))); }
+    std::size_t jitter(std::size_t size)
+    {
+        return std::max<std::size_t>(1, std::size_t(size * (0.97 + 0.06 * uniform())));
+    }
 };
 
 // Grows a working set of mixed sizes to a ceiling, then drains it, and again: a sawtooth of active
@@ -229,7 +233,8 @@ public:
                 break;
             }
         } catch (const std::exception &e) {
-            throw std::runtime_error("line " + std::to_string(op.line) + " (" + toString(op) + "): " + e.what());
+            throw std::runtime_error("line " + std::to_string(op.line) + " (" + toString(op) +
+                                     "): " + e.what());
         }
     }
 
@@ -248,8 +253,9 @@ std::unique_ptr<PoolWorkload> makeReplay(const QString &path, QString *error)
         return nullptr;
     }
     if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
-        *error = QCoreApplication::translate("PoolWorkload", "Cannot read trace %1: %2")
-                     .arg(path, QFileInfo(path).isDir() ? QStringLiteral("it is a folder") : file.errorString());
+        *error =
+            QCoreApplication::translate("PoolWorkload", "Cannot read trace %1: %2")
+                .arg(path, QFileInfo(path).isDir() ? QStringLiteral("it is a folder") : file.errorString());
         return nullptr;
     }
     const QByteArray text = file.readAll();

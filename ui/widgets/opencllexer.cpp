@@ -97,6 +97,11 @@ OpenCLLexer::OpenCLLexer(QObject *parent)
     m_apis->prepare();
 }
 
+OpenCLLexer::~OpenCLLexer()
+{
+    delete m_apis;
+}
+
 const char *OpenCLLexer::keywords(int set) const
 {
     switch (set) {

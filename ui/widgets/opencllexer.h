@@ -13,6 +13,9 @@ class OpenCLLexer : public QsciLexerCPP
     Q_OBJECT
 public:
     explicit OpenCLLexer(QObject *parent = nullptr);
+    // The completion list is prepared on a QsciAPIs worker thread that calls back into this lexer:
+    // it must be stopped before the lexer is half destroyed.
+    ~OpenCLLexer() override;
 
     const char *language() const override { return "OpenCL C"; }
     const char *keywords(int set) const override;

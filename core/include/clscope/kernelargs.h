@@ -1,0 +1,248 @@
+// The argument model of a kernel run, after pyopencl's parse_arg_list: element types (every OpenCL
+// scalar, vectors of 2, 3, 4, 8 and 16, raw bytes for structs), values parsed and range-checked per type,
+// buffer initialisers, the `--arg` spec forms of `clscope-cli run`, and the binding of given values to a
+// kernel's arguments. Everything here is pure (no OpenCL calls), so a GUI can validate as the user types.
+#pragma once
+
+#include "clscope/build.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace clscope {
+
+// Input a run cannot use: a bad value, a missing or unknown argument, a launch size over a device limit,
+// an initialiser file that does not fit. The message names the argument (or the kernel, or the limit);
+// argument() is the argument's name when one is at fault.
+class RunInputError : public std::runtime_error
+{
+public:
+    explicit RunInputError(const std::string &message, std::string argument = {});
+    const std::string &argument() const { return m_argument; }
+
+private:
+    std::string m_argument;
+};
+
+// ---- Element types ----------------------------------------------------------------------------------
+
+// Bytes: a struct or a type the table does not know, stored as raw bytes of a given size.
+enum class ScalarKind : std::uint8_t {
+    Char,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    Half,
+    Float,
+    Double,
+    Bytes
+};
+
+std::string_view scalarName(ScalarKind kind); // "uchar", "half"; "bytes" for Bytes
+std::size_t scalarSize(ScalarKind kind);      // 1 for Bytes (one component is one byte)
+bool isSignedInteger(ScalarKind kind);
+bool isUnsignedInteger(ScalarKind kind); // Bytes counts as unsigned: its components are bytes
+bool isFloating(ScalarKind kind);        // half, float, double
+
+struct ElementType
+{
+    ScalarKind scalar = ScalarKind::Float;
+    int width = 1;           // components: 1, 2, 3, 4, 8 or 16 (Bytes: the byte count)
+    std::size_t rawSize = 0; // Bytes only: bytes per element
+
+    static ElementType bytes(std::size_t size) { return {ScalarKind::Bytes, int(size), size}; }
+    bool isRaw() const { return scalar == ScalarKind::Bytes; }
+    // OpenCL stores a 3-vector as a 4-vector: float3 takes 16 bytes, its 4th component is padding.
+    int storedWidth() const { return width == 3 ? 4 : width; }
+    std::size_t size() const; // bytes per element as stored
+    std::string name() const; // "float4", "uint", "bytes12"
+
+    bool operator==(const ElementType &) const = default;
+};
+
+// "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12". Nothing for anything else (a struct
+// name, "size_t", an image type).
+std::optional<ElementType> parseElementType(std::string_view name);
+
+// The type names a user can write, for error messages: "char, uchar, short, ..., double (with 2, 3, 4,
+// 8, 16 for vectors), bytesN".
+std::string elementTypeNames();
+
+// ---- Values -----------------------------------------------------------------------------------------
+
+// One component as typed: integers stay exact over the whole 64-bit range.
+using Number = std::variant<std::int64_t, std::uint64_t, double>;
+
+// Parses one component for a scalar kind: decimal, hex (0x1F, -0x10 where signed), hex-float (0x1.8p1),
+// inf and nan for floating types. Integer ranges are checked per type. Throws RunInputError with `what`
+// in front: "n: 300 is out of range for uchar (0..255)".
+Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what);
+
+// Parses a value of an element type into its stored bytes (little-endian as the host, 3-vectors padded
+// with a zero 4th component): a comma list with exactly `width` components (3 for a 3-vector). Bytes
+// types take hex digits, two per byte ("0a0b0c0d"). Throws RunInputError naming `what`.
+std::vector<unsigned char> parseValue(std::string_view text, const ElementType &type, std::string_view what);
+
+// Stores one component (range-checked: throws RunInputError naming `what`) at dest.
+void encodeNumber(const Number &value, ScalarKind kind, unsigned char *dest, std::string_view what);
+// Reads one component stored at src.
+Number decodeNumber(ScalarKind kind, const unsigned char *src);
+double toDouble(const Number &value);
+// Integers exactly, floats in the shortest form that reads back the same (as float for float and half).
+std::string formatNumber(const Number &value, ScalarKind kind);
+
+// IEEE 754 binary16 conversions (round to nearest even), for half buffers.
+std::uint16_t floatToHalf(float value);
+float halfToFloat(std::uint16_t bits);
+
+// ---- Buffers ----------------------------------------------------------------------------------------
+
+enum class InitKind { Zeros, Fill, Iota, Random, File, Copy };
+std::string_view initKindName(InitKind kind); // "zeros", "fill", "iota", "random", "file", "copy"
+
+// How a buffer is filled before the launch. Numbers are text, parsed against the buffer's element type
+// when the arguments are bound (the type may come from the kernel's signature).
+struct BufferInit
+{
+    InitKind kind = InitKind::Zeros;
+    std::string fill;     // Fill: one value for every component, or a full element ("1,2,3,4")
+    std::string start;    // Iota: element i is start + i * step, per component (empty: 0)
+    std::string step;     // Iota (empty: 1)
+    std::uint64_t seed = 0; // Random: std::mt19937_64 seed; the same seed gives the same contents
+    std::string low;      // Random: floats uniform in [low, high), integers in [low, high]
+    std::string high;     //   (empty: floats 0 and 1, integers 0 and 99)
+    std::string path;     // File: raw bytes (exactly the buffer's size) or .npy (dtype and size checked)
+    std::string source;   // Copy: the name of another buffer argument, copied after its own init
+
+    bool operator==(const BufferInit &) const = default;
+};
+
+// `zeros`, `fill=V`, `iota`, `iota=START`, `iota=START:STEP`, `random`, `random=SEED`,
+// `random=SEED:LO:HI`, `file=PATH`, `copy=NAME`. Throws RunInputError naming `what`.
+BufferInit parseBufferInit(std::string_view text, std::string_view what);
+std::string toString(const BufferInit &init); // the spec form: "iota=1:2"
+
+// Bytes of a buffer with their element type: what a run reads back, what .npy files hold.
+struct BufferData
+{
+    std::string name;
+    ElementType type;
+    std::size_t count = 0;           // elements
+    std::vector<unsigned char> bytes; // count * type.size()
+
+    // Components with vectors flattened and the padding of 3-vectors left out (3 per float3 element);
+    // raw (Bytes) elements give one component per byte.
+    std::size_t componentCount() const;
+    Number number(std::size_t component) const;
+    double value(std::size_t component) const { return toDouble(number(component)); }
+    std::vector<Number> numbers() const;
+    std::vector<double> toDoubles() const;
+};
+
+// ---- The arguments of a kernel ----------------------------------------------------------------------
+
+// What a kernel argument takes: a value (private scalar or vector), a buffer (__global or __constant
+// pointer), a __local size, or nothing yet (images, samplers, pipes, queues).
+enum class ArgKind { Value, Buffer, Local, Unsupported };
+std::string_view argKindName(ArgKind kind); // "value", "buffer", "local", "unsupported"
+
+struct ArgSlot
+{
+    int index = 0;
+    std::string name;
+    ArgKind kind = ArgKind::Value;
+    AddressQualifier address = AddressQualifier::Private;
+    std::string typeName;             // as the driver spells it: "float4*"
+    std::optional<ElementType> type;  // the value's type, or the pointee's; none for structs and void
+    std::string unsupported;          // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
+
+    // "__global const float*", "uint", "__local float*": for messages and the GUI.
+    std::string declaration() const;
+};
+
+// One slot per argument of the kernel. Throws RunInputError when the kernel has no argument info at all
+// (neither from the driver nor from the source).
+std::vector<ArgSlot> argSlots(const KernelInfo &kernel);
+
+// A value for a private argument; without a type, the type comes from the kernel's signature.
+struct ScalarArg
+{
+    std::optional<ElementType> type;
+    std::string text; // "1024", "1,2,3,4", "0x1.8p1"
+
+    bool operator==(const ScalarArg &) const = default;
+};
+
+struct BufferArg
+{
+    std::optional<ElementType> type; // none: the pointee type of the argument
+    std::size_t count = 0;           // elements
+    BufferInit init;
+
+    bool operator==(const BufferArg &) const = default;
+};
+
+struct LocalArg
+{
+    std::size_t bytes = 0;
+
+    bool operator==(const LocalArg &) const = default;
+};
+
+struct ArgValue
+{
+    std::string name;
+    std::variant<ScalarArg, BufferArg, LocalArg> value;
+
+    bool operator==(const ArgValue &) const = default;
+};
+
+// `NAME=TYPE:VALUE` (n=uint:1024, v=float4:1,2,3,4), `NAME=VALUE` (type from the kernel),
+// `NAME=buffer:TYPE:COUNT[:INIT]`, `NAME=buffer:COUNT[:INIT]` (type from the kernel),
+// `NAME=local:BYTES`. Throws RunInputError naming the argument.
+ArgValue parseArgSpec(std::string_view spec);
+std::string toString(const ArgValue &arg); // the spec form
+
+// An argument ready to set: the value's bytes, or the buffer's type, count and checked initialiser, or
+// the local size.
+struct BoundArg
+{
+    int index = 0;
+    std::string name;
+    ArgKind kind = ArgKind::Value;
+    ElementType type;                  // Value and Buffer
+    std::vector<unsigned char> value;  // Value: the bytes clSetKernelArg gets
+    std::size_t count = 0;             // Buffer: elements
+    BufferInit init;                   // Buffer
+    std::size_t localBytes = 0;        // Local
+
+    std::size_t bufferBytes() const { return count * type.size(); }
+};
+
+// Matches the values to the kernel's arguments, in argument order. Every problem is a RunInputError that
+// names the argument: an unknown name (listing the kernel's arguments), a name given twice, a missing
+// argument, a value for a pointer or a buffer for a value, a type that differs from the kernel's, a bad
+// value or initialiser, a copy of something that is not a buffer of the same size, a copy cycle, an
+// initialiser file that does not exist, an unsupported argument (image, sampler, pipe).
+std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values);
+
+// The initial contents of a buffer for every initialiser but Copy (zeros, fill, iota, random, file).
+// Throws RunInputError naming the argument when a file cannot be read or does not fit.
+std::vector<unsigned char> initialContents(const BoundArg &arg);
+
+// The element pattern a fill command can use for Zeros and Fill (one element), or nothing when the
+// initialiser is not a fill (or the element size is not a power of two up to 128, as
+// clEnqueueFillBuffer requires).
+std::optional<std::vector<unsigned char>> fillPattern(const BoundArg &arg);
+
+} // namespace clscope

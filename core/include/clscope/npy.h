@@ -1,0 +1,56 @@
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian numeric dtypes in C order, read
+// for `file=` buffer initialisers and written for the GUI's save-as-.npy.
+#pragma once
+
+#include "clscope/kernelargs.h"
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clscope {
+
+// A file that is not .npy, or one this reader does not take (Fortran order, big-endian or structured
+// dtypes, a truncated body). The message says which.
+class NpyError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct NpyArray
+{
+    ScalarKind dtype = ScalarKind::Float; // never Bytes
+    std::vector<std::size_t> shape;       // () is a scalar: one value
+    std::vector<unsigned char> data;      // C order, little-endian
+
+    std::size_t valueCount() const; // the product of the shape
+    bool operator==(const NpyArray &) const = default;
+};
+
+// '<f4' for Float, '|u1' for UChar, '<f2' for Half; nothing for Bytes.
+std::optional<std::string> npyDescr(ScalarKind kind);
+// '<f4', '|i1', '<u8', '=i4' ('=' and '|' mean native, little-endian here); nothing for anything else.
+std::optional<ScalarKind> scalarFromDescr(std::string_view descr);
+
+// Throws NpyError.
+NpyArray parseNpy(std::string_view bytes);
+NpyArray readNpyFile(const std::string &path);
+// Version 1.0 unless the header needs more than 65535 bytes (then 2.0), padded so that the data starts
+// at a multiple of 64 bytes, as NumPy writes it. Throws NpyError when data and shape disagree.
+std::string encodeNpy(const NpyArray &array);
+// Throws NpyError when the file cannot be written.
+void writeNpyFile(const std::string &path, const NpyArray &array);
+
+// A buffer as an array: shape (count) for scalars, (count, width) for vectors (3-vectors without their
+// padding), (count, size) of uint8 for raw bytes.
+NpyArray toNpy(const BufferData &buffer);
+// The stored bytes of `count` elements of `type` from an array: the dtype must be the type's scalar (any
+// dtype for raw bytes, whose size must then match) and the shape must hold count * width values (3-vectors
+// are padded back to 4). Throws NpyError saying what differs: "dtype <f8 does not match float (<f4)".
+std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &type, std::size_t count);
+
+} // namespace clscope

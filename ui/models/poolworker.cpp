@@ -1,0 +1,346 @@
+// The pool worker: pools, workloads and every driver call of the pool monitor, on its own thread.
+#include "poolworker.h"
+
+#include "clscope/error.h"
+#include "clscope/format.h"
+#include "clscope/version.h"
+
+#include <QLocale>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace clscope::ui {
+
+QString allocatorName(AllocatorKind kind)
+{
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        return QStringLiteral("deferred");
+    case AllocatorKind::Immediate:
+        return QStringLiteral("immediate");
+    case AllocatorKind::Svm:
+        return QStringLiteral("SVM");
+    }
+    return {};
+}
+
+namespace {
+// A chunk of work ends after this long, so queued requests wait at most about this.
+constexpr qint64 kChunkNs = 5'000'000;
+constexpr quint64 kMaxOpsPerChunk = quint64(1) << 22;
+// The pool's own series ring: large enough that a refresh every 33 ms loses nothing below ~2M changes/s.
+constexpr std::size_t kSeriesCapacity = std::size_t(1) << 16;
+
+QString bytesText(std::uint64_t bytes)
+{
+    return QString::fromStdString(formatBytes(bytes));
+}
+
+QString countText(quint64 n)
+{
+    return QLocale().toString(n);
+}
+
+std::optional<ClVersion> deviceVersion(cl_device_id device)
+{
+    std::size_t bytes = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes) != CL_SUCCESS)
+        return std::nullopt;
+    std::string text(bytes, '\0');
+    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, bytes, text.data(), nullptr) != CL_SUCCESS)
+        return std::nullopt;
+    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
+    return parseOpenCLVersion(text);
+}
+} // namespace
+
+PoolWorker::PoolWorker(std::shared_ptr<PoolHandoff> handoff, QObject *parent)
+    : QObject(parent)
+    , m_handoff(std::move(handoff))
+    , m_chunkTimer(new QTimer(this))
+{
+    m_chunkTimer->setSingleShot(true);
+    connect(m_chunkTimer, &QTimer::timeout, this, &PoolWorker::runChunk);
+}
+
+PoolWorker::~PoolWorker()
+{
+    m_workload.reset();
+    m_pool.reset();
+    releaseDevice();
+}
+
+void PoolWorker::releaseDevice()
+{
+    if (m_queue)
+        clReleaseCommandQueue(m_queue);
+    if (m_context)
+        clReleaseContext(m_context);
+    m_queue = nullptr;
+    m_context = nullptr;
+    m_device = nullptr;
+    m_svm = false;
+}
+
+void PoolWorker::publish(std::shared_ptr<MemoryPool> pool, const QString &label)
+{
+    std::shared_ptr<MemoryPool> old;
+    quint64 generation = 0;
+    {
+        std::lock_guard lock(m_handoff->mutex);
+        old = std::exchange(m_handoff->pool, pool);
+        m_handoff->label = label;
+        generation = ++m_handoff->generation;
+    }
+    m_pool = std::move(pool);
+    old.reset(); // here, on the worker: a pool's destructor releases its held blocks
+    emit poolPublished(generation);
+}
+
+std::shared_ptr<MemoryPool> PoolWorker::makePool(int leadingBits, AllocatorKind kind)
+{
+    std::shared_ptr<Allocator> allocator;
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        allocator = std::make_shared<DeferredAllocator>(m_context);
+        break;
+    case AllocatorKind::Immediate:
+        allocator = std::make_shared<ImmediateAllocator>(m_queue);
+        break;
+    case AllocatorKind::Svm:
+        allocator = std::make_shared<SvmAllocator>(m_context);
+        break;
+    }
+    PoolOptions options;
+    options.leadingBits = leadingBits;
+    options.seriesCapacity = kSeriesCapacity;
+    return std::make_shared<MemoryPool>(std::move(allocator), options);
+}
+
+void PoolWorker::setDevice(cl_device_id device, const QString &name, int leadingBits, AllocatorKind kind)
+{
+    finishRun(tr("Stopped: the device changed"), false);
+    publish(nullptr, QString());
+    releaseDevice();
+    if (!device) {
+        emit deviceReady(false);
+        return;
+    }
+    m_deviceName = name;
+    try {
+        cl_int err = CL_SUCCESS;
+        m_context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+        check(err, "clCreateContext");
+        const auto version = deviceVersion(device);
+        if (version && *version >= ClVersion{2, 0, 0}) {
+            m_queue = clCreateCommandQueueWithProperties(m_context, device, nullptr, &err);
+            check(err, "clCreateCommandQueueWithProperties");
+        } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+            m_queue = clCreateCommandQueue(m_context, device, 0, &err); // OpenCL 1.x has only this one
+#pragma GCC diagnostic pop
+            check(err, "clCreateCommandQueue");
+        }
+        m_device = device;
+        m_svm = SvmAllocator::isSupported(device);
+        emit deviceReady(m_svm);
+        if (kind == AllocatorKind::Svm && !m_svm)
+            kind = AllocatorKind::Immediate;
+        newPool(leadingBits, kind);
+    } catch (const std::exception &e) {
+        releaseDevice();
+        emit deviceReady(false);
+        emit failed(tr("Cannot use %1 for the pool: %2").arg(name, QString::fromStdString(e.what())));
+    }
+}
+
+void PoolWorker::newPool(int leadingBits, AllocatorKind kind)
+{
+    if (!m_context) {
+        emit failed(tr("No device: pick one in the Devices panel first"));
+        return;
+    }
+    if (kind == AllocatorKind::Svm && !m_svm) {
+        emit failed(tr("%1 has no shared virtual memory: choose the deferred or immediate allocator")
+                        .arg(m_deviceName));
+        return;
+    }
+    try {
+        checkLeadingBits(leadingBits);
+        finishRun(tr("Stopped: the pool was replaced"), false);
+        publish(makePool(leadingBits, kind), tr("%1 allocator, %2 leading bits, on %3")
+                                                 .arg(allocatorName(kind))
+                                                 .arg(leadingBits)
+                                                 .arg(m_deviceName));
+    } catch (const std::exception &e) {
+        emit failed(tr("Cannot make a new pool: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void PoolWorker::adoptPool(std::shared_ptr<MemoryPool> pool, const QString &label)
+{
+    finishRun(tr("Stopped: another pool is shown"), false);
+    publish(std::move(pool), label);
+}
+
+void PoolWorker::freeHeld()
+{
+    if (!m_pool)
+        return;
+    try {
+        const PoolCounters before = m_pool->counters();
+        m_pool->freeHeld();
+        const PoolCounters after = m_pool->counters();
+        emit actionFinished(tr("Freed %1 held blocks (%2)")
+                                .arg(countText(before.heldBlocks - after.heldBlocks),
+                                     bytesText(before.heldBytes - after.heldBytes)));
+    } catch (const std::exception &e) {
+        emit failed(tr("Free held failed: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void PoolWorker::stopHolding()
+{
+    if (!m_pool)
+        return;
+    try {
+        const PoolCounters before = m_pool->counters();
+        m_pool->stopHolding();
+        emit actionFinished(tr("The pool stopped holding: freed %1 held blocks (%2); frees now go back to "
+                               "the allocator")
+                                .arg(countText(before.heldBlocks), bytesText(before.heldBytes)));
+    } catch (const std::exception &e) {
+        emit failed(tr("Stop holding failed: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+void PoolWorker::startWorkload(const WorkloadSpec &spec, quint64 run)
+{
+    finishRun(tr("Replaced by a new run"), false);
+    if (m_cancel.load() >= run)
+        return; // stopped before it began
+    m_run = run;
+    if (!m_pool) {
+        emit workloadFinished(run, tr("No pool to run on: pick a device first"), true);
+        return;
+    }
+    QString error;
+    m_workload = makeWorkload(spec, &error);
+    if (!m_workload) {
+        emit workloadFinished(run, error, true);
+        return;
+    }
+    m_workloadName = workloadName(spec.kind);
+    m_opsDone.store(0);
+    m_rateSeen = -1;
+    m_chunkTimer->start(0);
+}
+
+void PoolWorker::stopWorkload()
+{
+    finishRun({}, false);
+}
+
+void PoolWorker::shutdown()
+{
+    m_cancel.store(std::numeric_limits<quint64>::max());
+    finishRun(tr("Stopped: closing"), false);
+    publish(nullptr, QString());
+    releaseDevice();
+}
+
+void PoolWorker::finishRun(const QString &summary, bool isError)
+{
+    if (!m_workload)
+        return;
+    m_chunkTimer->stop();
+    m_workload->releaseAll();
+    m_workload.reset();
+    const QString ops = countText(m_opsDone.load());
+    QString text;
+    if (isError)
+        text = tr("%1 failed after %2 operations: %3").arg(m_workloadName, ops, summary);
+    else if (summary.isEmpty())
+        text = tr("%1 stopped after %2 operations").arg(m_workloadName, ops);
+    else
+        text = tr("%1: %2 operations. %3").arg(m_workloadName, ops, summary);
+    emit workloadFinished(m_run, text, isError);
+}
+
+void PoolWorker::scheduleChunk()
+{
+    const double rate = m_rate.load();
+    if (rate <= 0) {
+        m_chunkTimer->start(0);
+        return;
+    }
+    const double elapsed = double(m_rateClock.nsecsElapsed()) * 1e-9;
+    const double nextAt = double(m_rateOps + 1) / rate;
+    // Sleep until the next op is due, but batch slow rates into steps of a few ms: the charts sample
+    // at 30 Hz, and a timer per op at 1000 ops/s would only burn wake-ups.
+    const double waitMs = (nextAt - elapsed) * 1000;
+    m_chunkTimer->start(waitMs <= 0 ? 0 : std::clamp(int(std::ceil(waitMs)), 4, 50));
+}
+
+void PoolWorker::runChunk()
+{
+    if (!m_workload)
+        return;
+    if (m_cancel.load() >= m_run) {
+        finishRun({}, false);
+        return;
+    }
+    if (!m_pool) {
+        finishRun(tr("the pool went away"), true);
+        return;
+    }
+    const double rate = m_rate.load();
+    if (rate != m_rateSeen) {
+        m_rateSeen = rate;
+        m_rateClock.start();
+        m_rateOps = 0;
+    }
+    quint64 budget = kMaxOpsPerChunk;
+    if (rate > 0) {
+        const double due = std::floor(double(m_rateClock.nsecsElapsed()) * 1e-9 * rate) - double(m_rateOps);
+        if (due < 1) {
+            scheduleChunk();
+            return;
+        }
+        budget = quint64(std::min(due, double(kMaxOpsPerChunk)));
+    }
+
+    QElapsedTimer chunk;
+    chunk.start();
+    quint64 done = 0;
+    QString error;
+    try {
+        while (done < budget && !m_workload->isFinished()) {
+            m_workload->step(*m_pool);
+            ++done;
+            // Look at the clock and the stop flag every 64 ops only: both cost more than a pool hit.
+            if ((done & 63) == 0 &&
+                (chunk.nsecsElapsed() > kChunkNs || m_cancel.load(std::memory_order_relaxed) >= m_run))
+                break;
+        }
+    } catch (const std::exception &e) {
+        error = QString::fromStdString(e.what());
+    }
+    m_rateOps += done;
+    m_opsDone.fetch_add(done, std::memory_order_relaxed);
+    if (!error.isEmpty()) {
+        finishRun(error, true);
+    } else if (m_workload->isFinished()) {
+        finishRun(tr("Finished"), false);
+    } else {
+        scheduleChunk();
+    }
+}
+
+} // namespace clscope::ui
