@@ -33,5 +33,6 @@ void addInfoCommand(CLI::App &app, Action &action);
 void addPoolCommand(CLI::App &app, Action &action);
 void addBenchCommand(CLI::App &app, Action &action);
 void addBuildCommand(CLI::App &app, Action &action);
+void addRunCommand(CLI::App &app, Action &action);
 
 } // namespace clscope::cli

@@ -27,6 +27,7 @@ int main(int argc, char **argv)
     addPoolCommand(app, action);
     addBenchCommand(app, action);
     addBuildCommand(app, action);
+    addRunCommand(app, action);
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App *sub : app.get_subcommands({}))

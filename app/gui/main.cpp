@@ -1,6 +1,9 @@
 // clscope: the GUI. Every panel can be brought up from the command line so pictures and tests are
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png].
+#include "widgets/argumentspanel.h"
+#include "widgets/resultsviewer.h"
 #include "windows/buildcoordinator.h"
+#include "windows/runcoordinator.h"
 #include "windows/mainwindow.h"
 
 #include <QApplication>
@@ -40,6 +43,18 @@ int main(int argc, char **argv)
         QStringLiteral("build"), QStringLiteral("Build the current kernel once the devices are known."));
     const QCommandLineOption optionsOption(
         QStringLiteral("options"), QStringLiteral("Build options for --build."), QStringLiteral("OPTIONS"));
+    const QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("After --build, run this kernel."),
+                                       QStringLiteral("KERNEL"));
+    const QCommandLineOption argOption(QStringLiteral("arg"),
+                                       QStringLiteral("An argument for --run, as clscope-cli takes it (n=uint:1024, "
+                                                      "a=buffer:float:1024:iota, s=local:256)."),
+                                       QStringLiteral("SPEC"));
+    const QCommandLineOption globalOption(QStringLiteral("global"), QStringLiteral("Global size for --run."),
+                                          QStringLiteral("X[,Y[,Z]]"));
+    const QCommandLineOption localOption(QStringLiteral("local"), QStringLiteral("Local size for --run."),
+                                         QStringLiteral("X[,Y[,Z]]"));
+    const QCommandLineOption printOption(QStringLiteral("print"), QStringLiteral("Read back and show this buffer."),
+                                         QStringLiteral("NAME"));
     const QCommandLineOption showOption(QStringLiteral("show"),
                                         QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
                                         QStringLiteral("DOCK"));
@@ -52,6 +67,11 @@ int main(int argc, char **argv)
     parser.addOption(openOption);
     parser.addOption(buildOption);
     parser.addOption(optionsOption);
+    parser.addOption(runOption);
+    parser.addOption(argOption);
+    parser.addOption(globalOption);
+    parser.addOption(localOption);
+    parser.addOption(printOption);
     parser.addOption(showOption);
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
@@ -102,7 +122,40 @@ int main(int argc, char **argv)
         auto *builds = window.builds();
         if (parser.isSet(optionsOption))
             builds->optionsBox()->setEditText(parser.value(optionsOption));
-        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFinished, &app, [&] { finish(); });
+        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFinished, &app, [&](const clscope::BuildResult &result) {
+            if (!parser.isSet(runOption) || !result.success()) {
+                finish();
+                return;
+            }
+            // The run the command line describes, through the arguments panel as a user would fill it.
+            auto *panel = window.arguments();
+            QString error;
+            bool ok = panel->setCurrentKernel(parser.value(runOption));
+            if (!ok)
+                error = QStringLiteral("no kernel '%1' in the build").arg(parser.value(runOption));
+            const QStringList specs = parser.values(argOption);
+            for (qsizetype i = 0; ok && i < specs.size(); ++i)
+                ok = panel->applySpec(specs[i], &error);
+            if (ok) {
+                panel->setRange(parser.value(globalOption), parser.value(localOption));
+                for (const QString &name : parser.values(printOption))
+                    panel->setReadBack(name, true);
+                QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFinished, &app, [&] {
+                    const QStringList prints = parser.values(printOption);
+                    if (!prints.isEmpty())
+                        window.results()->selectBuffer(prints.front());
+                    finish();
+                });
+                QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFailed, &app, [&](const QString &message) {
+                    fail(message);
+                    finish();
+                });
+                ok = window.runs()->runCurrent();
+            } else {
+                fail(error);
+                finish();
+            }
+        });
         QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app,
                          [&](const QString &message) {
                              fail(message);

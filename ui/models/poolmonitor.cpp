@@ -5,14 +5,18 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 
 namespace clscope::ui {
 
 namespace {
-// 40 Hz: comfortably above the 30 Hz the charts promise, with room for a late timer.
+// 40 Hz while the pool changes: comfortably above the 30 Hz the charts promise, with room for a late
+// timer. An idle pool only scrolls the chart, which 10 Hz does as well at a quarter of the cost.
 constexpr int kDefaultRefreshMs = 25;
+constexpr int kIdleRefreshMs = 100;
+constexpr int kIdleTicksBeforeSlowing = 10;
 
 qint64 steadyNs()
 {
@@ -50,7 +54,8 @@ PoolMonitor::PoolMonitor(QObject *parent)
     m_thread->start();
 
     m_timer->setTimerType(Qt::PreciseTimer);
-    m_timer->setInterval(kDefaultRefreshMs);
+    m_busyInterval = kDefaultRefreshMs;
+    m_timer->setInterval(m_busyInterval);
     connect(m_timer, &QTimer::timeout, this, &PoolMonitor::refresh);
 }
 
@@ -86,8 +91,10 @@ void PoolMonitor::setDevice(cl_device_id device, const QString &name)
 
 void PoolMonitor::newPool(int leadingBits, AllocatorKind kind)
 {
-    m_leadingBits = leadingBits;
-    m_allocator = kind;
+    if (leadingBits >= 0 && leadingBits <= kMaxLeadingBits) { // the worker reports a bad value
+        m_leadingBits = leadingBits;
+        m_allocator = kind;
+    }
     post([worker = m_worker, leadingBits, kind] { worker->newPool(leadingBits, kind); });
 }
 
@@ -179,6 +186,7 @@ void PoolMonitor::takePublishedPool(quint64 generation)
     m_nextSequence = 0;
     m_dropped = 0;
     m_originNs = steadyNs();
+    noteActivity(true);
     if (m_pool) {
         m_timer->start();
     } else {
@@ -196,12 +204,23 @@ double PoolMonitor::now() const
 
 void PoolMonitor::setRefreshInterval(int ms)
 {
-    m_timer->setInterval(ms);
+    m_busyInterval = std::max(ms, 1);
+    m_idleTicks = 0;
+    m_timer->setInterval(m_busyInterval);
 }
 
 int PoolMonitor::refreshInterval() const
 {
-    return m_timer->interval();
+    return m_busyInterval;
+}
+
+void PoolMonitor::noteActivity(bool changed)
+{
+    m_idleTicks = changed ? 0 : m_idleTicks + 1;
+    const int interval =
+        m_idleTicks > kIdleTicksBeforeSlowing ? std::max(kIdleRefreshMs, m_busyInterval) : m_busyInterval;
+    if (m_timer->interval() != interval)
+        m_timer->setInterval(interval);
 }
 
 void PoolMonitor::refresh()
@@ -220,7 +239,9 @@ void PoolMonitor::refresh()
                               double(s.heldBlocks), double(s.activeBlocks)});
         }
         m_nextSequence = samples.back().sequence + 1;
+        noteActivity(true);
     } else {
+        noteActivity(valuesOf(m_stats.counters) != m_history.lastValues());
         // Idle, or a pool without a series (an attached one may have it off): the counters as of now.
         m_history.extendTo(now(), valuesOf(m_stats.counters));
     }

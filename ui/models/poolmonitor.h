@@ -68,6 +68,7 @@ public:
     // Seconds on the history's clock (0 when the pool was shown).
     double now() const;
 
+    // While the pool changes; an idle pool is refreshed at 10 Hz until it changes again.
     void setRefreshInterval(int ms);
     int refreshInterval() const;
     quint64 refreshCount() const { return m_refreshes; }
@@ -87,6 +88,7 @@ private:
     void takePublishedPool(quint64 generation);
     void onWorkloadFinished(quint64 run, const QString &summary, bool isError);
     void setRunning(bool running);
+    void noteActivity(bool changed);
     template<typename F> void post(F &&f);
 
     std::shared_ptr<PoolHandoff> m_handoff;
@@ -107,6 +109,8 @@ private:
     std::uint64_t m_nextSequence = 0;
     quint64 m_dropped = 0;
     quint64 m_refreshes = 0;
+    int m_busyInterval = 25;
+    int m_idleTicks = 0;
     PoolStats m_stats;
     PoolHistory m_history;
 

@@ -3,7 +3,7 @@
 // (10 s, 1 min, 10 min, all), pause, horizontal zoom and pan, and export as PNG, PDF or CSV.
 #pragma once
 
-#include <qcustomplot.h>
+#include "qcustomplotinclude.h"
 
 #include <QWidget>
 
@@ -78,7 +78,7 @@ protected:
 private:
     void applyTheme();
     void onUserRangeChanged();
-    void chooseExport();
+    void chooseExport(const QString &kind);
 
     PoolMonitor *m_monitor;
     QCustomPlot *m_plot;

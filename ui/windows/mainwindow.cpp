@@ -2,7 +2,12 @@
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
+#include "runcoordinator.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/resultsviewer.h"
+#include "widgets/runhistory.h"
 #include "models/workqueue.h"
+#include "widgets/benchmarkdock.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
@@ -20,6 +25,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -43,6 +49,10 @@ MainWindow::MainWindow(QWidget *parent)
     , m_buildLog(new BuildLogPanel)
     , m_diagnostics(new DiagnosticsPanel)
     , m_builds(nullptr)
+    , m_arguments(new ArgumentsPanel)
+    , m_results(new ResultsViewer)
+    , m_runHistory(new RunHistoryPanel)
+    , m_runs(nullptr)
     , m_deviceLabel(new QLabel)
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -64,7 +74,16 @@ MainWindow::MainWindow(QWidget *parent)
         addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
     QDockWidget *diagDock = addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
                                      Qt::BottomDockWidgetArea);
+    QDockWidget *argsDock = addPanel(m_arguments, tr("Arguments"), QStringLiteral("argumentsDock"), Qt::RightDockWidgetArea);
+    QDockWidget *resultsDock = addPanel(m_results, tr("Results"), QStringLiteral("resultsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *historyDock =
+        addPanel(m_runHistory, tr("Run history"), QStringLiteral("runHistoryDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, diagDock);
+    QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices), tr("Benchmarks"),
+                                      QStringLiteral("benchmarksDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(logDock, benchDock);
+    tabifyDockWidget(diagDock, resultsDock);
+    tabifyDockWidget(resultsDock, historyDock);
     diagDock->raise();
 
     m_builds =
@@ -79,6 +98,15 @@ MainWindow::MainWindow(QWidget *parent)
         // Errors and warnings first; a clean build shows its log.
         (result.diagnostics().empty() ? logDock : diagDock)->raise();
     });
+
+    m_runs = new RunCoordinator(m_queue, m_devices, m_arguments, m_results, m_runHistory, statusBar(), this);
+    connect(m_builds, &BuildCoordinator::buildFinished, m_runs, &RunCoordinator::onBuildFinished);
+    connect(m_builds, &BuildCoordinator::buildFinished, this, [argsDock](const BuildResult &result) {
+        if (result.success())
+            argsDock->raise();
+    });
+    connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
+    connect(m_runs, &RunCoordinator::runFailed, this, [historyDock] { historyDock->raise(); });
 
     m_deviceLabel->setObjectName(QStringLiteral("deviceStatus"));
     m_deviceLabel->setText(tr("Looking for OpenCL devices…"));
@@ -101,7 +129,8 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) {
         // First start: the editor gets the room, the panels a sensible share of it.
-        resizeDocks({logDock}, {220}, Qt::Vertical);
+        resizeDocks({logDock}, {240}, Qt::Vertical);
+        resizeDocks({argsDock}, {520}, Qt::Horizontal);
         resizeDocks({findChild<QDockWidget *>(QStringLiteral("devicesDock"))}, {420}, Qt::Horizontal);
     }
 }
@@ -185,6 +214,8 @@ void MainWindow::createMenus()
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_builds->buildAction());
     build->addAction(m_builds->buildAllAction());
+    build->addSeparator();
+    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_arguments->runButton()->click(); });
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);

@@ -11,7 +11,11 @@ class QLabel;
 
 namespace clscope::ui {
 
+class ArgumentsPanel;
 class BuildCoordinator;
+class ResultsViewer;
+class RunCoordinator;
+class RunHistoryPanel;
 class BuildLogPanel;
 class DeviceDock;
 class DiagnosticsPanel;
@@ -33,6 +37,10 @@ public:
     BuildLogPanel *buildLog() const { return m_buildLog; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
     WorkQueue *workQueue() const { return m_queue; }
+    ArgumentsPanel *arguments() const { return m_arguments; }
+    ResultsViewer *results() const { return m_results; }
+    RunHistoryPanel *runHistory() const { return m_runHistory; }
+    RunCoordinator *runs() const { return m_runs; }
 
     // Opens files given on the command line or dropped on the window; false if any failed.
     bool openFiles(const QStringList &paths);
@@ -73,6 +81,10 @@ private:
     BuildLogPanel *m_buildLog;
     DiagnosticsPanel *m_diagnostics;
     BuildCoordinator *m_builds;
+    ArgumentsPanel *m_arguments;
+    ResultsViewer *m_results;
+    RunHistoryPanel *m_runHistory;
+    RunCoordinator *m_runs;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QList<QDockWidget *> m_docks;

@@ -115,14 +115,14 @@ std::string_view initKindName(InitKind kind); // "zeros", "fill", "iota", "rando
 struct BufferInit
 {
     InitKind kind = InitKind::Zeros;
-    std::string fill;     // Fill: one value for every component, or a full element ("1,2,3,4")
-    std::string start;    // Iota: element i is start + i * step, per component (empty: 0)
-    std::string step;     // Iota (empty: 1)
+    std::string fill;       // Fill: one value for every component, or a full element ("1,2,3,4")
+    std::string start;      // Iota: element i is start + i * step, per component (empty: 0)
+    std::string step;       // Iota (empty: 1)
     std::uint64_t seed = 0; // Random: std::mt19937_64 seed; the same seed gives the same contents
-    std::string low;      // Random: floats uniform in [low, high), integers in [low, high]
-    std::string high;     //   (empty: floats 0 and 1, integers 0 and 99)
-    std::string path;     // File: raw bytes (exactly the buffer's size) or .npy (dtype and size checked)
-    std::string source;   // Copy: the name of another buffer argument, copied after its own init
+    std::string low;        // Random: floats uniform in [low, high), integers in [low, high]
+    std::string high;       //   (empty: floats 0 and 1, integers 0 and 99)
+    std::string path;       // File: raw bytes (exactly the buffer's size) or .npy (dtype and size checked)
+    std::string source;     // Copy: the name of another buffer argument, copied after its own init
 
     bool operator==(const BufferInit &) const = default;
 };
@@ -137,7 +137,7 @@ struct BufferData
 {
     std::string name;
     ElementType type;
-    std::size_t count = 0;           // elements
+    std::size_t count = 0;            // elements
     std::vector<unsigned char> bytes; // count * type.size()
 
     // Components with vectors flattened and the padding of 3-vectors left out (3 per float3 element);
@@ -162,11 +162,12 @@ struct ArgSlot
     std::string name;
     ArgKind kind = ArgKind::Value;
     AddressQualifier address = AddressQualifier::Private;
-    std::string typeName;             // as the driver spells it: "float4*"
-    std::optional<ElementType> type;  // the value's type, or the pointee's; none for structs and void
-    std::string unsupported;          // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
+    std::string typeName;            // as the driver spells it: "float4*"
+    unsigned typeQualifiers = 0;     // TypeConst, TypeVolatile... (build.h): a const pointee is an input
+    std::optional<ElementType> type; // the value's type, or the pointee's; none for structs and void
+    std::string unsupported; // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
 
-    // "__global const float*", "uint", "__local float*": for messages and the GUI.
+    // "__global const float*", "uint", "__local float*": for messages and the GUI (restrict left out).
     std::string declaration() const;
 };
 
@@ -220,11 +221,11 @@ struct BoundArg
     int index = 0;
     std::string name;
     ArgKind kind = ArgKind::Value;
-    ElementType type;                  // Value and Buffer
-    std::vector<unsigned char> value;  // Value: the bytes clSetKernelArg gets
-    std::size_t count = 0;             // Buffer: elements
-    BufferInit init;                   // Buffer
-    std::size_t localBytes = 0;        // Local
+    ElementType type;                 // Value and Buffer
+    std::vector<unsigned char> value; // Value: the bytes clSetKernelArg gets
+    std::size_t count = 0;            // Buffer: elements
+    BufferInit init;                  // Buffer
+    std::size_t localBytes = 0;       // Local
 
     std::size_t bufferBytes() const { return count * type.size(); }
 };

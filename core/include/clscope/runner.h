@@ -1,12 +1,13 @@
 // Kernel runs: the NDRange and its validation against device and kernel limits, the launch on a
-// profiling queue with buffers from a memory pool, one record per enqueued command, and the immutable
-// RunResult that the CLI prints and the GUI shows. runKernel blocks; call it from any thread (it keeps no
-// global state, and every run makes its own cl_kernel and queue).
+// profiling queue with buffers from a memory pool, one CommandRecord (profile.h) per enqueued command, and
+// the immutable RunResult that the CLI prints and the GUI shows. runKernel blocks; call it from any thread
+// (it keeps no global state, and every run makes its own cl_kernel and queue).
 #pragma once
 
 #include "clscope/build.h"
 #include "clscope/kernelargs.h"
 #include "clscope/pool.h"
+#include "clscope/profile.h"
 
 #include <CL/cl.h>
 
@@ -42,14 +43,14 @@ std::string formatSizeList(const std::vector<std::size_t> &sizes);
 // What a launch must respect. A plain struct so that validation is testable without a device.
 struct LaunchLimits
 {
-    std::string kernel;                            // for messages
-    std::uint32_t maxWorkItemDimensions = 3;       // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS
-    std::vector<std::size_t> maxWorkItemSizes;     // CL_DEVICE_MAX_WORK_ITEM_SIZES
-    std::size_t maxWorkGroupSize = 0;              // CL_DEVICE_MAX_WORK_GROUP_SIZE
-    std::size_t kernelWorkGroupSize = 0;           // CL_KERNEL_WORK_GROUP_SIZE (0: not known)
+    std::string kernel;                                // for messages
+    std::uint32_t maxWorkItemDimensions = 3;           // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS
+    std::vector<std::size_t> maxWorkItemSizes;         // CL_DEVICE_MAX_WORK_ITEM_SIZES
+    std::size_t maxWorkGroupSize = 0;                  // CL_DEVICE_MAX_WORK_GROUP_SIZE
+    std::size_t kernelWorkGroupSize = 0;               // CL_KERNEL_WORK_GROUP_SIZE (0: not known)
     std::array<std::size_t, 3> compileWorkGroupSize{}; // CL_KERNEL_COMPILE_WORK_GROUP_SIZE (zeros: none)
-    std::uint64_t localMemSize = 0;                // CL_DEVICE_LOCAL_MEM_SIZE (0: not known)
-    std::uint64_t kernelLocalMemSize = 0;          // CL_KERNEL_LOCAL_MEM_SIZE without __local arguments
+    std::uint64_t localMemSize = 0;                    // CL_DEVICE_LOCAL_MEM_SIZE (0: not known)
+    std::uint64_t kernelLocalMemSize = 0;              // CL_KERNEL_LOCAL_MEM_SIZE without __local arguments
     // Global sizes need not be multiples of the local size: the device supports non-uniform work-groups
     // (OpenCL 2.x, or 3.0 with CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) and the program was built with
     // -cl-std=CL2.0 or later without -cl-uniform-work-group-size. Conservative: false unless both hold.
@@ -70,43 +71,21 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits);
 // CL_DEVICE_LOCAL_MEM_SIZE.
 void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits);
 
-// ---- Commands and results ---------------------------------------------------------------------------
-
-enum class CommandType { Kernel, Read, Write, Fill, Copy, Migrate };
-std::string_view commandTypeName(CommandType type); // "kernel", "read", "write", "fill", "copy", "migrate"
-
-// One enqueued command with its profiling timestamps (device nanoseconds, CL_PROFILING_COMMAND_*). The
-// profiling module turns these into timelines and Chrome traces.
-struct CommandRecord
-{
-    CommandType type = CommandType::Kernel;
-    std::string name;                 // "vector_add", "write a", "read c", "fill b", "copy a to b"
-    std::uint64_t bytes = 0;          // bytes moved (0 for kernels)
-    std::vector<std::size_t> global;  // kernels: the launch's sizes
-    std::vector<std::size_t> local;   //   (empty local: chosen by the driver)
-    std::uint64_t queued = 0;
-    std::uint64_t submit = 0;
-    std::uint64_t start = 0;
-    std::uint64_t end = 0;
-    std::optional<std::uint64_t> complete; // CL_PROFILING_COMMAND_COMPLETE, OpenCL 2.0+ drivers only
-    // std::chrono::steady_clock nanoseconds just before the enqueue call: the clock of PoolSample, so a
-    // GUI can line commands up with the pool's time series.
-    std::int64_t hostSubmitNs = 0;
-
-    double durationNs() const { return end >= start ? double(end - start) : 0.0; }
-};
+// ---- Results ----------------------------------------------------------------------------------------
 
 struct RunResultData
 {
     std::string kernel;
     std::string device; // CL_DEVICE_NAME
     std::vector<std::size_t> global;
-    std::vector<std::size_t> local; // empty: chosen by the driver
+    std::vector<std::size_t> local;  // empty: chosen by the driver
     std::vector<std::size_t> offset; // always as many as global (zeros when none was given)
     int repeat = 1;                  // launches asked for
     bool cancelled = false;          // stopped between launches: fewer launches, no buffers read back
+    // Device timestamps (CL_PROFILING_COMMAND_*) as the driver gave them; `clock` maps them to host time.
     std::vector<CommandRecord> launches; // one per launch done
-    std::vector<CommandRecord> commands; // every command in enqueue order (launches included)
+    std::vector<CommandRecord> commands; // fills, writes, copies, launches, reads, in enqueue order
+    std::optional<ClockMapping> clock;   // when RunOptions::calibrateClock asked for it
     std::vector<BufferData> buffers;     // read back after the last launch, in argument order
     double durationMs = 0;               // wall time of the whole run (allocation and read-back included)
 };
@@ -127,6 +106,7 @@ public:
     bool cancelled() const { return m_d->cancelled; }
     const std::vector<CommandRecord> &launches() const { return m_d->launches; }
     const std::vector<CommandRecord> &commands() const { return m_d->commands; }
+    const std::optional<ClockMapping> &clock() const { return m_d->clock; }
     const std::vector<BufferData> &buffers() const { return m_d->buffers; }
     const BufferData *buffer(std::string_view name) const; // null when it was not read back
     double durationMs() const { return m_d->durationMs; }
@@ -139,11 +119,11 @@ private:
 
 struct RunRequest
 {
-    BuildResult build;              // a successful build; its program and context are used
-    cl_device_id device = nullptr;  // one of the build's devices (null: the first)
+    BuildResult build;             // a successful build; its program and context are used
+    cl_device_id device = nullptr; // one of the build's devices (null: the first)
     std::string kernel;
     NDRange range;
-    int repeat = 1;                 // launches, one after another
+    int repeat = 1; // launches, one after another
     std::vector<ArgValue> args;
     std::vector<std::string> readBack; // buffers read back after the run (an unknown name is an error)
     bool readBackAll = false;          // or every buffer
@@ -159,6 +139,9 @@ struct RunOptions
     // already enqueued cannot be interrupted: OpenCL has no way to stop a running command, so a
     // cancelled run returns once the launches in flight (at most two) have finished.
     std::shared_ptr<const std::atomic<bool>> cancel;
+    // Calibrates the device clock against steady_clock on the run's queue (profile.h's calibrate), so that
+    // a timeline can put the commands next to host events and the pool's series.
+    bool calibrateClock = false;
 };
 
 // Builds the kernel's arguments, allocates and initialises the buffers, launches `repeat` times on a

@@ -56,7 +56,9 @@ std::vector<CommandRecord> syntheticRecords(std::size_t count, int devices, int 
     }
     std::vector<std::uint64_t> laneFree(lanes, host);
     for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t lane = static_cast<std::size_t>(unit(rng) * static_cast<double>(lanes)) % lanes;
+        // The first command of each queue comes in queue order, as a program creates its queues.
+        const std::size_t lane =
+            i < lanes ? i : static_cast<std::size_t>(unit(rng) * static_cast<double>(lanes)) % lanes;
         CommandRecord r;
         r.device = "Synthetic GPU " + std::to_string(lane / static_cast<std::size_t>(queuesPerDevice));
         r.queue = "queue " + std::to_string(lane % static_cast<std::size_t>(queuesPerDevice));

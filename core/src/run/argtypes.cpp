@@ -14,8 +14,7 @@ namespace clscope {
 RunInputError::RunInputError(const std::string &message, std::string argument)
     : std::runtime_error(message)
     , m_argument(std::move(argument))
-{
-}
+{}
 
 namespace {
 
@@ -27,10 +26,10 @@ struct ScalarInfo
 };
 
 constexpr ScalarInfo kScalars[] = {
-    {ScalarKind::Char, "char", 1},    {ScalarKind::UChar, "uchar", 1},   {ScalarKind::Short, "short", 2},
+    {ScalarKind::Char, "char", 1},     {ScalarKind::UChar, "uchar", 1},   {ScalarKind::Short, "short", 2},
     {ScalarKind::UShort, "ushort", 2}, {ScalarKind::Int, "int", 4},       {ScalarKind::UInt, "uint", 4},
-    {ScalarKind::Long, "long", 8},    {ScalarKind::ULong, "ulong", 8},   {ScalarKind::Half, "half", 2},
-    {ScalarKind::Float, "float", 4},  {ScalarKind::Double, "double", 8}, {ScalarKind::Bytes, "bytes", 1},
+    {ScalarKind::Long, "long", 8},     {ScalarKind::ULong, "ulong", 8},   {ScalarKind::Half, "half", 2},
+    {ScalarKind::Float, "float", 4},   {ScalarKind::Double, "double", 8}, {ScalarKind::Bytes, "bytes", 1},
 };
 
 const ScalarInfo &info(ScalarKind kind)
@@ -142,8 +141,8 @@ std::optional<double> parseDouble(std::string_view text, bool &overflow)
     if (end != text.data() + text.size())
         return std::nullopt;
     if (ec == std::errc::result_out_of_range) {
-        // from_chars leaves the value alone then; the wider type tells underflow (zero is fine) from overflow.
-        // (Past even long double, the value stays infinite and counts as overflow.)
+        // from_chars leaves the value alone then; the wider type tells underflow (zero is fine) from
+        // overflow. (Past even long double, the value stays infinite and counts as overflow.)
         long double wide = std::numeric_limits<long double>::infinity();
         std::from_chars(text.data(), text.data() + text.size(), wide, format);
         if (std::fabs(wide) < 1.0L)
@@ -259,7 +258,8 @@ std::optional<ElementType> parseElementType(std::string_view text)
 
 std::string elementTypeNames()
 {
-    return "char, uchar, short, ushort, int, uint, long, ulong, half, float, double, their vectors of 2, 3, 4, "
+    return "char, uchar, short, ushort, int, uint, long, ulong, half, float, double, their vectors of 2, 3, "
+           "4, "
            "8 and 16 (float4, uchar16), and bytesN for raw elements of N bytes";
 }
 
@@ -280,11 +280,13 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
             body.remove_prefix(1);
         }
         std::string lower(body);
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
         double value = 0;
         bool overflow = false;
         if (lower == "inf" || lower == "infinity") {
-            value = negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+            value =
+                negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
         } else if (lower == "nan") {
             value = std::numeric_limits<double>::quiet_NaN();
         } else if (auto d = parseDouble(text, overflow)) {
@@ -425,7 +427,7 @@ std::uint16_t floatToHalf(float value)
         return std::uint16_t(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u | ((abs >> 13) & 0x3ffu) : 0u));
     if (abs >= 0x477ff000u) // 65520 and above round to infinity
         return std::uint16_t(sign | 0x7c00u);
-    if (abs < 0x38800000u) {     // below the smallest normal half (2^-14): a subnormal or zero
+    if (abs < 0x38800000u) {   // below the smallest normal half (2^-14): a subnormal or zero
         if (abs < 0x33000000u) // below 2^-25: rounds to zero (2^-25 itself is a tie, to even zero)
             return sign;
         const std::uint32_t exponent = abs >> 23;
@@ -484,7 +486,8 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
     std::size_t pos = 0;
     while (true) {
         const std::size_t comma = text.find(',', pos);
-        parts.push_back(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+        parts.push_back(
+            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
         if (comma == std::string_view::npos)
             break;
         pos = comma + 1;
@@ -495,7 +498,8 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
                        " ('" + std::string(trim(text)) + "')");
     const std::size_t component = scalarSize(type.scalar);
     for (std::size_t i = 0; i < parts.size(); ++i)
-        encodeNumber(parseNumber(parts[i], type.scalar, what), type.scalar, bytes.data() + i * component, what);
+        encodeNumber(parseNumber(parts[i], type.scalar, what), type.scalar, bytes.data() + i * component,
+                     what);
     return bytes;
 }
 
@@ -511,7 +515,8 @@ Number BufferData::number(std::size_t component) const
     if (type.isRaw())
         return decodeNumber(ScalarKind::Bytes, bytes.data() + component);
     const std::size_t width = std::size_t(type.width);
-    const std::size_t offset = (component / width) * type.size() + (component % width) * scalarSize(type.scalar);
+    const std::size_t offset =
+        (component / width) * type.size() + (component % width) * scalarSize(type.scalar);
     return decodeNumber(type.scalar, bytes.data() + offset);
 }
 

@@ -1,0 +1,484 @@
+// The `--arg` spec forms and buffer initialiser texts of `clscope-cli run`, the argument slots of a
+// kernel (pyopencl's parse_arg_list), and the binding of given values to those slots.
+#include "clscope/kernelargs.h"
+
+#include "runinternal.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace clscope {
+namespace {
+
+using detail::argMessage;
+
+[[noreturn]] void fail(std::string_view name, const std::string &message)
+{
+    throw RunInputError(argMessage(name, message), std::string(name));
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool isIdentifier(std::string_view s)
+{
+    if (s.empty() || (s.front() >= '0' && s.front() <= '9'))
+        return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// A positive decimal size ("1024"); nothing for anything else.
+std::optional<std::size_t> parseCount(std::string_view text)
+{
+    text = trim(text);
+    std::size_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+std::size_t parsePositive(std::string_view text, std::string_view name, const char *what)
+{
+    const auto value = parseCount(text);
+    if (!value)
+        fail(name, std::string(what) + " '" + std::string(trim(text)) + "' is not a whole number");
+    if (*value == 0)
+        fail(name, std::string(what) + " must be at least 1");
+    return *value;
+}
+
+ElementType parseTypeOrFail(std::string_view text, std::string_view name)
+{
+    if (auto type = parseElementType(text))
+        return *type;
+    fail(name, "unknown type '" + std::string(trim(text)) + "' (types: " + elementTypeNames() + ")");
+}
+
+// The text after "name=" split at its first colon.
+std::pair<std::string_view, std::optional<std::string_view>> splitColon(std::string_view text)
+{
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos)
+        return {text, std::nullopt};
+    return {text.substr(0, colon), text.substr(colon + 1)};
+}
+
+bool isImageType(std::string_view type)
+{
+    return type.starts_with("image") && type.ends_with("_t");
+}
+
+} // namespace
+
+// ---- Names ------------------------------------------------------------------------------------------
+
+std::string_view initKindName(InitKind kind)
+{
+    switch (kind) {
+    case InitKind::Zeros:
+        return "zeros";
+    case InitKind::Fill:
+        return "fill";
+    case InitKind::Iota:
+        return "iota";
+    case InitKind::Random:
+        return "random";
+    case InitKind::File:
+        return "file";
+    case InitKind::Copy:
+        return "copy";
+    }
+    return "zeros";
+}
+
+std::string_view argKindName(ArgKind kind)
+{
+    switch (kind) {
+    case ArgKind::Value:
+        return "value";
+    case ArgKind::Buffer:
+        return "buffer";
+    case ArgKind::Local:
+        return "local";
+    case ArgKind::Unsupported:
+        return "unsupported";
+    }
+    return "value";
+}
+
+// ---- Initialisers -----------------------------------------------------------------------------------
+
+BufferInit parseBufferInit(std::string_view text, std::string_view what)
+{
+    BufferInit init;
+    const std::size_t eq = text.find('=');
+    const std::string_view word = trim(text.substr(0, eq));
+    const std::optional<std::string_view> value =
+        eq == std::string_view::npos ? std::nullopt : std::optional(text.substr(eq + 1));
+    const auto needsValue = [&](const char *form) {
+        if (!value || trim(*value).empty())
+            fail(what, "initialiser " + std::string(word) + " needs a value (" + form + ")");
+    };
+    if (word == "zeros") {
+        if (value)
+            fail(what, "initialiser zeros takes no value");
+        init.kind = InitKind::Zeros;
+    } else if (word == "fill") {
+        needsValue("fill=V");
+        init.kind = InitKind::Fill;
+        init.fill = std::string(trim(*value));
+    } else if (word == "iota") {
+        init.kind = InitKind::Iota;
+        if (value) {
+            const auto [start, step] = splitColon(*value);
+            init.start = std::string(trim(start));
+            if (step)
+                init.step = std::string(trim(*step));
+            if (init.start.empty() || (step && init.step.empty()))
+                fail(what, "initialiser iota takes iota, iota=START or iota=START:STEP");
+        }
+    } else if (word == "random") {
+        init.kind = InitKind::Random;
+        if (value) {
+            const auto [seed, range] = splitColon(*value);
+            const auto parsed = parseCount(seed);
+            if (!parsed)
+                fail(what, "random seed '" + std::string(trim(seed)) + "' is not a whole number");
+            init.seed = *parsed;
+            if (range) {
+                const auto [low, high] = splitColon(*range);
+                if (!high || trim(low).empty() || trim(*high).empty())
+                    fail(what, "initialiser random takes random, random=SEED or random=SEED:LO:HI");
+                init.low = std::string(trim(low));
+                init.high = std::string(trim(*high));
+            }
+        }
+    } else if (word == "file") {
+        needsValue("file=PATH");
+        init.kind = InitKind::File;
+        init.path = std::string(*value); // paths keep their spaces
+    } else if (word == "copy") {
+        needsValue("copy=NAME");
+        init.kind = InitKind::Copy;
+        init.source = std::string(trim(*value));
+    } else {
+        fail(what, "unknown initialiser '" + std::string(text) +
+                       "' (zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH, copy=NAME)");
+    }
+    return init;
+}
+
+std::string toString(const BufferInit &init)
+{
+    switch (init.kind) {
+    case InitKind::Zeros:
+        return "zeros";
+    case InitKind::Fill:
+        return "fill=" + init.fill;
+    case InitKind::Iota:
+        if (init.start.empty() && init.step.empty())
+            return "iota";
+        return "iota=" + (init.start.empty() ? std::string("0") : init.start) +
+               (init.step.empty() ? std::string() : ":" + init.step);
+    case InitKind::Random:
+        if (init.low.empty() && init.high.empty())
+            return init.seed ? "random=" + std::to_string(init.seed) : std::string("random");
+        return "random=" + std::to_string(init.seed) + ":" + init.low + ":" + init.high;
+    case InitKind::File:
+        return "file=" + init.path;
+    case InitKind::Copy:
+        return "copy=" + init.source;
+    }
+    return "zeros";
+}
+
+// ---- Specs ------------------------------------------------------------------------------------------
+
+ArgValue parseArgSpec(std::string_view spec)
+{
+    const std::size_t eq = spec.find('=');
+    if (eq == std::string_view::npos)
+        throw RunInputError("argument '" + std::string(spec) + "' needs the form NAME=VALUE");
+    ArgValue arg;
+    arg.name = std::string(trim(spec.substr(0, eq)));
+    if (!isIdentifier(arg.name))
+        throw RunInputError("argument '" + std::string(spec) + "' has no valid name before '='", arg.name);
+    const std::string_view rest = spec.substr(eq + 1);
+    const auto [head, tail] = splitColon(rest);
+    const std::string_view kind = trim(head);
+    if (kind == "buffer") {
+        // buffer:TYPE:COUNT[:INIT] or buffer:COUNT[:INIT]; INIT keeps its own colons (iota=1:2, file=a:b).
+        if (!tail)
+            fail(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
+        const auto [first, afterFirst] = splitColon(*tail);
+        BufferArg buffer;
+        std::optional<std::string_view> initText;
+        if (parseCount(first)) {
+            buffer.count = parsePositive(first, arg.name, "buffer count");
+            initText = afterFirst;
+        } else {
+            buffer.type = parseTypeOrFail(first, arg.name);
+            if (!afterFirst)
+                fail(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
+            const auto [count, init] = splitColon(*afterFirst);
+            buffer.count = parsePositive(count, arg.name, "buffer count");
+            initText = init;
+        }
+        if (initText)
+            buffer.init = parseBufferInit(*initText, arg.name);
+        arg.value = std::move(buffer);
+    } else if (kind == "local") {
+        if (!tail)
+            fail(arg.name, "a local argument needs local:BYTES");
+        arg.value = LocalArg{parsePositive(*tail, arg.name, "local size")};
+    } else if (tail) {
+        arg.value = ScalarArg{parseTypeOrFail(kind, arg.name), std::string(*tail)};
+    } else {
+        if (trim(rest).empty())
+            fail(arg.name, "no value after '='");
+        arg.value = ScalarArg{std::nullopt, std::string(rest)};
+    }
+    return arg;
+}
+
+std::string toString(const ArgValue &arg)
+{
+    if (const auto *s = std::get_if<ScalarArg>(&arg.value))
+        return arg.name + "=" + (s->type ? s->type->name() + ":" : std::string()) + s->text;
+    if (const auto *b = std::get_if<BufferArg>(&arg.value))
+        return arg.name + "=buffer:" + (b->type ? b->type->name() + ":" : std::string()) +
+               std::to_string(b->count) + ":" + toString(b->init);
+    return arg.name + "=local:" + std::to_string(std::get<LocalArg>(arg.value).bytes);
+}
+
+// ---- Slots ------------------------------------------------------------------------------------------
+
+std::string ArgSlot::declaration() const
+{
+    std::string out;
+    if (address != AddressQualifier::Private && kind != ArgKind::Unsupported)
+        out = "__" + std::string(addressQualifierName(address)) + " ";
+    if (typeQualifiers & TypeConst)
+        out += "const ";
+    if (typeQualifiers & TypeVolatile)
+        out += "volatile ";
+    return out + typeName;
+}
+
+std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
+{
+    if (kernel.argInfo == ArgInfoSource::None && !kernel.args.empty())
+        throw RunInputError(
+            "kernel " + kernel.name +
+            " has no argument info (the driver gives none and the source does not declare it)");
+    std::vector<ArgSlot> slots;
+    for (std::size_t i = 0; i < kernel.args.size(); ++i) {
+        const KernelArg &a = kernel.args[i];
+        ArgSlot s;
+        s.index = int(i);
+        s.name = a.name;
+        s.address = a.address;
+        s.typeName = std::string(trim(a.typeName));
+        s.typeQualifiers = a.typeQualifiers;
+        std::string_view type = s.typeName;
+        const bool pointer = type.ends_with('*');
+        if (pointer)
+            type = trim(type.substr(0, type.size() - 1));
+        if (a.typeQualifiers & TypePipe) {
+            s.kind = ArgKind::Unsupported;
+            s.unsupported = "pipe arguments are not supported yet";
+        } else if (isImageType(type)) {
+            s.kind = ArgKind::Unsupported;
+            s.unsupported = "image arguments (" + std::string(type) + ") are not supported yet";
+        } else if (type == "sampler_t") {
+            s.kind = ArgKind::Unsupported;
+            s.unsupported = "sampler arguments are not supported yet";
+        } else if (type == "queue_t" || type == "clk_event_t" || type == "reserve_id_t" ||
+                   type == "event_t") {
+            s.kind = ArgKind::Unsupported;
+            s.unsupported = std::string(type) + " arguments are not supported";
+        } else if (a.address == AddressQualifier::Local) {
+            s.kind = ArgKind::Local;
+            s.type = parseElementType(type);
+        } else if (a.address == AddressQualifier::Global || a.address == AddressQualifier::Constant) {
+            s.kind = pointer ? ArgKind::Buffer : ArgKind::Unsupported;
+            if (!pointer)
+                s.unsupported = std::string(type) + " arguments are not supported";
+            s.type = parseElementType(type);
+        } else {
+            s.kind = ArgKind::Value;
+            s.type = parseElementType(type);
+        }
+        slots.push_back(std::move(s));
+    }
+    return slots;
+}
+
+// ---- Binding ----------------------------------------------------------------------------------------
+
+namespace {
+
+std::string argumentList(const std::vector<ArgSlot> &slots)
+{
+    std::string out;
+    for (const auto &s : slots)
+        out += (out.empty() ? "" : ", ") + s.name;
+    return out.empty() ? std::string("none") : out;
+}
+
+std::string givenKind(const ArgValue &v)
+{
+    if (std::holds_alternative<ScalarArg>(v.value))
+        return "a value";
+    if (std::holds_alternative<BufferArg>(v.value))
+        return "a buffer";
+    return "a local size";
+}
+
+// The form that would have fitted the slot, for the message about a value of the wrong kind.
+std::string expectedForm(const ArgSlot &s)
+{
+    const std::string type = s.type ? s.type->name() : std::string("TYPE");
+    switch (s.kind) {
+    case ArgKind::Buffer:
+        return s.name + "=buffer:" + type + ":COUNT[:INIT]";
+    case ArgKind::Local:
+        return s.name + "=local:BYTES";
+    default:
+        return s.name + "=" + type + ":VALUE";
+    }
+}
+
+BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v)
+{
+    BoundArg b;
+    b.kind = ArgKind::Value;
+    if (v.type && slot.type && *v.type != *slot.type)
+        fail(slot.name, v.type->name() + " was given for the " + slot.declaration() + " argument");
+    if (!v.type && !slot.type)
+        fail(slot.name, "the type " + slot.typeName + " is not one CLScope knows; give one (" + slot.name +
+                            "=TYPE:VALUE, e.g. bytesN:HEX for a struct)");
+    b.type = v.type ? *v.type : *slot.type;
+    b.value = parseValue(v.text, b.type, slot.name);
+    return b;
+}
+
+BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v)
+{
+    BoundArg b;
+    b.kind = ArgKind::Buffer;
+    // A struct or void pointee takes any element type: the kernel sees bytes either way.
+    if (v.type && slot.type && *v.type != *slot.type)
+        fail(slot.name,
+             "a buffer of " + v.type->name() + " was given for the " + slot.declaration() + " argument");
+    if (!v.type && !slot.type)
+        fail(slot.name, "the element type " + slot.typeName + " is not one CLScope knows; give one (" +
+                            slot.name + "=buffer:bytesN:COUNT for a struct of N bytes)");
+    if (v.count == 0)
+        fail(slot.name, "buffer count must be at least 1");
+    b.type = v.type ? *v.type : *slot.type;
+    b.count = v.count;
+    if (b.count > SIZE_MAX / b.type.size())
+        fail(slot.name, "buffer of " + std::to_string(b.count) + " " + b.type.name() + " is too large");
+    b.init = v.init;
+    return b;
+}
+
+// Copy sources must be buffers of the same size, and chains of copies must end.
+void checkCopies(const std::vector<BoundArg> &bound)
+{
+    const auto find = [&](const std::string &name) -> const BoundArg * {
+        for (const auto &b : bound) {
+            if (b.name == name)
+                return &b;
+        }
+        return nullptr;
+    };
+    for (const auto &b : bound) {
+        if (b.kind != ArgKind::Buffer || b.init.kind != InitKind::Copy)
+            continue;
+        const BoundArg *source = find(b.init.source);
+        if (!source)
+            fail(b.name, "copy=" + b.init.source + " names no argument of the kernel");
+        if (source == &b)
+            fail(b.name, "copy=" + b.init.source + " copies the buffer onto itself");
+        if (source->kind != ArgKind::Buffer)
+            fail(b.name, "copy=" + b.init.source + " is not a buffer");
+        if (source->bufferBytes() != b.bufferBytes())
+            fail(b.name, "copy=" + b.init.source + " has " + std::to_string(source->bufferBytes()) +
+                             " bytes, this buffer " + std::to_string(b.bufferBytes()));
+        // Following sources from b must reach a buffer that is not a copy within bound.size() steps.
+        std::string chain = b.name;
+        const BoundArg *at = source;
+        for (std::size_t steps = 0; at->init.kind == InitKind::Copy; ++steps) {
+            chain += ", " + at->name;
+            if (at == &b || steps > bound.size())
+                fail(b.name, "copy=" + b.init.source + " forms a cycle (" + chain + ")");
+            at = find(at->init.source);
+            if (!at || at->kind != ArgKind::Buffer)
+                break; // reported for that argument
+        }
+    }
+}
+
+} // namespace
+
+std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values)
+{
+    const std::vector<ArgSlot> slots = argSlots(kernel);
+    std::map<std::string, const ArgValue *> byName;
+    for (const ArgValue &v : values) {
+        const bool known =
+            std::any_of(slots.begin(), slots.end(), [&](const ArgSlot &s) { return s.name == v.name; });
+        if (!known)
+            throw RunInputError("kernel " + kernel.name + " has no argument '" + v.name +
+                                    "' (arguments: " + argumentList(slots) + ")",
+                                v.name);
+        if (!byName.emplace(v.name, &v).second)
+            fail(v.name, "the argument is given twice");
+    }
+    std::vector<BoundArg> bound;
+    for (const ArgSlot &slot : slots) {
+        if (slot.kind == ArgKind::Unsupported)
+            fail(slot.name, slot.unsupported);
+        const auto it = byName.find(slot.name);
+        if (it == byName.end())
+            throw RunInputError("missing argument '" + slot.name + "' (" + slot.declaration() +
+                                    ") of kernel " + kernel.name + ": give " + expectedForm(slot),
+                                slot.name);
+        const ArgValue &v = *it->second;
+        BoundArg b;
+        if (slot.kind == ArgKind::Value && std::holds_alternative<ScalarArg>(v.value)) {
+            b = bindValue(slot, std::get<ScalarArg>(v.value));
+        } else if (slot.kind == ArgKind::Buffer && std::holds_alternative<BufferArg>(v.value)) {
+            b = bindBuffer(slot, std::get<BufferArg>(v.value));
+        } else if (slot.kind == ArgKind::Local && std::holds_alternative<LocalArg>(v.value)) {
+            b.kind = ArgKind::Local;
+            b.localBytes = std::get<LocalArg>(v.value).bytes;
+            if (b.localBytes == 0)
+                fail(slot.name, "local size must be at least 1 byte");
+        } else {
+            fail(slot.name, givenKind(v) + " was given for the " + slot.declaration() + " argument (use " +
+                                expectedForm(slot) + ")");
+        }
+        b.index = slot.index;
+        b.name = slot.name;
+        if (b.kind == ArgKind::Buffer)
+            detail::checkInitialiser(b);
+        bound.push_back(std::move(b));
+    }
+    checkCopies(bound);
+    return bound;
+}
+
+} // namespace clscope

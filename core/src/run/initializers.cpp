@@ -1,0 +1,292 @@
+// Buffer initialisers: zeros, fill, iota, seeded random and file contents (raw or .npy), made on the host
+// in the buffer's stored layout. Copies are device commands and live in the runner.
+#include "clscope/kernelargs.h"
+#include "clscope/npy.h"
+
+#include "runinternal.h"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+namespace clscope {
+namespace {
+
+using detail::argMessage;
+
+[[noreturn]] void fail(const BoundArg &arg, const std::string &message)
+{
+    throw RunInputError(argMessage(arg.name, message), arg.name);
+}
+
+// Raw elements are handled as bytes: one component per byte.
+ScalarKind componentKind(const ElementType &type)
+{
+    return type.isRaw() ? ScalarKind::Bytes : type.scalar;
+}
+
+std::size_t componentsPerElement(const ElementType &type)
+{
+    return type.isRaw() ? type.rawSize : std::size_t(type.width);
+}
+
+// Where logical component k (3-vectors skip their padding) is stored.
+std::size_t componentOffset(const ElementType &type, std::size_t k)
+{
+    if (type.isRaw())
+        return k;
+    const std::size_t width = std::size_t(type.width);
+    return (k / width) * type.size() + (k % width) * scalarSize(type.scalar);
+}
+
+// Stores a double without a range check (the caller checked the range once for all components).
+void storeFloating(ScalarKind kind, double value, unsigned char *dest)
+{
+    if (kind == ScalarKind::Double) {
+        std::memcpy(dest, &value, sizeof value);
+    } else if (kind == ScalarKind::Float) {
+        const float f = float(value);
+        std::memcpy(dest, &f, sizeof f);
+    } else {
+        const std::uint16_t h = floatToHalf(float(value));
+        std::memcpy(dest, &h, sizeof h);
+    }
+}
+
+// Stores the low bytes of a two's complement value: integer iota wraps as it would in the kernel.
+void storeBits(ScalarKind kind, std::uint64_t bits, unsigned char *dest)
+{
+    std::memcpy(dest, &bits, scalarSize(kind)); // little-endian hosts, as OpenCL devices
+}
+
+std::uint64_t toBits(const Number &n)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&n))
+        return std::uint64_t(*i);
+    if (const auto *u = std::get_if<std::uint64_t>(&n))
+        return *u;
+    return std::uint64_t(std::int64_t(std::get<double>(n)));
+}
+
+struct Iota
+{
+    Number start;
+    Number step;
+};
+
+Iota parseIota(const BoundArg &arg)
+{
+    const ScalarKind kind = componentKind(arg.type);
+    const std::string start = arg.init.start.empty() ? std::string("0") : arg.init.start;
+    const std::string step = arg.init.step.empty() ? std::string("1") : arg.init.step;
+    Iota iota{parseNumber(start, kind, arg.name), 0.0};
+    if (isFloating(kind)) {
+        iota.step = parseNumber(step, kind, arg.name);
+    } else {
+        // Integer steps may go down even for unsigned types (iota=100:-1); anything in 64 bits is taken.
+        const bool negative = step.find('-') != std::string::npos;
+        iota.step = parseNumber(step, negative ? ScalarKind::Long : ScalarKind::ULong, arg.name);
+    }
+    return iota;
+}
+
+struct RandomRange
+{
+    Number low;
+    Number high;
+};
+
+RandomRange parseRandom(const BoundArg &arg)
+{
+    const ScalarKind kind = componentKind(arg.type);
+    const bool defaults = arg.init.low.empty() && arg.init.high.empty();
+    if (defaults) {
+        if (isFloating(kind))
+            return {0.0, 1.0};
+        if (kind == ScalarKind::Bytes)
+            return {std::uint64_t(0), std::uint64_t(255)};
+        return {isSignedInteger(kind) ? Number(std::int64_t(0)) : Number(std::uint64_t(0)),
+                isSignedInteger(kind) ? Number(std::int64_t(99)) : Number(std::uint64_t(99))};
+    }
+    RandomRange r{parseNumber(arg.init.low, kind, arg.name), parseNumber(arg.init.high, kind, arg.name)};
+    bool ordered = true;
+    if (isFloating(kind))
+        ordered = toDouble(r.low) <= toDouble(r.high);
+    else if (isSignedInteger(kind))
+        ordered = std::get<std::int64_t>(r.low) <= std::get<std::int64_t>(r.high);
+    else
+        ordered = std::get<std::uint64_t>(r.low) <= std::get<std::uint64_t>(r.high);
+    if (!ordered)
+        fail(arg, "random range " + arg.init.low + ":" + arg.init.high + " is empty (LO must not exceed HI)");
+    return r;
+}
+
+// One element of a Zeros or Fill initialiser: a single value for every component, or a whole element.
+std::vector<unsigned char> fillElement(const BoundArg &arg)
+{
+    std::vector<unsigned char> element(arg.type.size(), 0);
+    if (arg.init.kind != InitKind::Fill)
+        return element;
+    if (!arg.type.isRaw() && arg.init.fill.find(',') != std::string::npos)
+        return parseValue(arg.init.fill, arg.type, arg.name);
+    const ScalarKind kind = componentKind(arg.type);
+    const Number value = parseNumber(arg.init.fill, kind, arg.name);
+    for (std::size_t k = 0; k < componentsPerElement(arg.type); ++k)
+        encodeNumber(value, kind, element.data() + componentOffset(arg.type, k), arg.name);
+    return element;
+}
+
+std::vector<unsigned char> readFile(const BoundArg &arg)
+{
+    std::ifstream in(arg.init.path, std::ios::binary);
+    if (!in)
+        fail(arg, "cannot read file '" + arg.init.path + "'");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<unsigned char> fileContents(const BoundArg &arg)
+{
+    std::vector<unsigned char> bytes = readFile(arg);
+    static constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    const bool npy = std::filesystem::path(arg.init.path).extension() == ".npy" ||
+                     (bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0);
+    if (npy) {
+        try {
+            const NpyArray array =
+                parseNpy(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+            return fromNpy(array, arg.type, arg.count);
+        } catch (const NpyError &e) {
+            fail(arg, arg.init.path + ": " + e.what());
+        }
+    }
+    if (bytes.size() != arg.bufferBytes())
+        fail(arg, "file '" + arg.init.path + "' has " + std::to_string(bytes.size()) +
+                      " bytes, the buffer needs " + std::to_string(arg.bufferBytes()) + " (" +
+                      std::to_string(arg.count) + " " + arg.type.name() + ")");
+    return bytes;
+}
+
+} // namespace
+
+namespace detail {
+
+void checkInitialiser(const BoundArg &arg)
+{
+    const ScalarKind kind = componentKind(arg.type);
+    switch (arg.init.kind) {
+    case InitKind::Zeros:
+    case InitKind::Copy: // checked with the other arguments in bindArguments
+        break;
+    case InitKind::Fill:
+        fillElement(arg);
+        break;
+    case InitKind::Iota: {
+        const Iota iota = parseIota(arg);
+        if (isFloating(kind)) {
+            // The values only grow away from start, so the last one decides the range.
+            const double last = toDouble(iota.start) +
+                                double(arg.count * componentsPerElement(arg.type) - 1) * toDouble(iota.step);
+            unsigned char scratch[8];
+            encodeNumber(last, kind, scratch, arg.name);
+        }
+        break;
+    }
+    case InitKind::Random:
+        parseRandom(arg);
+        break;
+    case InitKind::File: {
+        std::error_code ec;
+        if (!std::filesystem::exists(arg.init.path, ec))
+            fail(arg, "file '" + arg.init.path + "' not found");
+        if (!std::filesystem::is_regular_file(arg.init.path, ec))
+            fail(arg, "'" + arg.init.path + "' is not a regular file");
+        break;
+    }
+    }
+}
+
+} // namespace detail
+
+std::vector<unsigned char> initialContents(const BoundArg &arg)
+{
+    const std::size_t total = arg.bufferBytes();
+    const ScalarKind kind = componentKind(arg.type);
+    const std::size_t components = arg.count * componentsPerElement(arg.type);
+    std::vector<unsigned char> bytes;
+    switch (arg.init.kind) {
+    case InitKind::Zeros:
+    case InitKind::Copy: // made on the device; zeros until then
+        bytes.assign(total, 0);
+        break;
+    case InitKind::Fill: {
+        const std::vector<unsigned char> element = fillElement(arg);
+        bytes.resize(total);
+        for (std::size_t i = 0; i < arg.count; ++i)
+            std::memcpy(bytes.data() + i * element.size(), element.data(), element.size());
+        break;
+    }
+    case InitKind::Iota: {
+        detail::checkInitialiser(arg);
+        const Iota iota = parseIota(arg);
+        bytes.assign(total, 0);
+        if (isFloating(kind)) {
+            const double start = toDouble(iota.start), step = toDouble(iota.step);
+            for (std::size_t k = 0; k < components; ++k)
+                storeFloating(kind, start + double(k) * step, bytes.data() + componentOffset(arg.type, k));
+        } else {
+            const std::uint64_t start = toBits(iota.start), step = toBits(iota.step);
+            for (std::size_t k = 0; k < components; ++k)
+                storeBits(kind, start + std::uint64_t(k) * step, bytes.data() + componentOffset(arg.type, k));
+        }
+        break;
+    }
+    case InitKind::Random: {
+        // std::mt19937_64's output is fixed by the standard; the mapping to the range is ours, so the same
+        // seed gives the same contents with every standard library.
+        const RandomRange range = parseRandom(arg);
+        std::mt19937_64 engine(arg.init.seed);
+        bytes.assign(total, 0);
+        if (isFloating(kind)) {
+            const double low = toDouble(range.low), high = toDouble(range.high);
+            for (std::size_t k = 0; k < components; ++k) {
+                const double unit = double(engine() >> 11) * 0x1p-53; // [0, 1)
+                double v = low + unit * (high - low);
+                if (v >= high && high > low) // rounding must not reach the excluded end
+                    v = std::nextafter(high, low);
+                if (kind == ScalarKind::Float && float(v) >= float(high) && high > low)
+                    v = double(std::nextafter(float(high), float(low)));
+                storeFloating(kind, v, bytes.data() + componentOffset(arg.type, k));
+            }
+        } else {
+            const std::uint64_t low = toBits(range.low);
+            // high - low + 1 values; 0 means all 2^64 of them.
+            const std::uint64_t span = toBits(range.high) - low + 1;
+            for (std::size_t k = 0; k < components; ++k) {
+                const std::uint64_t r = engine();
+                storeBits(kind, low + (span ? r % span : r), bytes.data() + componentOffset(arg.type, k));
+            }
+        }
+        break;
+    }
+    case InitKind::File:
+        bytes = fileContents(arg);
+        break;
+    }
+    return bytes;
+}
+
+std::optional<std::vector<unsigned char>> fillPattern(const BoundArg &arg)
+{
+    if (arg.init.kind != InitKind::Zeros && arg.init.kind != InitKind::Fill)
+        return std::nullopt;
+    const std::size_t size = arg.type.size();
+    // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes.
+    if (size == 0 || size > 128 || (size & (size - 1)) != 0)
+        return std::nullopt;
+    return fillElement(arg);
+}
+
+} // namespace clscope

@@ -1,0 +1,248 @@
+// NDRange parsing and validation: the launch sizes checked against the device's and the kernel's
+// limits before the driver sees them, so that each error names the limit rather than only
+// CL_INVALID_WORK_GROUP_SIZE.
+#include "clscope/runner.h"
+
+#include "clscope/error.h"
+#include "clscope/version.h"
+
+#include <charconv>
+
+namespace clscope {
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// "8192" in one dimension, "64,64 (4096 work-items)" in more.
+std::string describeLocal(const std::vector<std::size_t> &local, std::size_t product)
+{
+    if (local.size() == 1)
+        return "local size " + std::to_string(local.front());
+    return "local size " + formatSizeList(local) + " (" + std::to_string(product) + " work-items)";
+}
+
+std::string deviceString(cl_device_id device, cl_device_info param, const char *name)
+{
+    std::size_t size = 0;
+    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
+    std::string s(size, '\0');
+    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+template<typename T> T deviceValue(cl_device_id device, cl_device_info param, const char *name)
+{
+    T value{};
+    check(clGetDeviceInfo(device, param, sizeof value, &value, nullptr), "clGetDeviceInfo", name);
+    return value;
+}
+
+} // namespace
+
+std::vector<std::size_t> parseSizeList(std::string_view text, std::string_view what)
+{
+    const std::string shown(trim(text));
+    std::vector<std::size_t> sizes;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', pos);
+        const std::string_view part =
+            trim(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+        std::size_t value = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size())
+            throw RunInputError(std::string(what) + " '" + shown + "' is not a list of sizes (X[,Y[,Z]])");
+        sizes.push_back(value);
+        if (comma == std::string_view::npos)
+            break;
+        pos = comma + 1;
+    }
+    if (sizes.size() > 3)
+        throw RunInputError(std::string(what) + " '" + shown + "' has " + std::to_string(sizes.size()) +
+                            " dimensions (1 to 3)");
+    return sizes;
+}
+
+std::string formatSizeList(const std::vector<std::size_t> &sizes)
+{
+    std::string out;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        out += (i ? "," : "") + std::to_string(sizes[i]);
+    return out;
+}
+
+bool optionsAllowNonUniform(std::string_view buildOptions)
+{
+    std::vector<std::string> tokens;
+    try {
+        tokens = splitOptions(buildOptions);
+    } catch (const BuildInputError &) {
+        return false;
+    }
+    bool cl2 = false;
+    for (const std::string &t : tokens) {
+        if (t == "-cl-uniform-work-group-size")
+            return false;
+        // -cl-std=CL2.0, CL3.0 (and later): the language versions where work-groups may be non-uniform.
+        if (t.starts_with("-cl-std=CL") && t.size() > 10 && t[10] >= '2' && t[10] <= '9')
+            cl2 = true;
+    }
+    return cl2;
+}
+
+LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::string_view buildOptions)
+{
+    LaunchLimits l;
+    std::size_t nameSize = 0;
+    if (clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &nameSize) == CL_SUCCESS && nameSize) {
+        l.kernel.resize(nameSize);
+        clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, nameSize, l.kernel.data(), nullptr);
+        while (!l.kernel.empty() && l.kernel.back() == '\0')
+            l.kernel.pop_back();
+    }
+    l.maxWorkItemDimensions = deviceValue<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                                                   "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
+    l.maxWorkItemSizes.resize(l.maxWorkItemDimensions);
+    check(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                          l.maxWorkItemSizes.size() * sizeof(std::size_t), l.maxWorkItemSizes.data(),
+                          nullptr),
+          "clGetDeviceInfo", "CL_DEVICE_MAX_WORK_ITEM_SIZES");
+    l.maxWorkGroupSize =
+        deviceValue<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+    l.localMemSize = deviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
+
+    // A value the driver will not give stays at "not known" rather than failing the run.
+    clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof l.kernelWorkGroupSize,
+                             &l.kernelWorkGroupSize, nullptr);
+    std::size_t compile[3] = {0, 0, 0};
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compile, compile,
+                                 nullptr) == CL_SUCCESS)
+        l.compileWorkGroupSize = {compile[0], compile[1], compile[2]};
+    cl_ulong local = 0;
+    if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, nullptr) ==
+        CL_SUCCESS)
+        l.kernelLocalMemSize = local;
+
+    // OpenCL 2.x requires non-uniform work-groups; 3.0 makes them optional; 1.x has none.
+    bool deviceSupports = false;
+    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    if (version && version->major == 2) {
+        deviceSupports = true;
+    } else if (version && version->major >= 3) {
+        cl_bool supported = CL_FALSE;
+        deviceSupports = clGetDeviceInfo(device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof supported,
+                                         &supported, nullptr) == CL_SUCCESS &&
+                         supported == CL_TRUE;
+    }
+    l.nonUniformWorkGroups = deviceSupports && optionsAllowNonUniform(buildOptions);
+    return l;
+}
+
+NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
+{
+    NDRange out = range;
+    const std::size_t dims = range.global.size();
+    const std::string kernel = limits.kernel.empty() ? std::string("the kernel") : "kernel " + limits.kernel;
+    if (dims < 1 || dims > 3)
+        throw RunInputError("global size needs 1 to 3 dimensions, got " + std::to_string(dims));
+    if (dims > limits.maxWorkItemDimensions)
+        throw RunInputError("global size " + formatSizeList(range.global) + " has " + std::to_string(dims) +
+                            " dimensions, more than CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS (" +
+                            std::to_string(limits.maxWorkItemDimensions) + ")");
+    for (std::size_t i = 0; i < dims; ++i) {
+        if (range.global[i] == 0)
+            throw RunInputError("global size " + formatSizeList(range.global) + " is 0 in dimension " +
+                                std::to_string(i) + " (every dimension needs at least 1 work-item)");
+    }
+    if (!range.local.empty() && range.local.size() != dims)
+        throw RunInputError("local size " + formatSizeList(range.local) + " has " +
+                            std::to_string(range.local.size()) + " dimensions, global size " +
+                            formatSizeList(range.global) + " has " + std::to_string(dims));
+    if (!range.offset.empty() && range.offset.size() != dims)
+        throw RunInputError("offset " + formatSizeList(range.offset) + " has " +
+                            std::to_string(range.offset.size()) + " dimensions, global size " +
+                            formatSizeList(range.global) + " has " + std::to_string(dims));
+    if (out.offset.empty())
+        out.offset.assign(dims, 0);
+    for (std::size_t i = 0; i < dims; ++i) {
+        if (out.offset[i] > SIZE_MAX - range.global[i])
+            throw RunInputError("offset " + formatSizeList(out.offset) + " plus global size " +
+                                formatSizeList(range.global) + " passes the largest size_t in dimension " +
+                                std::to_string(i));
+    }
+
+    // reqd_work_group_size: the only local size the kernel runs with, so it is also the default.
+    const auto &compiled = limits.compileWorkGroupSize;
+    if (compiled[0] || compiled[1] || compiled[2]) {
+        const std::vector<std::size_t> required(compiled.begin(), compiled.end());
+        for (std::size_t i = dims; i < 3; ++i) {
+            if (compiled[i] > 1)
+                throw RunInputError(
+                    kernel + " requires work-groups of " + formatSizeList(required) +
+                    " (CL_KERNEL_COMPILE_WORK_GROUP_SIZE), more dimensions than global size " +
+                    formatSizeList(range.global));
+        }
+        const std::vector<std::size_t> wanted(compiled.begin(), compiled.begin() + std::ptrdiff_t(dims));
+        if (out.local.empty())
+            out.local = wanted;
+        else if (out.local != wanted)
+            throw RunInputError("local size " + formatSizeList(out.local) +
+                                " differs from the work-group size " + formatSizeList(wanted) + " that " +
+                                kernel + " requires (CL_KERNEL_COMPILE_WORK_GROUP_SIZE)");
+    }
+    if (out.local.empty())
+        return out;
+
+    std::size_t product = 1;
+    for (std::size_t i = 0; i < dims; ++i) {
+        if (out.local[i] == 0)
+            throw RunInputError("local size " + formatSizeList(out.local) + " is 0 in dimension " +
+                                std::to_string(i) + " (every dimension needs at least 1 work-item)");
+        product = out.local[i] > SIZE_MAX / product ? SIZE_MAX : product * out.local[i];
+    }
+    if (limits.maxWorkGroupSize && product > limits.maxWorkGroupSize)
+        throw RunInputError(describeLocal(out.local, product) + " exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (" +
+                            std::to_string(limits.maxWorkGroupSize) + ")");
+    for (std::size_t i = 0; i < dims && i < limits.maxWorkItemSizes.size(); ++i) {
+        if (out.local[i] > limits.maxWorkItemSizes[i])
+            throw RunInputError("local size " + std::to_string(out.local[i]) + " in dimension " +
+                                std::to_string(i) + " exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[" +
+                                std::to_string(i) + "] (" + std::to_string(limits.maxWorkItemSizes[i]) + ")");
+    }
+    if (limits.kernelWorkGroupSize && product > limits.kernelWorkGroupSize)
+        throw RunInputError(describeLocal(out.local, product) + " exceeds CL_KERNEL_WORK_GROUP_SIZE (" +
+                            std::to_string(limits.kernelWorkGroupSize) + ") of " + kernel);
+    if (!limits.nonUniformWorkGroups) {
+        for (std::size_t i = 0; i < dims; ++i) {
+            if (range.global[i] % out.local[i] != 0)
+                throw RunInputError("global size " + std::to_string(range.global[i]) +
+                                    " is not a multiple of local size " + std::to_string(out.local[i]) +
+                                    " in dimension " + std::to_string(i) +
+                                    " (non-uniform work-groups need CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT "
+                                    "and -cl-std=CL2.0 "
+                                    "or later)");
+        }
+    }
+    return out;
+}
+
+void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits)
+{
+    const std::uint64_t total = localArgBytes + limits.kernelLocalMemSize;
+    if (limits.localMemSize && total > limits.localMemSize)
+        throw RunInputError(
+            "local memory of " + std::to_string(total) + " bytes (__local arguments " +
+            std::to_string(localArgBytes) + " + kernel " + std::to_string(limits.kernelLocalMemSize) +
+            ") exceeds CL_DEVICE_LOCAL_MEM_SIZE (" + std::to_string(limits.localMemSize) + ")");
+}
+
+} // namespace clscope

@@ -1,0 +1,355 @@
+// NumPy .npy reading and writing: the magic, the version, the Python-literal header dict ('descr',
+// 'fortran_order', 'shape') and the C-order little-endian body, byte for byte as numpy.save writes it.
+#include "clscope/npy.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace clscope {
+namespace {
+
+constexpr std::string_view kMagic = "\x93NUMPY";
+constexpr std::size_t kAlign = 64; // numpy aligns the data to 64 bytes since 1.14
+
+struct DescrInfo
+{
+    ScalarKind kind;
+    std::string_view code; // without the byte-order character
+};
+
+constexpr DescrInfo kDescrs[] = {
+    {ScalarKind::Char, "i1"},   {ScalarKind::UChar, "u1"},  {ScalarKind::Short, "i2"},
+    {ScalarKind::UShort, "u2"}, {ScalarKind::Int, "i4"},    {ScalarKind::UInt, "u4"},
+    {ScalarKind::Long, "i8"},   {ScalarKind::ULong, "u8"},  {ScalarKind::Half, "f2"},
+    {ScalarKind::Float, "f4"},  {ScalarKind::Double, "f8"},
+};
+
+std::string shapeText(const std::vector<std::size_t> &shape)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+// A reader for the one Python literal numpy writes: a dict of strings, booleans and tuples of integers.
+class HeaderParser
+{
+public:
+    explicit HeaderParser(std::string_view text)
+        : m_text(text)
+    {}
+
+    NpyArray parse()
+    {
+        NpyArray out;
+        bool haveDescr = false, haveShape = false, haveOrder = false, fortran = false;
+        expect('{');
+        while (true) {
+            skipSpace();
+            if (peek() == '}')
+                break;
+            const std::string key = string();
+            expect(':');
+            skipSpace();
+            if (key == "descr") {
+                if (peek() != '\'' && peek() != '"')
+                    throw NpyError("structured dtypes are not supported (only plain numeric dtypes)");
+                const std::string descr = string();
+                const auto kind = scalarFromDescr(descr);
+                if (!kind)
+                    throw NpyError(descr.starts_with('>')
+                                       ? "big-endian dtype '" + descr + "' is not supported"
+                                       : "dtype '" + descr + "' is not supported");
+                out.dtype = *kind;
+                haveDescr = true;
+            } else if (key == "fortran_order") {
+                fortran = boolean();
+                haveOrder = true;
+            } else if (key == "shape") {
+                out.shape = tuple();
+                haveShape = true;
+            } else {
+                throw NpyError("unexpected key '" + key + "' in the header");
+            }
+            skipSpace();
+            if (peek() == ',')
+                ++m_pos;
+        }
+        if (!haveDescr || !haveShape || !haveOrder)
+            throw NpyError("the header lacks descr, fortran_order or shape");
+        // Fortran and C order only differ when two dimensions have more than one value.
+        std::size_t bigDims = 0;
+        for (std::size_t d : out.shape)
+            bigDims += d > 1;
+        if (fortran && bigDims > 1)
+            throw NpyError(
+                "Fortran-order arrays are not supported (save a C-order copy: np.ascontiguousarray)");
+        return out;
+    }
+
+private:
+    char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
+
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() &&
+               (m_text[m_pos] == ' ' || m_text[m_pos] == '\t' || m_text[m_pos] == '\n'))
+            ++m_pos;
+    }
+
+    void expect(char c)
+    {
+        skipSpace();
+        if (peek() != c)
+            throw NpyError(std::string("malformed header: expected '") + c + "' at offset " +
+                           std::to_string(m_pos));
+        ++m_pos;
+    }
+
+    std::string string()
+    {
+        skipSpace();
+        const char quote = peek();
+        if (quote != '\'' && quote != '"')
+            throw NpyError("malformed header: expected a string at offset " + std::to_string(m_pos));
+        const std::size_t end = m_text.find(quote, m_pos + 1);
+        if (end == std::string_view::npos)
+            throw NpyError("malformed header: unterminated string");
+        std::string s(m_text.substr(m_pos + 1, end - m_pos - 1));
+        m_pos = end + 1;
+        return s;
+    }
+
+    bool boolean()
+    {
+        if (m_text.substr(m_pos, 4) == "True") {
+            m_pos += 4;
+            return true;
+        }
+        if (m_text.substr(m_pos, 5) == "False") {
+            m_pos += 5;
+            return false;
+        }
+        throw NpyError("malformed header: fortran_order is not True or False");
+    }
+
+    std::vector<std::size_t> tuple()
+    {
+        std::vector<std::size_t> out;
+        expect('(');
+        while (true) {
+            skipSpace();
+            if (peek() == ')') {
+                ++m_pos;
+                return out;
+            }
+            std::size_t value = 0;
+            bool digits = false;
+            while (peek() >= '0' && peek() <= '9') {
+                const std::size_t digit = std::size_t(peek() - '0');
+                if (value > (SIZE_MAX - digit) / 10)
+                    throw NpyError("malformed header: a dimension is too large");
+                value = value * 10 + digit;
+                digits = true;
+                ++m_pos;
+            }
+            if (!digits)
+                throw NpyError("malformed header: shape is not a tuple of sizes");
+            if (peek() == 'L') // Python 2 wrote longs with a suffix
+                ++m_pos;
+            out.push_back(value);
+            skipSpace();
+            if (peek() == ',')
+                ++m_pos;
+            else if (peek() != ')')
+                throw NpyError("malformed header: shape is not a tuple of sizes");
+        }
+    }
+
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+};
+
+std::size_t checkedProduct(const std::vector<std::size_t> &shape)
+{
+    std::size_t n = 1;
+    for (std::size_t d : shape) {
+        if (d != 0 && n > SIZE_MAX / d)
+            throw NpyError("shape " + shapeText(shape) + " is too large");
+        n *= d;
+    }
+    return n;
+}
+
+} // namespace
+
+std::size_t NpyArray::valueCount() const
+{
+    return checkedProduct(shape);
+}
+
+std::optional<std::string> npyDescr(ScalarKind kind)
+{
+    for (const DescrInfo &d : kDescrs) {
+        if (d.kind == kind)
+            return std::string(scalarSize(kind) == 1 ? "|" : "<") + std::string(d.code);
+    }
+    return std::nullopt;
+}
+
+std::optional<ScalarKind> scalarFromDescr(std::string_view descr)
+{
+    if (descr.size() != 3 || (descr[0] != '<' && descr[0] != '|' && descr[0] != '='))
+        return std::nullopt;
+    for (const DescrInfo &d : kDescrs) {
+        // '|' (not applicable) only fits one-byte types; '<' and '=' (native: little-endian hosts) fit all.
+        if (d.code == descr.substr(1) && (descr[0] != '|' || scalarSize(d.kind) == 1))
+            return d.kind;
+    }
+    return std::nullopt;
+}
+
+NpyArray parseNpy(std::string_view bytes)
+{
+    if (bytes.size() < 10 || bytes.substr(0, kMagic.size()) != kMagic)
+        throw NpyError("not an .npy file (no \\x93NUMPY magic)");
+    const auto major = static_cast<unsigned char>(bytes[6]);
+    const auto minor = static_cast<unsigned char>(bytes[7]);
+    std::size_t headerLength = 0, headerStart = 0;
+    if (major == 1) {
+        headerLength = std::size_t(static_cast<unsigned char>(bytes[8])) |
+                       std::size_t(static_cast<unsigned char>(bytes[9])) << 8;
+        headerStart = 10;
+    } else if (major == 2 || major == 3) { // 3.0 differs from 2.0 only in allowing UTF-8 in the header
+        if (bytes.size() < 12)
+            throw NpyError("truncated .npy header");
+        for (int i = 0; i < 4; ++i)
+            headerLength |= std::size_t(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+        headerStart = 12;
+    } else {
+        throw NpyError("unsupported .npy format version " + std::to_string(major) + "." +
+                       std::to_string(minor));
+    }
+    if (bytes.size() < headerStart + headerLength)
+        throw NpyError("truncated .npy header");
+    NpyArray array = HeaderParser(bytes.substr(headerStart, headerLength)).parse();
+    const std::string_view body = bytes.substr(headerStart + headerLength);
+    const std::size_t values = array.valueCount();
+    if (values > SIZE_MAX / scalarSize(array.dtype))
+        throw NpyError("shape " + shapeText(array.shape) + " is too large");
+    const std::size_t expected = values * scalarSize(array.dtype);
+    if (body.size() != expected)
+        throw NpyError("data has " + std::to_string(body.size()) + " bytes, shape " + shapeText(array.shape) +
+                       " of " + *npyDescr(array.dtype) + " needs " + std::to_string(expected));
+    array.data.assign(body.begin(), body.end());
+    return array;
+}
+
+NpyArray readNpyFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw NpyError("cannot read '" + path + "'");
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return parseNpy(bytes);
+}
+
+std::string encodeNpy(const NpyArray &array)
+{
+    const auto descr = npyDescr(array.dtype);
+    if (!descr)
+        throw NpyError("raw bytes have no .npy dtype");
+    if (array.data.size() != array.valueCount() * scalarSize(array.dtype))
+        throw NpyError("data has " + std::to_string(array.data.size()) + " bytes, shape " +
+                       shapeText(array.shape) + " of " + *descr + " needs " +
+                       std::to_string(array.valueCount() * scalarSize(array.dtype)));
+    const std::string dict =
+        "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shapeText(array.shape) + ", }";
+    // numpy's padding: spaces and a newline so that the data starts on a 64-byte boundary.
+    auto header = [&](std::size_t lengthBytes) {
+        const std::size_t used = kMagic.size() + 2 + lengthBytes + dict.size() + 1;
+        return dict + std::string(kAlign - used % kAlign, ' ') + '\n';
+    };
+    std::string h = header(2);
+    std::string out(kMagic);
+    if (h.size() <= 0xffff) {
+        out += '\x01';
+        out += '\x00';
+        out += char(h.size() & 0xff);
+        out += char(h.size() >> 8);
+    } else {
+        h = header(4);
+        out += '\x02';
+        out += '\x00';
+        for (int i = 0; i < 4; ++i)
+            out += char((h.size() >> (8 * i)) & 0xff);
+    }
+    out += h;
+    out.append(reinterpret_cast<const char *>(array.data.data()), array.data.size());
+    return out;
+}
+
+void writeNpyFile(const std::string &path, const NpyArray &array)
+{
+    const std::string bytes = encodeNpy(array);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(bytes.data(), std::streamsize(bytes.size())) || !out.flush())
+        throw NpyError("cannot write '" + path + "'");
+}
+
+NpyArray toNpy(const BufferData &buffer)
+{
+    NpyArray array;
+    if (buffer.type.isRaw()) {
+        array.dtype = ScalarKind::UChar;
+        array.shape = {buffer.count, buffer.type.rawSize};
+        array.data.assign(
+            buffer.bytes.begin(),
+            buffer.bytes.begin() +
+                std::ptrdiff_t(std::min(buffer.bytes.size(), buffer.count * buffer.type.rawSize)));
+        return array;
+    }
+    const std::size_t width = std::size_t(buffer.type.width);
+    const std::size_t component = scalarSize(buffer.type.scalar);
+    const std::size_t elements = std::min(buffer.count, buffer.bytes.size() / buffer.type.size());
+    array.dtype = buffer.type.scalar;
+    array.shape = width == 1 ? std::vector<std::size_t>{elements} : std::vector<std::size_t>{elements, width};
+    array.data.resize(elements * width * component);
+    // 3-vectors leave their padding component out.
+    for (std::size_t e = 0; e < elements; ++e)
+        std::memcpy(array.data.data() + e * width * component, buffer.bytes.data() + e * buffer.type.size(),
+                    width * component);
+    return array;
+}
+
+std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &type, std::size_t count)
+{
+    if (type.isRaw()) {
+        if (array.data.size() != count * type.rawSize)
+            throw NpyError("data has " + std::to_string(array.data.size()) + " bytes, the buffer needs " +
+                           std::to_string(count * type.rawSize) + " (" + std::to_string(count) + " " +
+                           type.name() + ")");
+        return array.data;
+    }
+    if (array.dtype != type.scalar)
+        throw NpyError("dtype " + *npyDescr(array.dtype) + " does not match " + type.name() + " (" +
+                       *npyDescr(type.scalar) + ")");
+    const std::size_t width = std::size_t(type.width);
+    if (array.valueCount() != count * width)
+        throw NpyError("shape " + shapeText(array.shape) + " holds " + std::to_string(array.valueCount()) +
+                       " values, the buffer needs " + std::to_string(count * width) + " (" +
+                       std::to_string(count) + " " + type.name() + ")");
+    if (type.storedWidth() == type.width)
+        return array.data;
+    const std::size_t component = scalarSize(type.scalar);
+    std::vector<unsigned char> out(count * type.size(), 0);
+    for (std::size_t e = 0; e < count; ++e)
+        std::memcpy(out.data() + e * type.size(), array.data.data() + e * width * component,
+                    width * component);
+    return out;
+}
+
+} // namespace clscope

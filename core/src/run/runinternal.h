@@ -1,0 +1,22 @@
+// Private to core/src/run: the checks that binding (argspec.cpp) borrows from the initialisers, so that a
+// bad initialiser is reported when the arguments are bound, before anything is allocated.
+#pragma once
+
+#include "clscope/kernelargs.h"
+
+#include <string>
+#include <string_view>
+
+namespace clscope::detail {
+
+// Checks the numbers of a Zeros, Fill, Iota or Random initialiser against the buffer's type, and that a
+// File initialiser's file exists. Throws RunInputError naming the argument.
+void checkInitialiser(const BoundArg &arg);
+
+// "a: " in front of a message about argument a.
+inline std::string argMessage(std::string_view name, const std::string &message)
+{
+    return std::string(name) + ": " + message;
+}
+
+} // namespace clscope::detail

@@ -1,0 +1,406 @@
+// runKernel: binds the arguments, validates the range, takes buffers from the pool, initialises them with
+// fill/write/copy commands, launches on a profiling queue (cancellable between launches), reads back, and
+// turns every command's event into a CommandRecord of the immutable RunResult.
+#include "clscope/runner.h"
+
+#include "clscope/error.h"
+#include "clscope/version.h"
+
+#include <algorithm>
+#include <chrono>
+#include <type_traits>
+
+namespace clscope {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct KernelRelease
+{
+    void operator()(cl_kernel k) const { clReleaseKernel(k); }
+};
+struct QueueRelease
+{
+    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
+};
+struct EventRelease
+{
+    void operator()(cl_event e) const { clReleaseEvent(e); }
+};
+using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelRelease>;
+using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease>;
+using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventRelease>;
+
+// Pending host memory (writes, reads) must outlive the commands that use it, also when a run fails
+// half-way: declared after that memory, this waits for the queue before it is freed.
+struct FinishGuard
+{
+    cl_command_queue queue = nullptr;
+    ~FinishGuard()
+    {
+        if (queue)
+            clFinish(queue);
+    }
+};
+
+std::string deviceString(cl_device_id device, cl_device_info param, const char *name)
+{
+    std::size_t size = 0;
+    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
+    std::string s(size, '\0');
+    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+QueuePtr makeProfilingQueue(cl_context context, cl_device_id device)
+{
+    cl_int err = CL_SUCCESS;
+    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    if (version && version->major >= 2) {
+        const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+        cl_command_queue q = clCreateCommandQueueWithProperties(context, device, properties, &err);
+        check(err, "clCreateCommandQueueWithProperties");
+        return QueuePtr(q);
+    }
+    // OpenCL 1.x has only the call that 2.0 deprecated.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cl_command_queue q = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+#pragma GCC diagnostic pop
+    check(err, "clCreateCommandQueue");
+    return QueuePtr(q);
+}
+
+// "launch 2 of vector_add", "write a": what a failed command is called in an error.
+std::string routineOf(const CommandRecord &r, int launch)
+{
+    return r.type == CommandRecord::Type::Kernel ? "launch " + std::to_string(launch) + " of " + r.name
+                                                 : r.name;
+}
+
+// Commands with their events until the queue has finished, then records with timestamps.
+class Recorder
+{
+public:
+    void add(CommandRecord record, cl_event event)
+    {
+        m_pending.push_back({std::move(record), EventPtr(event)});
+    }
+
+    std::size_t size() const { return m_pending.size(); }
+
+    // Waits for command i and throws ClError naming it when it failed on the device.
+    void wait(std::size_t i, const std::string &routine) const
+    {
+        cl_event e = m_pending[i].event.get();
+        const cl_int err = clWaitForEvents(1, &e);
+        checkStatus(i, routine);
+        check(err, "clWaitForEvents", routine);
+    }
+
+    void checkStatus(std::size_t i, const std::string &routine) const
+    {
+        cl_int status = CL_COMPLETE;
+        if (clGetEventInfo(m_pending[i].event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                           &status, nullptr) == CL_SUCCESS &&
+            status < 0)
+            throw ClError(routine, status);
+    }
+
+    // After clFinish: every command's status and profiling timestamps.
+    std::vector<CommandRecord> collect() const
+    {
+        std::vector<CommandRecord> out;
+        int launches = 0;
+        for (std::size_t i = 0; i < m_pending.size(); ++i) {
+            launches += m_pending[i].record.type == CommandRecord::Type::Kernel;
+            checkStatus(i, routineOf(m_pending[i].record, launches));
+            CommandRecord r = m_pending[i].record;
+            cl_event e = m_pending[i].event.get();
+            // A driver that keeps a timestamp back leaves it at 0 rather than failing the run.
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof r.queued, &r.queued, nullptr);
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_SUBMIT, sizeof r.submit, &r.submit, nullptr);
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof r.start, &r.start, nullptr);
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof r.end, &r.end, nullptr);
+            cl_ulong complete = 0;
+            if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_COMPLETE, sizeof complete, &complete,
+                                        nullptr) == CL_SUCCESS &&
+                complete != 0)
+                r.complete = complete;
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+
+private:
+    struct Pending
+    {
+        CommandRecord record;
+        EventPtr event;
+    };
+    std::vector<Pending> m_pending;
+};
+
+// The queue's lane name in timelines: one queue per run.
+constexpr const char *kQueueName = "queue 0";
+
+CommandRecord record(CommandRecord::Type type, std::string name, std::uint64_t bytes,
+                     const std::string &device)
+{
+    CommandRecord r;
+    r.type = type;
+    r.name = std::move(name);
+    r.bytes = bytes;
+    r.queue = kQueueName;
+    r.device = device;
+    r.hostSubmitNs = hostNowNs();
+    return r;
+}
+
+const BoundArg *findBound(const std::vector<BoundArg> &args, const std::string &name)
+{
+    const auto it = std::find_if(args.begin(), args.end(), [&](const BoundArg &a) { return a.name == name; });
+    return it == args.end() ? nullptr : &*it;
+}
+
+// The buffers to read back, in argument order; an unknown name or a non-buffer is an input error.
+std::vector<bool> readBackSet(const RunRequest &request, const std::vector<BoundArg> &args)
+{
+    std::vector<bool> wanted(args.size(), false);
+    for (const std::string &name : request.readBack) {
+        const BoundArg *a = findBound(args, name);
+        if (!a)
+            throw RunInputError("cannot read back '" + name + "': kernel " + request.kernel +
+                                    " has no argument of that name",
+                                name);
+        if (a->kind != ArgKind::Buffer)
+            throw RunInputError(name + ": only buffers can be read back (" + name + " is a " +
+                                    std::string(argKindName(a->kind)) + " argument)",
+                                name);
+        wanted[std::size_t(a - args.data())] = true;
+    }
+    for (std::size_t i = 0; i < args.size(); ++i)
+        wanted[i] = wanted[i] || (request.readBackAll && args[i].kind == ArgKind::Buffer);
+    return wanted;
+}
+
+std::string kernelList(const BuildResult &build)
+{
+    std::string out;
+    for (const auto &k : build.kernels())
+        out += (out.empty() ? "" : ", ") + k.name;
+    return out.empty() ? std::string("none") : out;
+}
+
+} // namespace
+
+RunResult::RunResult()
+    : m_d(std::make_shared<const RunResultData>())
+{}
+
+RunResult::RunResult(RunResultData data)
+    : m_d(std::make_shared<const RunResultData>(std::move(data)))
+{}
+
+const BufferData *RunResult::buffer(std::string_view name) const
+{
+    for (const auto &b : m_d->buffers) {
+        if (b.name == name)
+            return &b;
+    }
+    return nullptr;
+}
+
+RunResult runKernel(const RunRequest &request, const RunOptions &options)
+{
+    const auto started = Clock::now();
+    if (!request.build.success() || !request.build.program())
+        throw RunInputError("the program did not build");
+    const KernelInfo *info = request.build.kernel(request.kernel);
+    if (!info)
+        throw RunInputError("unknown kernel '" + request.kernel + "' (kernels: " + kernelList(request.build) +
+                            ")");
+    if (request.repeat < 1)
+        throw RunInputError("repeat count " + std::to_string(request.repeat) + " must be at least 1");
+
+    // Everything that can be told without the device comes first: arguments, initialisers, read-backs.
+    const std::vector<BoundArg> args = bindArguments(*info, request.args);
+    const std::vector<bool> wanted = readBackSet(request, args);
+    cl_device_id device = request.device ? request.device : request.build.logs().front().id;
+    if (std::none_of(request.build.logs().begin(), request.build.logs().end(),
+                     [&](const DeviceBuildLog &l) { return l.id == device; }))
+        throw RunInputError("the device is not one the program was built for");
+    std::vector<std::optional<std::vector<unsigned char>>> patterns(args.size());
+    std::vector<std::vector<unsigned char>> contents(args.size()); // alive until the writes finish
+    std::uint64_t localBytes = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        localBytes += args[i].localBytes;
+        if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
+            continue;
+        patterns[i] = fillPattern(args[i]);
+        if (!patterns[i])
+            contents[i] = initialContents(args[i]);
+    }
+
+    cl_int err = CL_SUCCESS;
+    KernelPtr kernel(clCreateKernel(request.build.program(), request.kernel.c_str(), &err));
+    check(err, ("clCreateKernel(" + request.kernel + ")").c_str());
+    const LaunchLimits limits = queryLaunchLimits(device, kernel.get(), request.build.options());
+    const NDRange range = resolveNDRange(request.range, limits);
+    checkLocalMemory(localBytes, limits);
+
+    const std::string deviceName = deviceString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
+    QueuePtr queue = makeProfilingQueue(request.build.context(), device);
+    std::optional<ClockMapping> clock;
+    if (options.calibrateClock)
+        clock = calibrate(device, queue.get());
+    std::shared_ptr<MemoryPool> pool = options.pool;
+    if (!pool) {
+        PoolOptions poolOptions;
+        poolOptions.seriesCapacity = 0; // nobody watches a pool that lives for one run
+        pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()), poolOptions);
+    } else if (dynamic_cast<const SvmAllocator *>(pool->allocator().get())) {
+        throw RunInputError("the memory pool hands out SVM pointers; runs need a pool of cl_mem buffers");
+    }
+    std::vector<PooledBuffer> buffers(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].kind != ArgKind::Buffer)
+            continue;
+        try {
+            buffers[i] = pool->allocate(args[i].bufferBytes(), queue.get());
+        } catch (const ClError &e) {
+            throw ClError(e.routine() + "(" + args[i].name + ")", e.code(), e.detail());
+        }
+        cl_context context = nullptr;
+        clGetMemObjectInfo(buffers[i].mem(), CL_MEM_CONTEXT, sizeof context, &context, nullptr);
+        if (context != request.build.context())
+            throw RunInputError("the memory pool allocates in another context than the program's");
+    }
+    std::vector<BufferData> readBack;
+    readBack.reserve(args.size()); // the reads fill these bytes: they must not move
+    Recorder recorder;
+    FinishGuard guard{queue.get()};
+
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const BoundArg &a = args[i];
+        if (a.kind != ArgKind::Buffer || a.init.kind == InitKind::Copy)
+            continue;
+        cl_event event = nullptr;
+        if (patterns[i]) {
+            CommandRecord r =
+                record(CommandRecord::Type::Fill, "fill " + a.name, a.bufferBytes(), deviceName);
+            check(clEnqueueFillBuffer(queue.get(), buffers[i].mem(), patterns[i]->data(), patterns[i]->size(),
+                                      0, a.bufferBytes(), 0, nullptr, &event),
+                  ("clEnqueueFillBuffer(" + a.name + ")").c_str());
+            recorder.add(std::move(r), event);
+        } else {
+            CommandRecord r =
+                record(CommandRecord::Type::Write, "write " + a.name, a.bufferBytes(), deviceName);
+            check(clEnqueueWriteBuffer(queue.get(), buffers[i].mem(), CL_FALSE, 0, a.bufferBytes(),
+                                       contents[i].data(), 0, nullptr, &event),
+                  ("clEnqueueWriteBuffer(" + a.name + ")").c_str());
+            recorder.add(std::move(r), event);
+        }
+    }
+    // Copies once their source is ready: bindArguments ruled out cycles, so every pass makes progress.
+    std::vector<bool> ready(args.size(), true);
+    for (std::size_t i = 0; i < args.size(); ++i)
+        ready[i] = !(args[i].kind == ArgKind::Buffer && args[i].init.kind == InitKind::Copy);
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (ready[i])
+                continue;
+            const std::size_t source = std::size_t(findBound(args, args[i].init.source) - args.data());
+            if (!ready[source])
+                continue;
+            cl_event event = nullptr;
+            CommandRecord r =
+                record(CommandRecord::Type::Copy, "copy " + args[source].name + " to " + args[i].name,
+                       args[i].bufferBytes(), deviceName);
+            check(clEnqueueCopyBuffer(queue.get(), buffers[source].mem(), buffers[i].mem(), 0, 0,
+                                      args[i].bufferBytes(), 0, nullptr, &event),
+                  ("clEnqueueCopyBuffer(" + args[i].name + ")").c_str());
+            recorder.add(std::move(r), event);
+            ready[i] = progress = true;
+        }
+    }
+
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const BoundArg &a = args[i];
+        const std::string routine = "clSetKernelArg(" + a.name + ")";
+        if (a.kind == ArgKind::Value) {
+            check(clSetKernelArg(kernel.get(), cl_uint(a.index), a.value.size(), a.value.data()),
+                  routine.c_str());
+        } else if (a.kind == ArgKind::Buffer) {
+            cl_mem mem = buffers[i].mem();
+            check(clSetKernelArg(kernel.get(), cl_uint(a.index), sizeof mem, &mem), routine.c_str());
+        } else {
+            check(clSetKernelArg(kernel.get(), cl_uint(a.index), a.localBytes, nullptr), routine.c_str());
+        }
+    }
+
+    RunResultData result;
+    result.kernel = request.kernel;
+    result.device = deviceName;
+    result.clock = clock;
+    result.global = range.global;
+    result.local = range.local;
+    result.offset = range.offset;
+    result.repeat = request.repeat;
+    const std::string launchRoutine = "clEnqueueNDRangeKernel(" + request.kernel + ")";
+    const std::string rangeDetail = "global " + formatSizeList(range.global) +
+                                    (range.local.empty() ? std::string(", local chosen by the driver")
+                                                         : ", local " + formatSizeList(range.local));
+    std::optional<std::size_t> previousLaunch;
+    for (int launch = 0; launch < request.repeat; ++launch) {
+        if (options.cancel && options.cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        CommandRecord r = record(CommandRecord::Type::Kernel, request.kernel, 0, deviceName);
+        r.dims = int(range.dimensions());
+        std::copy(range.global.begin(), range.global.end(), r.global.begin());
+        std::copy(range.local.begin(), range.local.end(), r.local.begin());
+        cl_event event = nullptr;
+        check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), cl_uint(range.dimensions()),
+                                     range.offset.data(), range.global.data(),
+                                     range.local.empty() ? nullptr : range.local.data(), 0, nullptr, &event),
+              launchRoutine.c_str(), rangeDetail);
+        recorder.add(std::move(r), event);
+        clFlush(queue.get());
+        // At most two launches in flight: one running, one queued behind it, so that the device never waits
+        // for the host and a cancel takes effect after the launch that runs now.
+        if (previousLaunch)
+            recorder.wait(*previousLaunch, "launch " + std::to_string(launch) + " of " + request.kernel);
+        previousLaunch = recorder.size() - 1;
+    }
+    if (!result.cancelled) {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (!wanted[i])
+                continue;
+            const BoundArg &a = args[i];
+            readBack.push_back({a.name, a.type, a.count, std::vector<unsigned char>(a.bufferBytes())});
+            cl_event event = nullptr;
+            CommandRecord r =
+                record(CommandRecord::Type::Read, "read " + a.name, a.bufferBytes(), deviceName);
+            check(clEnqueueReadBuffer(queue.get(), buffers[i].mem(), CL_FALSE, 0, a.bufferBytes(),
+                                      readBack.back().bytes.data(), 0, nullptr, &event),
+                  ("clEnqueueReadBuffer(" + a.name + ")").c_str());
+            recorder.add(std::move(r), event);
+        }
+    }
+    check(clFinish(queue.get()), "clFinish");
+    result.commands = recorder.collect();
+    for (const CommandRecord &r : result.commands) {
+        if (r.type == CommandRecord::Type::Kernel)
+            result.launches.push_back(r);
+    }
+    result.buffers = std::move(readBack);
+    result.durationMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    return RunResult(std::move(result));
+}
+
+} // namespace clscope

@@ -1,0 +1,361 @@
+// clscope-cli run on PoCL: the JSON contract (kernel, global, local, offset, device, profile, buffers,
+// duration_ms) with buffers compared against values computed here (64-bit integers exactly, vectors
+// flattened), text output, repeats, offsets, .npy input, --trace, and every usage error as one stderr line
+// naming the argument, kernel or limit with exit 2 (1 for a failed build or a driver error).
+#include "testicd.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString dataPath(const char *name)
+{
+    return QStringLiteral(CLSCOPE_TEST_DATA "/run/") + QLatin1String(name);
+}
+
+QString kernelPath(const char *name)
+{
+    return QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/") + QLatin1String(name);
+}
+
+QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestCliRun : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+    QTemporaryDir m_vendors;
+    bool m_haveOclgrind = false;
+
+    Result run(const QStringList &args) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name :
+             {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES", "CLSCOPE_NO_CACHE"})
+            env.remove(QLatin1String(name));
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
+        QProcess p;
+        p.setProcessEnvironment(env);
+        // PoCL unless the row picks a device.
+        const QStringList device = args.contains(QStringLiteral("--device"))
+                                       ? QStringList{}
+                                       : QStringList{QStringLiteral("--device"), QStringLiteral("pocl")};
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("run")} + args + device);
+        if (!p.waitForFinished(180000))
+            return {};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                p.readAllStandardError()};
+    }
+
+    QJsonObject runJson(const QStringList &args) const
+    {
+        const Result r = run(args + QStringList{QStringLiteral("--json")});
+        if (r.exitCode != 0)
+            qWarning("exit %d: %s", r.exitCode, r.err.constData());
+        QJsonParseError error{};
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        if (error.error != QJsonParseError::NoError)
+            qWarning("bad JSON: %s", r.out.constData());
+        return doc.object();
+    }
+
+    static QStringList vectorAdd(int n, const char *kernel = "vector_add", const char *global = nullptr)
+    {
+        const QString count = QString::number(n);
+        return QStringList{kernelPath("vector_add.cl"),
+                           QStringLiteral("--kernel"),
+                           QLatin1String(kernel),
+                           QStringLiteral("--global"),
+                           global ? QLatin1String(global) : count,
+                           QStringLiteral("--arg"),
+                           QStringLiteral("a=buffer:float:") + count + QStringLiteral(":iota"),
+                           QStringLiteral("--arg"),
+                           QStringLiteral("b=buffer:float:") + count + QStringLiteral(":fill=2"),
+                           QStringLiteral("--arg"),
+                           QStringLiteral("c=buffer:float:") + count,
+                           QStringLiteral("--arg"),
+                           QStringLiteral("n=uint:") + count};
+    }
+
+    static QStringList types(const char *kernel, const char *global, const char *rest)
+    {
+        return QStringList{dataPath("types.cl"), QStringLiteral("--kernel"), QLatin1String(kernel),
+                           QStringLiteral("--global"), QLatin1String(global)} +
+               words(rest);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid());
+        // The CLI inherits OCL_ICD_VENDORS: PoCL and Oclgrind (whose argument checks are strict).
+        m_haveOclgrind = m_vendors.isValid() && clscope::test::setUpVendors(m_vendors, false);
+        const Result probe = run(vectorAdd(4));
+        if (probe.exitCode != 0)
+            QSKIP(qPrintable(QStringLiteral("no PoCL device: ") + QString::fromUtf8(probe.err)));
+    }
+
+    void vectorAddJson()
+    {
+        const QJsonObject j = runJson(vectorAdd(1024) + words("--print c --repeat 3"));
+        QCOMPARE(j.keys().size(), 8);
+        QCOMPARE(j.value(QLatin1String("kernel")).toString(), QStringLiteral("vector_add"));
+        QCOMPARE(j.value(QLatin1String("global")).toArray(), QJsonArray{1024});
+        QVERIFY(j.value(QLatin1String("local")).isNull());
+        QCOMPARE(j.value(QLatin1String("offset")).toArray(), QJsonArray{0});
+        QVERIFY(!j.value(QLatin1String("device")).toString().isEmpty());
+        QVERIFY(j.value(QLatin1String("duration_ms")).toDouble() > 0);
+        const QJsonArray profile = j.value(QLatin1String("profile")).toArray();
+        QCOMPARE(profile.size(), 3);
+        for (const QJsonValue &launch : profile) {
+            const QJsonObject o = launch.toObject();
+            QCOMPARE(o.keys(), (QStringList{QStringLiteral("end"), QStringLiteral("queued"),
+                                            QStringLiteral("start"), QStringLiteral("submit")}));
+            QVERIFY(o.value(QLatin1String("queued")).toInteger() > 0);
+            QVERIFY(o.value(QLatin1String("queued")).toInteger() <=
+                    o.value(QLatin1String("submit")).toInteger());
+            QVERIFY(o.value(QLatin1String("start")).toInteger() <= o.value(QLatin1String("end")).toInteger());
+        }
+        const QJsonObject buffers = j.value(QLatin1String("buffers")).toObject();
+        QCOMPARE(buffers.keys(), QStringList{QStringLiteral("c")});
+        const QJsonArray c = buffers.value(QLatin1String("c")).toArray();
+        QCOMPARE(c.size(), 1024);
+        for (int i = 0; i < 1024; ++i)
+            QCOMPARE(c[i].toDouble(), double(i) + 2.0);
+    }
+
+    void integersExactAndVectorsFlat()
+    {
+        // Integers are JSON integers, 64-bit values exactly; floats are doubles.
+        const Result longs =
+            run(types("add_long", "4",
+                      "--arg in=buffer:long:4:iota=9007199254740993:2 --arg out=buffer:long:4 "
+                      "--arg k=long:2 --print out --json"));
+        QCOMPARE(longs.exitCode, 0);
+        const QJsonArray out = QJsonDocument::fromJson(longs.out)
+                                   .object()
+                                   .value(QLatin1String("buffers"))
+                                   .toObject()
+                                   .value(QLatin1String("out"))
+                                   .toArray();
+        QCOMPARE(out.size(), 4);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(out[i].toInteger(), 9007199254740995LL + 2 * i);
+        QVERIFY(longs.out.contains("9007199254740995,") || longs.out.contains("9007199254740995\n"));
+
+        const Result top =
+            run(types("echo_scalars", "1",
+                      "--arg ints=buffer:long:8 --arg floats=buffer:double:2 --arg c=0 --arg uc=0 "
+                      "--arg s=0 --arg us=0 --arg i=0 --arg u=4294967295 --arg l=-9223372036854775808 "
+                      "--arg ul=0 --arg f=0.5 --arg d=0.1 --print ints --print floats --json"));
+        QCOMPARE(top.exitCode, 0);
+        QVERIFY(top.out.contains("-9223372036854775808"));
+        QVERIFY(top.out.contains("4294967295"));
+        const QJsonObject buffers =
+            QJsonDocument::fromJson(top.out).object().value(QLatin1String("buffers")).toObject();
+        QCOMPARE(buffers.value(QLatin1String("ints")).toArray()[6].toInteger(),
+                 std::numeric_limits<qint64>::min());
+        QCOMPARE(buffers.value(QLatin1String("floats")).toArray(), (QJsonArray{0.5, 0.1}));
+
+        const QJsonObject f4 = runJson(
+            types("scale_float4", "2",
+                  "--arg in=buffer:float4:2:iota --arg out=buffer:float4:2 --arg s=1,2,3,4 --print out"));
+        QCOMPARE(f4.value(QLatin1String("buffers")).toObject().value(QLatin1String("out")).toArray(),
+                 (QJsonArray{0, 2, 6, 12, 4, 10, 18, 28}));
+        const QJsonObject f3 = runJson(types(
+            "add_float3", "2",
+            "--arg in=buffer:float3:2:iota --arg out=buffer:float3:2 --arg s=float3:10,20,30 --print out"));
+        QCOMPARE(f3.value(QLatin1String("buffers")).toObject().value(QLatin1String("out")).toArray(),
+                 (QJsonArray{10, 21, 32, 13, 24, 35}));
+    }
+
+    void offsetAndLocal()
+    {
+        const QJsonObject j =
+            runJson(types("grid", "4,3",
+                          "--offset 2,1 --local 2,1 --arg out=buffer:int:40:fill=-1 --arg width=8 "
+                          "--print out"));
+        QCOMPARE(j.value(QLatin1String("global")).toArray(), (QJsonArray{4, 3}));
+        QCOMPARE(j.value(QLatin1String("local")).toArray(), (QJsonArray{2, 1}));
+        QCOMPARE(j.value(QLatin1String("offset")).toArray(), (QJsonArray{2, 1}));
+        const QJsonArray out =
+            j.value(QLatin1String("buffers")).toObject().value(QLatin1String("out")).toArray();
+        QCOMPARE(out.size(), 40);
+        for (int y = 0; y < 5; ++y) {
+            for (int x = 0; x < 8; ++x) {
+                const bool inside = x >= 2 && x < 6 && y >= 1 && y < 4;
+                QCOMPARE(out[y * 8 + x].toInteger(), inside ? y * 1000 + x : -1);
+            }
+        }
+    }
+
+    void npyInputAndReduction()
+    {
+        const QJsonObject j =
+            runJson(QStringList{kernelPath("vector_add.cl")} +
+                    words("--kernel vector_add --global 8 --arg b=buffer:float:8:fill=0.25 "
+                          "--arg c=buffer:float:8 --arg n=8 --print c --arg") +
+                    QStringList{QStringLiteral("a=buffer:float:8:file=") + dataPath("iota_f4.npy")});
+        QCOMPARE(j.value(QLatin1String("buffers")).toObject().value(QLatin1String("c")).toArray(),
+                 (QJsonArray{0.25, 1.25, 2.25, 3.25, 4.25, 5.25, 6.25, 7.25}));
+
+        const QJsonObject r = runJson(
+            QStringList{kernelPath("reduction.cl")} +
+            words("--kernel reduce_sum --global 256 --local 64 --arg input=buffer:float:256:fill=0.5 "
+                  "--arg partial=buffer:float:4 --arg scratch=local:256 --arg n=256 --print partial"));
+        QCOMPARE(r.value(QLatin1String("buffers")).toObject().value(QLatin1String("partial")).toArray(),
+                 (QJsonArray{32, 32, 32, 32}));
+    }
+
+    void textOutputAndTrace()
+    {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("trace.json"));
+        const Result r = run(vectorAdd(8) + words("--print c --print a --trace") + QStringList{trace});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("c (8 float): 2 3 4 5 6 7 8 9\n"), r.out.constData());
+        QVERIFY(r.out.contains("a (8 float): 0 1 2 3 4 5 6 7\n"));
+        QVERIFY(r.out.contains("Launch 1: "));
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray events =
+            QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("traceEvents")).toArray();
+        QStringList names;
+        for (const QJsonValue &e : events) {
+            if (e.toObject().value(QLatin1String("ph")).toString() == QLatin1String("X"))
+                names << e.toObject().value(QLatin1String("name")).toString();
+        }
+        QVERIFY2(names.contains(QStringLiteral("vector_add")) && names.contains(QStringLiteral("read c")) &&
+                     names.contains(QStringLiteral("write a")),
+                 qPrintable(names.join(u',')));
+    }
+
+    void failedBuild()
+    {
+        const Result r = run(QStringList{QStringLiteral(CLSCOPE_TEST_DATA "/build/error.cl")} +
+                             words("--kernel k --global 1"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("undeclared identifier"));
+        QVERIFY(r.err.trimmed().endsWith("use of undeclared identifier 'x')"));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message"); // the one stderr line starts with this
+        const QString npy = dataPath("iota_f4.npy");
+        auto va = [](const char *extra) { return vectorAdd(8) + words(extra); };
+        auto vaWithout = [](const QString &name, const char *extra) {
+            QStringList a = vectorAdd(8);
+            qsizetype i = 0;
+            while (i < a.size() && !a[i].startsWith(name + u'='))
+                ++i;
+            a.remove(i - 1, 2);
+            return a + words(extra);
+        };
+        QTest::newRow("unknown kernel")
+            << vectorAdd(8, "nope") << 2 << "clscope-cli: unknown kernel 'nope' (kernels: vector_add)";
+        QTest::newRow("missing argument")
+            << vaWithout(QStringLiteral("n"), "") << 2
+            << "clscope-cli: missing argument 'n' (uint) of kernel vector_add: give "
+               "n=uint:VALUE";
+        QTest::newRow("unparsable value") << vaWithout(QStringLiteral("n"), "--arg n=uint:abc") << 2
+                                          << "clscope-cli: n: 'abc' is not a valid uint";
+        QTest::newRow("out of range") << vaWithout(QStringLiteral("n"), "--arg n=uint:-1") << 2
+                                      << "clscope-cli: n: -1 is out of range for uint (0..4294967295)";
+        QTest::newRow("wrong vector count")
+            << types("scale_float4", "2", "--arg in=buffer:float4:2 --arg out=buffer:float4:2 --arg s=1,2,3")
+            << 2 << "clscope-cli: s: float4 needs 4 values, got 3 ('1,2,3')";
+        QTest::newRow("scalar for a pointer")
+            << vaWithout(QStringLiteral("a"), "--arg a=float:1") << 2
+            << "clscope-cli: a: a value was given for the __global const float* argument "
+               "(use a=buffer:float:COUNT[:INIT])";
+        QTest::newRow("wrong buffer type")
+            << vaWithout(QStringLiteral("a"), "--arg a=buffer:int:8") << 2
+            << "clscope-cli: a: a buffer of int was given for the __global const float* argument";
+        QTest::newRow("local over the device limit")
+            << (QStringList{kernelPath("vector_add.cl")} +
+                words("--kernel vector_add --global 8192 --local 8192 --arg a=buffer:float:8 --arg "
+                      "b=buffer:float:8 "
+                      "--arg c=buffer:float:8 --arg n=8"))
+            << 2 << "clscope-cli: local size 8192 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (";
+        QTest::newRow("not divisible")
+            << va("--local 3") << 2
+            << "clscope-cli: global size 8 is not a multiple of local size 3 in dimension 0";
+        QTest::newRow("file not found")
+            << vaWithout(QStringLiteral("a"), "--arg a=buffer:float:8:file=/nonexistent/a.npy") << 2
+            << "clscope-cli: a: file '/nonexistent/a.npy' not found";
+        QTest::newRow(".npy of another size")
+            << (vaWithout(QStringLiteral("a"), "--arg") +
+                QStringList{QStringLiteral("a=buffer:float:4:file=") + npy})
+            << 2
+            << QStringLiteral("clscope-cli: a: ") + npy +
+                   QStringLiteral(": shape (8,) holds 8 values, the buffer needs 4 (4 float)");
+        QTest::newRow("unknown argument")
+            << va("--arg x=int:1") << 2
+            << "clscope-cli: kernel vector_add has no argument 'x' (arguments: a, b, c, n)";
+        QTest::newRow("duplicate --arg")
+            << va("--arg n=uint:9") << 2 << "clscope-cli: n: the argument is given twice";
+        QTest::newRow("malformed spec")
+            << va("--arg n") << 2 << "clscope-cli: argument 'n' needs the form NAME=VALUE";
+        QTest::newRow("unknown type") << vaWithout(QStringLiteral("n"), "--arg n=uint32:8") << 2
+                                      << "clscope-cli: n: unknown type 'uint32' (types: ";
+        QTest::newRow("bad global") << vectorAdd(8, "vector_add", "8,x") << 2
+                                    << "clscope-cli: global size '8,x' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("unknown --print")
+            << va("--print zz") << 2
+            << "clscope-cli: cannot read back 'zz': kernel vector_add has no argument of "
+               "that name";
+        QTest::newRow("--print of a value")
+            << va("--print n") << 2
+            << "clscope-cli: n: only buffers can be read back (n is a value argument)";
+        QTest::newRow("--repeat 0") << va("--repeat 0") << 2 << "clscope-cli: --repeat 0 must be at least 1";
+        QTest::newRow("missing file") << words("/nonexistent/k.cl --kernel k --global 1") << 2
+                                      << "clscope-cli: cannot read /nonexistent/k.cl: no such file";
+        QTest::newRow("missing --kernel") << (QStringList{kernelPath("vector_add.cl")} + words("--global 8"))
+                                          << 2 << "clscope-cli: --kernel is required";
+        QTest::newRow("image argument")
+            << types("with_image", "1", "--arg out=buffer:int:1") << 2
+            << "clscope-cli: img: image arguments (image2d_t) are not supported yet";
+        QTest::newRow("clSetKernelArg names the argument")
+            << types("pair_by_value", "1", "--arg out=buffer:int:1 --arg v=bytes4:00000000 --device oclgrind")
+            << 1 << "clscope-cli: clSetKernelArg(v) failed: INVALID_ARG_SIZE";
+    }
+
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        if (args.contains(QStringLiteral("oclgrind")) && !m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        const Result r = run(args);
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(err)));
+        QVERIFY2(!err.contains(u'\n'), qPrintable(err)); // one line
+        QVERIFY2(err.startsWith(message), qPrintable(err));
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_cli_run.moc"

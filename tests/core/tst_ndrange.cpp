@@ -1,0 +1,357 @@
+// NDRange parsing and validation against a fake device (a LaunchLimits value), so every limit and its
+// message is checked without OpenCL: work-group and work-item sizes, the kernel's work-group size and
+// required size, divisibility and non-uniform work-groups, dimensions, offsets, local memory.
+#include "clscope/runner.h"
+
+#include <QTest>
+
+using namespace clscope;
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+template<typename F> QString errorOf(F f)
+{
+    try {
+        f();
+    } catch (const RunInputError &e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("no error");
+}
+
+std::vector<std::size_t> sizes(const QString &text)
+{
+    return text.isEmpty() ? std::vector<std::size_t>{} : parseSizeList(text.toStdString(), "size");
+}
+
+// A GPU-like device: 1024 work-items per group, 64 in the third dimension, a kernel limited to 256.
+LaunchLimits fakeLimits()
+{
+    LaunchLimits l;
+    l.kernel.push_back('k'); // not = "k": GCC 12 warns falsely (-Wrestrict) about that assignment
+    l.maxWorkItemDimensions = 3;
+    l.maxWorkItemSizes = {1024, 1024, 64};
+    l.maxWorkGroupSize = 1024;
+    l.kernelWorkGroupSize = 256;
+    l.localMemSize = 65536;
+    l.kernelLocalMemSize = 1024;
+    return l;
+}
+
+} // namespace
+
+class TestNDRange : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parseSizes_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected"); // the sizes joined by ',' or the error
+        QTest::newRow("1D") << "1024"
+                            << "1024";
+        QTest::newRow("2D") << "64,64"
+                            << "64,64";
+        QTest::newRow("3D with spaces") << " 8 , 8 ,1 "
+                                        << "8,8,1";
+        QTest::newRow("zero parses (validation rejects it)") << "0"
+                                                             << "0";
+        QTest::newRow("empty") << ""
+                               << "global size '' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("letters") << "a"
+                                 << "global size 'a' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("empty part") << "1,,2"
+                                    << "global size '1,,2' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("negative") << "-1"
+                                  << "global size '-1' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("fraction") << "1.5"
+                                  << "global size '1.5' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("hex") << "0x10"
+                             << "global size '0x10' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("x separator") << "64x64"
+                                     << "global size '64x64' is not a list of sizes (X[,Y[,Z]])";
+        QTest::newRow("4D") << "1,2,3,4"
+                            << "global size '1,2,3,4' has 4 dimensions (1 to 3)";
+        QTest::newRow("too large") << "99999999999999999999"
+                                   << "global size '99999999999999999999' is not a list of sizes (X[,Y[,Z]])";
+    }
+
+    void parseSizes()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        QString got;
+        try {
+            got = qs(formatSizeList(parseSizeList(text.toStdString(), "global size")));
+        } catch (const RunInputError &e) {
+            got = QString::fromUtf8(e.what());
+        }
+        QCOMPARE(got, expected);
+    }
+
+    void resolve_data()
+    {
+        QTest::addColumn<QString>("global");
+        QTest::addColumn<QString>("local");
+        QTest::addColumn<QString>("offset");
+        QTest::addColumn<QString>("compiled"); // CL_KERNEL_COMPILE_WORK_GROUP_SIZE, "" for none
+        QTest::addColumn<bool>("nonUniform");
+        QTest::addColumn<int>("maxDims");
+        QTest::addColumn<QString>("expected"); // "global|local|offset" ("-" for no local) or the error
+
+        QTest::newRow("1D, driver's local") << "1024"
+                                            << ""
+                                            << ""
+                                            << "" << false << 3 << "1024|-|0";
+        QTest::newRow("1D with local") << "1024"
+                                       << "64"
+                                       << ""
+                                       << "" << false << 3 << "1024|64|0";
+        QTest::newRow("2D with offset") << "64,64"
+                                        << "8,8"
+                                        << "1,2"
+                                        << "" << false << 3 << "64,64|8,8|1,2";
+        QTest::newRow("3D") << "8,8,8"
+                            << "2,2,2"
+                            << ""
+                            << "" << false << 3 << "8,8,8|2,2,2|0,0,0";
+        QTest::newRow("offset without local") << "16"
+                                              << ""
+                                              << "5"
+                                              << "" << false << 3 << "16|-|5";
+        QTest::newRow("at the kernel's limit") << "1024"
+                                               << "256"
+                                               << ""
+                                               << "" << false << 3 << "1024|256|0";
+
+        QTest::newRow("over CL_DEVICE_MAX_WORK_GROUP_SIZE")
+            << "8192"
+            << "8192"
+            << ""
+            << "" << false << 3 << "local size 8192 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (1024)";
+        QTest::newRow("2D over CL_DEVICE_MAX_WORK_GROUP_SIZE")
+            << "64,64"
+            << "64,64"
+            << ""
+            << "" << false << 3
+            << "local size 64,64 (4096 work-items) exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (1024)";
+        QTest::newRow("over CL_DEVICE_MAX_WORK_ITEM_SIZES")
+            << "64,64,128"
+            << "1,1,128"
+            << ""
+            << "" << false << 3
+            << "local size 128 in dimension 2 exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES[2] (64)";
+        QTest::newRow("over CL_KERNEL_WORK_GROUP_SIZE")
+            << "1024"
+            << "512"
+            << ""
+            << "" << false << 3 << "local size 512 exceeds CL_KERNEL_WORK_GROUP_SIZE (256) of kernel k";
+        QTest::newRow("2D over CL_KERNEL_WORK_GROUP_SIZE")
+            << "64,64"
+            << "32,16"
+            << ""
+            << "" << false << 3
+            << "local size 32,16 (512 work-items) exceeds CL_KERNEL_WORK_GROUP_SIZE (256) of kernel k";
+        QTest::newRow("not divisible")
+            << "1000"
+            << "64"
+            << ""
+            << "" << false << 3
+            << "global size 1000 is not a multiple of local size 64 in dimension 0 (non-uniform work-groups "
+               "need "
+               "CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT and -cl-std=CL2.0 or later)";
+        QTest::newRow("not divisible in dimension 1")
+            << "64,30"
+            << "8,8"
+            << ""
+            << "" << false << 3
+            << "global size 30 is not a multiple of local size 8 in dimension 1 (non-uniform work-groups "
+               "need "
+               "CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT and -cl-std=CL2.0 or later)";
+        QTest::newRow("local above global")
+            << "10"
+            << "64"
+            << ""
+            << "" << false << 3
+            << "global size 10 is not a multiple of local size 64 in dimension 0 "
+               "(non-uniform work-groups need CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT "
+               "and -cl-std=CL2.0 or later)";
+        QTest::newRow("non-uniform allowed") << "1000"
+                                             << "64"
+                                             << ""
+                                             << "" << true << 3 << "1000|64|0";
+        QTest::newRow("non-uniform still bounded")
+            << "1000"
+            << "2048"
+            << ""
+            << "" << true << 3 << "local size 2048 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (1024)";
+
+        QTest::newRow("local dimensions")
+            << "64"
+            << "8,8"
+            << ""
+            << "" << false << 3 << "local size 8,8 has 2 dimensions, global size 64 has 1";
+        QTest::newRow("offset dimensions")
+            << "64,64"
+            << ""
+            << "1"
+            << "" << false << 3 << "offset 1 has 1 dimensions, global size 64,64 has 2";
+        QTest::newRow("global 0")
+            << "0"
+            << ""
+            << ""
+            << "" << false << 3
+            << "global size 0 is 0 in dimension 0 (every dimension needs at least 1 work-item)";
+        QTest::newRow("global 0 in dimension 1")
+            << "4,0"
+            << ""
+            << ""
+            << "" << false << 3
+            << "global size 4,0 is 0 in dimension 1 (every dimension needs at least 1 work-item)";
+        QTest::newRow("local 0")
+            << "64"
+            << "0"
+            << ""
+            << "" << false << 3
+            << "local size 0 is 0 in dimension 0 (every dimension needs at least 1 work-item)";
+        QTest::newRow("over CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS")
+            << "4,4,4"
+            << ""
+            << ""
+            << "" << false << 2
+            << "global size 4,4,4 has 3 dimensions, more than CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS (2)";
+        QTest::newRow("offset overflows")
+            << "16"
+            << ""
+            << "18446744073709551615"
+            << "" << false << 3
+            << "offset 18446744073709551615 plus global size 16 passes the largest "
+               "size_t in dimension 0";
+
+        QTest::newRow("required size is the default") << "64"
+                                                      << ""
+                                                      << ""
+                                                      << "8,1,1" << false << 3 << "64|8|0";
+        QTest::newRow("required size given") << "64"
+                                             << "8"
+                                             << ""
+                                             << "8,1,1" << false << 3 << "64|8|0";
+        QTest::newRow("required 2D") << "16,16"
+                                     << ""
+                                     << ""
+                                     << "4,4,1" << false << 3 << "16,16|4,4|0,0";
+        QTest::newRow("required differs")
+            << "64"
+            << "16"
+            << ""
+            << "8,1,1" << false << 3
+            << "local size 16 differs from the work-group size 8 that kernel k requires "
+               "(CL_KERNEL_COMPILE_WORK_GROUP_SIZE)";
+        QTest::newRow("required has more dimensions")
+            << "64"
+            << ""
+            << ""
+            << "8,8,1" << false << 3
+            << "kernel k requires work-groups of 8,8,1 (CL_KERNEL_COMPILE_WORK_GROUP_SIZE), more dimensions "
+               "than "
+               "global size 64";
+        QTest::newRow("required must divide")
+            << "60"
+            << ""
+            << ""
+            << "8,1,1" << false << 3
+            << "global size 60 is not a multiple of local size 8 in dimension 0 "
+               "(non-uniform work-groups need CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT "
+               "and -cl-std=CL2.0 or later)";
+    }
+
+    void resolve()
+    {
+        QFETCH(QString, global);
+        QFETCH(QString, local);
+        QFETCH(QString, offset);
+        QFETCH(QString, compiled);
+        QFETCH(bool, nonUniform);
+        QFETCH(int, maxDims);
+        QFETCH(QString, expected);
+        LaunchLimits limits = fakeLimits();
+        limits.nonUniformWorkGroups = nonUniform;
+        limits.maxWorkItemDimensions = std::uint32_t(maxDims);
+        const auto c = sizes(compiled);
+        for (std::size_t i = 0; i < c.size(); ++i)
+            limits.compileWorkGroupSize[i] = c[i];
+        const NDRange range{sizes(global), sizes(local), sizes(offset)};
+        QString got;
+        try {
+            const NDRange r = resolveNDRange(range, limits);
+            got = qs(formatSizeList(r.global)) + u'|' +
+                  (r.local.empty() ? QStringLiteral("-") : qs(formatSizeList(r.local))) + u'|' +
+                  qs(formatSizeList(r.offset));
+        } catch (const RunInputError &e) {
+            got = QString::fromUtf8(e.what());
+        }
+        QCOMPARE(got, expected);
+    }
+
+    void noDimensions()
+    {
+        QCOMPARE(errorOf([] { resolveNDRange(NDRange{}, fakeLimits()); }),
+                 QStringLiteral("global size needs 1 to 3 dimensions, got 0"));
+    }
+
+    void unknownLimitsAreNotChecked()
+    {
+        LaunchLimits limits; // all 0: a driver that reported nothing
+        limits.maxWorkItemDimensions = 3;
+        const NDRange r = resolveNDRange(NDRange{{1 << 20}, {1 << 16}, {}}, limits);
+        QCOMPARE(r.local, std::vector<std::size_t>{1 << 16});
+    }
+
+    void localMemory_data()
+    {
+        QTest::addColumn<qulonglong>("argBytes");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("fits") << qulonglong(1024) << "no error";
+        QTest::newRow("exactly fits") << qulonglong(65536 - 1024) << "no error";
+        QTest::newRow("too much")
+            << qulonglong(70000)
+            << "local memory of 71024 bytes (__local arguments 70000 + kernel 1024) exceeds "
+               "CL_DEVICE_LOCAL_MEM_SIZE (65536)";
+    }
+
+    void localMemory()
+    {
+        QFETCH(qulonglong, argBytes);
+        QFETCH(QString, expected);
+        QCOMPARE(errorOf([&] { checkLocalMemory(argBytes, fakeLimits()); }), expected);
+    }
+
+    void nonUniformOptions_data()
+    {
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("none") << "" << false;
+        QTest::newRow("CL2.0") << "-cl-std=CL2.0" << true;
+        QTest::newRow("CL3.0 among others") << "-D X=1 -cl-std=CL3.0 -cl-kernel-arg-info" << true;
+        QTest::newRow("CL1.2") << "-cl-std=CL1.2" << false;
+        QTest::newRow("uniform asked for") << "-cl-std=CL2.0 -cl-uniform-work-group-size" << false;
+        QTest::newRow("C++ for OpenCL (conservative)") << "-cl-std=CLC++" << false;
+        QTest::newRow("malformed options") << "-cl-std=CL2.0 \"unterminated" << false;
+    }
+
+    void nonUniformOptions()
+    {
+        QFETCH(QString, options);
+        QFETCH(bool, allowed);
+        QCOMPARE(optionsAllowNonUniform(options.toStdString()), allowed);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNDRange)
+#include "tst_ndrange.moc"

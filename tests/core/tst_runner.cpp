@@ -1,0 +1,596 @@
+// Kernel runs on PoCL, compared with results computed here: vector_add with iota and fill, a reduction
+// with a __local buffer, every scalar and vector type through arguments and buffers, a 2D kernel with an
+// offset, structs, copies, seeded random and .npy initialisers, repeats and cancellation, the command
+// records, a shared memory pool, concurrent runs, and the errors that name an argument, kernel or limit.
+#include "clscope/devicespec.h"
+#include "clscope/error.h"
+#include "clscope/runner.h"
+#include "testicd.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <future>
+
+using namespace clscope;
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::string dataPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/run/") + name;
+}
+
+std::string kernelPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/../../resources/kernels/") + name;
+}
+
+std::vector<ArgValue> specs(const QString &text)
+{
+    std::vector<ArgValue> out;
+    for (const QString &s : text.split(u' ', Qt::SkipEmptyParts))
+        out.push_back(parseArgSpec(s.toStdString()));
+    return out;
+}
+
+QString components(const BufferData &data)
+{
+    QStringList out;
+    const ScalarKind kind = data.type.isRaw() ? ScalarKind::UChar : data.type.scalar;
+    for (const Number &n : data.numbers())
+        out << qs(formatNumber(n, kind));
+    return out.join(u' ');
+}
+
+template<typename T> std::vector<T> valuesOf(const BufferData &data)
+{
+    std::vector<T> out(data.bytes.size() / sizeof(T));
+    std::memcpy(out.data(), data.bytes.data(), out.size() * sizeof(T));
+    return out;
+}
+
+template<typename F> QString errorOf(F f)
+{
+    try {
+        f();
+    } catch (const std::exception &e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("no error");
+}
+
+struct ContextRelease
+{
+    void operator()(cl_context c) const { clReleaseContext(c); }
+};
+struct QueueRelease
+{
+    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
+};
+
+} // namespace
+
+class TestRunner : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_vendors;
+    bool m_haveOclgrind = false;
+    cl_device_id m_device = nullptr;
+    BuildResult m_types;
+    BuildResult m_vectorAdd;
+
+    BuildResult build(const std::string &path, bool argInfo = true, cl_context context = nullptr,
+                      cl_device_id device = nullptr) const
+    {
+        BuildRequest r;
+        r.devices = {device ? device : m_device};
+        r.sourcePath = path;
+        r.kernelArgInfo = argInfo;
+        r.environmentOptions = false;
+        r.context = context;
+        return buildProgram(r, BinaryCache());
+    }
+
+    static RunRequest request(const BuildResult &build, const char *kernel, const char *global,
+                              const QString &args, std::vector<std::string> readBack = {})
+    {
+        RunRequest r;
+        r.build = build;
+        r.kernel = kernel;
+        r.range.global = parseSizeList(global, "global size");
+        r.args = specs(args);
+        r.readBack = std::move(readBack);
+        return r;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        qunsetenv("CLSCOPE_DEVICE");
+        qunsetenv("CLSCOPE_BUILD_OPTIONS");
+        qunsetenv("POCL_DEVICES");
+        // Oclgrind as a second platform (OpenCL 1.2, strict argument checks), when it is installed.
+        m_haveOclgrind = m_vendors.isValid() && test::setUpVendors(m_vendors, false);
+        try {
+            m_device = selectDevice("pocl").device;
+        } catch (const std::exception &e) {
+            QSKIP(qPrintable(QStringLiteral("no PoCL device: ") + QString::fromUtf8(e.what())));
+        }
+        m_types = build(dataPath("types.cl"));
+        QVERIFY2(m_types.success(), m_types.logs().front().log.c_str());
+        m_vectorAdd = build(kernelPath("vector_add.cl"));
+        QVERIFY(m_vectorAdd.success());
+    }
+
+    void vectorAdd()
+    {
+        RunRequest r = request(m_vectorAdd, "vector_add", "1024",
+                               QStringLiteral("a=buffer:float:1024:iota=1:0.5 b=buffer:float:1024:fill=2 "
+                                              "c=buffer:float:1024 n=uint:1000"),
+                               {"c"});
+        r.range.local = {64};
+        const RunResult result = runKernel(r);
+        const BufferData *c = result.buffer("c");
+        QVERIFY(c);
+        QCOMPARE(c->count, std::size_t(1024));
+        const auto values = valuesOf<float>(*c);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            QCOMPARE(values[i], i < 1000 ? 1.0f + 0.5f * float(i) + 2.0f : 0.0f);
+        QVERIFY(!result.buffer("a")); // only what was asked for is read back
+        QCOMPARE(result.kernel(), std::string("vector_add"));
+        QCOMPARE(result.global(), std::vector<std::size_t>{1024});
+        QCOMPARE(result.local(), std::vector<std::size_t>{64});
+        QCOMPARE(result.offset(), std::vector<std::size_t>{0});
+        QVERIFY(!result.device().empty());
+        QVERIFY(result.durationMs() > 0);
+        QVERIFY(!result.cancelled());
+
+        // One record per command, in enqueue order, with sane timestamps.
+        QStringList names;
+        for (const CommandRecord &rec : result.commands()) {
+            names << qs(std::string(typeName(rec.type))) + u':' + qs(rec.name) + u':' +
+                         QString::number(rec.bytes);
+            QVERIFY2(rec.queued > 0 && rec.queued <= rec.submit && rec.submit <= rec.start &&
+                         rec.start <= rec.end,
+                     qPrintable(qs(rec.name)));
+            QVERIFY(rec.hostSubmitNs > 0);
+            QCOMPARE(rec.device, result.device());
+        }
+        QCOMPARE(names.join(u' '), QStringLiteral("write:write a:4096 fill:fill b:4096 fill:fill c:4096 "
+                                                  "kernel:vector_add:0 read:read c:4096"));
+        QCOMPARE(result.launches().size(), std::size_t(1));
+        const CommandRecord &launch = result.launches().front();
+        QCOMPARE(launch.dims, 1);
+        QCOMPARE(launch.global[0], std::size_t(1024));
+        QCOMPARE(launch.local[0], std::size_t(64));
+        for (std::size_t i = 1; i < result.commands().size(); ++i)
+            QVERIFY(result.commands()[i].hostSubmitNs >= result.commands()[i - 1].hostSubmitNs);
+    }
+
+    void reductionWithLocalBuffer()
+    {
+        const BuildResult b = build(kernelPath("reduction.cl"));
+        QVERIFY(b.success());
+        RunRequest r = request(b, "reduce_sum", "1024",
+                               QStringLiteral("input=buffer:float:1000:random=7:0:1 partial=buffer:float:16 "
+                                              "scratch=local:256 n=1000"),
+                               {"input", "partial"});
+        r.range.local = {64};
+        const RunResult result = runKernel(r);
+        const auto input = valuesOf<float>(*result.buffer("input"));
+        const auto partial = valuesOf<float>(*result.buffer("partial"));
+        QCOMPARE(input.size(), std::size_t(1000));
+        QCOMPARE(partial.size(), std::size_t(16));
+        for (std::size_t g = 0; g < 16; ++g) {
+            double sum = 0;
+            for (std::size_t i = g * 64; i < std::min<std::size_t>((g + 1) * 64, 1000); ++i)
+                sum += input[i];
+            QVERIFY2(std::abs(partial[g] - sum) <= 1e-4 * std::max(1.0, sum),
+                     qPrintable(QStringLiteral("group %1: %2 vs %3").arg(g).arg(partial[g]).arg(sum)));
+        }
+    }
+
+    void kernels_data()
+    {
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QString>("global");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("print");
+        QTest::addColumn<QString>("expected");
+        const QString scalars = QStringLiteral(
+            "ints=buffer:long:8 floats=buffer:double:2 c=-128 uc=255 s=-32768 us=65535 i=-2147483648 "
+            "u=4294967295 l=-9223372036854775808 ul=18446744073709551615 f=0x1.8p1 d=0.1");
+        QTest::newRow("every scalar type, integers") << "echo_scalars"
+                                                     << "1" << scalars << "ints"
+                                                     << "-128 255 -32768 65535 -2147483648 4294967295 "
+                                                        "-9223372036854775808 -1";
+        QTest::newRow("every scalar type, floats") << "echo_scalars"
+                                                   << "1" << scalars << "floats"
+                                                   << "3 0.1";
+        QTest::newRow("typed scalars")
+            << "echo_scalars"
+            << "1"
+            << "ints=buffer:long:8 floats=buffer:double:2 c=char:0x7f uc=uchar:0 s=short:-1 "
+               "us=ushort:0x10 i=int:7 u=uint:8 l=long:9007199254740993 ul=ulong:0xffffffffffffffff "
+               "f=float:-2.5 d=double:1e300"
+            << "ints"
+            << "127 0 -1 16 7 8 9007199254740993 -1";
+        QTest::newRow("vectors of every width")
+            << "echo_vectors"
+            << "1"
+            << "out=buffer:int:33 a=1,2 b=3,4,5 c=6,7,8,9 d=10,11,12,13,14,15,16,17 "
+               "e=int16:18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33"
+            << "out"
+            << "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33";
+        QTest::newRow("int") << "scale_int"
+                             << "8"
+                             << "in=buffer:int:8:iota=-4 out=buffer:int:8 k=3 b=-1"
+                             << "out"
+                             << "-13 -10 -7 -4 -1 2 5 8";
+        QTest::newRow("long beyond 2^53")
+            << "add_long"
+            << "4"
+            << "in=buffer:long:4:iota=9007199254740993:2 out=buffer:long:4 k=2"
+            << "out"
+            << "9007199254740995 9007199254740997 9007199254740999 9007199254741001";
+        QTest::newRow("double") << "axpy_double"
+                                << "4"
+                                << "x=buffer:double:4:iota=0:0.25 y=buffer:double:4:fill=1 a=2"
+                                << "y"
+                                << "1 1.5 2 2.5";
+        QTest::newRow("float4") << "scale_float4"
+                                << "2"
+                                << "in=buffer:float4:2:iota out=buffer:float4:2 s=1,2,3,4"
+                                << "out"
+                                << "0 2 6 12 4 10 18 28";
+        QTest::newRow("float3 stored as 4") << "add_float3"
+                                            << "2"
+                                            << "in=buffer:float3:2:iota out=buffer:float3:2 s=10,20,30"
+                                            << "out"
+                                            << "10 21 32 13 24 35";
+        QTest::newRow("half storage") << "twice_half"
+                                      << "4"
+                                      << "in=buffer:half:4:iota=0.5:0.5 out=buffer:half:4"
+                                      << "out"
+                                      << "1 2 3 4";
+        QTest::newRow("struct by value") << "pair_by_value"
+                                         << "1"
+                                         << "out=buffer:int:1 v=bytes8:0000803f07000000"
+                                         << "out"
+                                         << "8";
+        QTest::newRow("required work-group size") << "fixed_group"
+                                                  << "8"
+                                                  << "out=buffer:uint:8"
+                                                  << "out"
+                                                  << "4 4 4 4 4 4 4 4";
+    }
+
+    void kernels()
+    {
+        QFETCH(QString, kernel);
+        QFETCH(QString, global);
+        QFETCH(QString, args);
+        QFETCH(QString, print);
+        QFETCH(QString, expected);
+        const std::string name = kernel.toStdString();
+        const RunRequest r =
+            request(m_types, name.c_str(), global.toLatin1().constData(), args, {print.toStdString()});
+        const RunResult result = runKernel(r);
+        QCOMPARE(components(*result.buffer(print.toStdString())), expected);
+    }
+
+    void twoDimensionsWithOffset()
+    {
+        RunRequest r =
+            request(m_types, "grid", "4,3", QStringLiteral("out=buffer:int:40:fill=-1 width=8"), {"out"});
+        r.range.offset = {2, 1};
+        r.range.local = {2, 1};
+        const RunResult result = runKernel(r);
+        QCOMPARE(result.offset(), (std::vector<std::size_t>{2, 1}));
+        QCOMPARE(result.launches().front().dims, 2);
+        const auto out = valuesOf<int>(*result.buffer("out"));
+        for (int y = 0; y < 5; ++y) {
+            for (int x = 0; x < 8; ++x) {
+                const bool inside = x >= 2 && x < 6 && y >= 1 && y < 4;
+                QCOMPARE(out[std::size_t(y * 8 + x)], inside ? y * 1000 + x : -1);
+            }
+        }
+    }
+
+    void structBuffer()
+    {
+        const RunResult result =
+            runKernel(request(m_types, "pairs", "4", QStringLiteral("p=buffer:bytes8:4"), {"p"}));
+        const BufferData *p = result.buffer("p");
+        QCOMPARE(p->bytes.size(), std::size_t(32));
+        for (int i = 0; i < 4; ++i) {
+            float x;
+            int y;
+            std::memcpy(&x, p->bytes.data() + i * 8, 4);
+            std::memcpy(&y, p->bytes.data() + i * 8 + 4, 4);
+            QCOMPARE(x, float(i));
+            QCOMPARE(y, 2 * i);
+        }
+    }
+
+    void initialisersOnTheDevice()
+    {
+        // copy= is a device copy after the source's own initialisation; random= is seeded; file= reads .npy.
+        const std::string npy = dataPath("iota_f4.npy");
+        const QString args =
+            QStringLiteral("a=buffer:float:8:random=5:-1:1 b=buffer:float:8:copy=a c=buffer:float:8 n=8");
+        const RunResult first = runKernel(request(m_vectorAdd, "vector_add", "8", args, {"a", "c"}));
+        const auto a = valuesOf<float>(*first.buffer("a"));
+        const auto c = valuesOf<float>(*first.buffer("c"));
+        for (std::size_t i = 0; i < 8; ++i) {
+            QVERIFY(a[i] >= -1 && a[i] < 1);
+            QCOMPARE(c[i], a[i] + a[i]);
+        }
+        // The host generates the same contents as the device received.
+        const BoundArg bound = bindArguments(*m_vectorAdd.kernel("vector_add"), specs(args)).front();
+        QCOMPARE(first.buffer("a")->bytes, initialContents(bound));
+        const RunResult second = runKernel(request(m_vectorAdd, "vector_add", "8", args, {"c"}));
+        QCOMPARE(second.buffer("c")->bytes, first.buffer("c")->bytes);
+        QVERIFY(std::any_of(first.commands().begin(), first.commands().end(), [](const CommandRecord &r) {
+            return r.type == CommandRecord::Type::Copy && r.name == "copy a to b" && r.bytes == 32;
+        }));
+
+        const RunResult fromFile =
+            runKernel(request(m_vectorAdd, "vector_add", "8",
+                              QStringLiteral("a=buffer:float:8:file=") + qs(npy) +
+                                  QStringLiteral(" b=buffer:float:8:fill=0.5 c=buffer:float:8 n=8"),
+                              {"c"}));
+        QCOMPARE(components(*fromFile.buffer("c")), QStringLiteral("0.5 1.5 2.5 3.5 4.5 5.5 6.5 7.5"));
+    }
+
+    void argumentsFromSource()
+    {
+        // Built without -cl-kernel-arg-info, PoCL has no arg info: the names and types come from the source.
+        const BuildResult b = build(kernelPath("vector_add.cl"), false);
+        QCOMPARE(b.kernel("vector_add")->argInfo, ArgInfoSource::Source);
+        const RunResult result = runKernel(request(
+            b, "vector_add", "4", QStringLiteral("a=buffer:4:iota b=buffer:4:iota c=buffer:4 n=4"), {"c"}));
+        QCOMPARE(components(*result.buffer("c")), QStringLiteral("0 2 4 6"));
+    }
+
+    void repeatAndCancel()
+    {
+        RunRequest r = request(
+            m_vectorAdd, "vector_add", "256",
+            QStringLiteral("a=buffer:float:256:iota b=buffer:float:256 c=buffer:float:256 n=256"), {"c"});
+        r.repeat = 5;
+        const RunResult five = runKernel(r);
+        QCOMPARE(five.launches().size(), std::size_t(5));
+        QCOMPARE(five.repeat(), 5);
+        for (std::size_t i = 1; i < five.launches().size(); ++i)
+            QVERIFY(five.launches()[i].queued >= five.launches()[i - 1].queued);
+
+        auto cancel = std::make_shared<std::atomic<bool>>(true);
+        RunOptions options;
+        options.cancel = cancel;
+        const RunResult cancelled = runKernel(r, options);
+        QVERIFY(cancelled.cancelled());
+        QVERIFY(cancelled.launches().empty());
+        QVERIFY(cancelled.buffers().empty());
+        QCOMPARE(cancelled.commands().size(), std::size_t(3)); // the initialisations only
+
+        r.repeat = 0;
+        QCOMPARE(errorOf([&] { runKernel(r); }), QStringLiteral("repeat count 0 must be at least 1"));
+    }
+
+    void sharedPool()
+    {
+        cl_int err = CL_SUCCESS;
+        std::unique_ptr<std::remove_pointer_t<cl_context>, ContextRelease> context(
+            clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease> queue(
+            clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        auto pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()));
+        const BuildResult b = build(kernelPath("vector_add.cl"), true, context.get());
+        QVERIFY(b.success());
+        RunOptions options;
+        options.pool = pool;
+        const RunRequest r =
+            request(b, "vector_add", "64",
+                    QStringLiteral("a=buffer:float:64:iota b=buffer:float:64 c=buffer:float:64 n=64"), {"c"});
+        runKernel(r, options);
+        const PoolStats afterFirst = pool->stats();
+        QCOMPARE(afterFirst.counters.activeBlocks, std::uint64_t(0));
+        QCOMPARE(afterFirst.counters.heldBlocks, std::uint64_t(3)); // the buffers went back to the pool
+        const RunResult second = runKernel(r, options);
+        const PoolStats afterSecond = pool->stats();
+        QCOMPARE(afterSecond.hits, afterFirst.hits + 3);
+        QCOMPARE(afterSecond.misses, afterFirst.misses);
+        QCOMPARE(components(*second.buffer("c")).section(u' ', 0, 3), QStringLiteral("0 1 2 3"));
+
+        // A pool of another context cannot serve this program.
+        const RunRequest other =
+            request(m_vectorAdd, "vector_add", "64",
+                    QStringLiteral("a=buffer:float:64 b=buffer:float:64 c=buffer:float:64 n=64"));
+        QCOMPARE(errorOf([&] { runKernel(other, options); }),
+                 QStringLiteral("the memory pool allocates in another context than the program's"));
+    }
+
+    void concurrentRuns()
+    {
+        // Runs keep no shared state: two threads run the same build at once.
+        auto runOne = [this](int n) {
+            const QString args =
+                QStringLiteral("a=buffer:float:%1:iota b=buffer:float:%1:fill=%2 c=buffer:float:%1 n=%1")
+                    .arg(n)
+                    .arg(n);
+            return runKernel(request(m_vectorAdd, "vector_add", std::to_string(n).c_str(), args, {"c"}));
+        };
+        auto a = std::async(std::launch::async, runOne, 128);
+        auto b = std::async(std::launch::async, runOne, 256);
+        const RunResult ra = a.get(), rb = b.get();
+        QCOMPARE(valuesOf<float>(*ra.buffer("c"))[100], 228.0f);
+        QCOMPARE(valuesOf<float>(*rb.buffer("c"))[200], 456.0f);
+    }
+
+    void calibratedClock()
+    {
+        RunOptions options;
+        options.calibrateClock = true;
+        const RunResult r =
+            runKernel(request(m_vectorAdd, "vector_add", "8",
+                              QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8")),
+                      options);
+        QVERIFY(r.clock().has_value());
+        QVERIFY(!runKernel(request(m_vectorAdd, "vector_add", "8",
+                                   QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8")))
+                     .clock());
+    }
+
+    void launchLimits()
+    {
+        cl_int err = CL_SUCCESS;
+        cl_kernel k = clCreateKernel(m_vectorAdd.program(), "vector_add", &err);
+        QCOMPARE(err, CL_SUCCESS);
+        const LaunchLimits l = queryLaunchLimits(m_device, k, m_vectorAdd.options());
+        clReleaseKernel(k);
+        std::size_t maxGroup = 0;
+        clGetDeviceInfo(m_device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxGroup, &maxGroup, nullptr);
+        QCOMPARE(l.kernel, std::string("vector_add"));
+        QCOMPARE(l.maxWorkGroupSize, maxGroup);
+        QCOMPARE(l.maxWorkItemSizes.size(), std::size_t(l.maxWorkItemDimensions));
+        QVERIFY(l.kernelWorkGroupSize >= 1 && l.kernelWorkGroupSize <= maxGroup);
+        QVERIFY(l.localMemSize > 0);
+        QVERIFY(!l.nonUniformWorkGroups); // built without -cl-std=CL2.0
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QString>("global");
+        QTest::addColumn<QString>("local");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("message"); // what() starts with this
+        const QString vectorArgs = QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8");
+        QTest::newRow("unknown kernel")
+            << "nope"
+            << "8"
+            << "" << vectorArgs << "unknown kernel 'nope' (kernels: echo_scalars, echo_vectors, scale_int,";
+        QTest::newRow("over CL_DEVICE_MAX_WORK_GROUP_SIZE")
+            << "scale_int"
+            << "16384"
+            << "8192"
+            << "in=buffer:int:16384 out=buffer:int:16384 k=1 b=0"
+            << "local size 8192 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (";
+        QTest::newRow("not divisible") << "scale_int"
+                                       << "10"
+                                       << "4"
+                                       << "in=buffer:int:10 out=buffer:int:10 k=1 b=0"
+                                       << "global size 10 is not a multiple of local size 4 in dimension 0";
+        QTest::newRow("required size differs")
+            << "fixed_group"
+            << "8"
+            << "2"
+            << "out=buffer:uint:8"
+            << "local size 2 differs from the work-group size 4 that kernel fixed_group requires "
+               "(CL_KERNEL_COMPILE_WORK_GROUP_SIZE)";
+        QTest::newRow("image") << "with_image"
+                               << "1"
+                               << ""
+                               << "out=buffer:int:1"
+                               << "img: image arguments (image2d_t) are not supported yet";
+        QTest::newRow("sampler") << "with_sampler"
+                                 << "1"
+                                 << ""
+                                 << "out=buffer:int:1"
+                                 << "s: sampler arguments are not supported yet";
+        QTest::newRow("missing argument")
+            << "scale_int"
+            << "8"
+            << ""
+            << "in=buffer:int:8 out=buffer:int:8 k=1"
+            << "missing argument 'b' (int) of kernel scale_int: give b=int:VALUE";
+    }
+
+    void errors()
+    {
+        QFETCH(QString, kernel);
+        QFETCH(QString, global);
+        QFETCH(QString, local);
+        QFETCH(QString, args);
+        QFETCH(QString, message);
+        const std::string name = kernel.toStdString();
+        RunRequest r = request(m_types, name.c_str(), global.toLatin1().constData(), args);
+        if (!local.isEmpty())
+            r.range.local = parseSizeList(local.toStdString(), "local size");
+        const QString got = errorOf([&] { runKernel(r); });
+        QVERIFY2(got.startsWith(message), qPrintable(got));
+    }
+
+    void oclgrind()
+    {
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed (packaging/install-deps.sh installs it)");
+        const cl_device_id device = selectDevice("oclgrind").device;
+        // An OpenCL 1.2 device: the queue comes from clCreateCommandQueue.
+        const BuildResult va = build(kernelPath("vector_add.cl"), true, nullptr, device);
+        QVERIFY(va.success());
+        RunRequest r = request(
+            va, "vector_add", "16",
+            QStringLiteral("a=buffer:float:16:iota b=buffer:float:16:fill=1 c=buffer:float:16 n=16"), {"c"});
+        r.device = device;
+        const RunResult result = runKernel(r);
+        QCOMPARE(components(*result.buffer("c")), QStringLiteral("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"));
+        QCOMPARE(result.launches().size(), std::size_t(1));
+
+        // Oclgrind checks argument sizes: the failing call names the argument.
+        const BuildResult types = build(dataPath("types.cl"), true, nullptr, device);
+        RunRequest bad =
+            request(types, "pair_by_value", "1", QStringLiteral("out=buffer:int:1 v=bytes4:00000000"));
+        bad.device = device;
+        QCOMPARE(errorOf([&] { runKernel(bad); }),
+                 QStringLiteral("clSetKernelArg(v) failed: INVALID_ARG_SIZE"));
+        try {
+            runKernel(bad);
+        } catch (const ClError &e) {
+            QCOMPARE(e.code(), CL_INVALID_ARG_SIZE);
+            QCOMPARE(e.routine(), std::string("clSetKernelArg(v)"));
+        }
+    }
+
+    void localMemoryLimit()
+    {
+        const BuildResult b = build(kernelPath("reduction.cl"));
+        cl_ulong localMem = 0;
+        clGetDeviceInfo(m_device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof localMem, &localMem, nullptr);
+        RunRequest r =
+            request(b, "reduce_sum", "64",
+                    QStringLiteral("input=buffer:float:64 partial=buffer:float:1 scratch=local:%1 n=64")
+                        .arg(localMem + 1));
+        const QString got = errorOf([&] { runKernel(r); });
+        QVERIFY2(got.startsWith(QStringLiteral("local memory of ")) &&
+                     got.endsWith(QStringLiteral("exceeds CL_DEVICE_LOCAL_MEM_SIZE (%1)").arg(localMem)),
+                 qPrintable(got));
+    }
+
+    void inputErrors()
+    {
+        RunRequest r =
+            request(m_vectorAdd, "vector_add", "8",
+                    QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8"), {"zz"});
+        QCOMPARE(errorOf([&] { runKernel(r); }),
+                 QStringLiteral("cannot read back 'zz': kernel vector_add has no argument of that name"));
+        r.readBack = {"n"};
+        QCOMPARE(errorOf([&] { runKernel(r); }),
+                 QStringLiteral("n: only buffers can be read back (n is a value argument)"));
+        r.build = BuildResult();
+        QCOMPARE(errorOf([&] { runKernel(r); }), QStringLiteral("the program did not build"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunner)
+#include "tst_runner.moc"

@@ -1,0 +1,357 @@
+// Timeline geometry, lane index and axis ticks (no Qt: see timelinedata.h).
+#include "timelinedata.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <unordered_map>
+
+namespace clscope::ui {
+
+// ---- Geometry -------------------------------------------------------------------------------------------
+
+void TimelineData::setRange(std::uint64_t first, std::uint64_t last, double marginFraction)
+{
+    if (last < first)
+        std::swap(first, last);
+    origin = first;
+    const double full = static_cast<double>(last - first);
+    const double margin = full * std::max(0.0, marginFraction);
+    rangeStart = -margin;
+    rangeEnd = full + margin;
+    // A single zero-length command still needs a range to look at.
+    if (rangeSpan() < minSpan) {
+        const double centre = (rangeStart + rangeEnd) / 2;
+        rangeStart = centre - minSpan / 2;
+        rangeEnd = centre + minSpan / 2;
+    }
+    fitAll();
+}
+
+std::uint64_t TimelineData::absolute(double rel) const
+{
+    if (rel < 0) {
+        const double back = std::ceil(-rel - 0.5);
+        return back >= static_cast<double>(origin) ? 0 : origin - static_cast<std::uint64_t>(back);
+    }
+    const double forward = std::floor(rel + 0.5);
+    const double room = static_cast<double>(std::numeric_limits<std::uint64_t>::max() - origin);
+    if (forward >= room)
+        return std::numeric_limits<std::uint64_t>::max();
+    return origin + static_cast<std::uint64_t>(forward);
+}
+
+void TimelineData::fitAll()
+{
+    viewStart = rangeStart;
+    viewEnd = rangeEnd;
+    clamp();
+}
+
+void TimelineData::zoomAround(double x, double factor)
+{
+    if (!(factor > 0) || width <= 0)
+        return;
+    const double t = xToTime(x);
+    const double full = std::max(rangeSpan(), minSpan);
+    const double newSpan = std::clamp(span() / factor, minSpan, full);
+    const double fraction = x / width;
+    viewStart = t - fraction * newSpan;
+    viewEnd = viewStart + newSpan;
+    clamp();
+}
+
+void TimelineData::pan(double pixels)
+{
+    const double delta = pixels * nsPerPixel();
+    viewStart += delta;
+    viewEnd += delta;
+    clamp();
+}
+
+void TimelineData::zoomToPixels(double x0, double x1)
+{
+    zoomToRange(xToTime(std::min(x0, x1)), xToTime(std::max(x0, x1)));
+}
+
+void TimelineData::zoomToRange(double rel0, double rel1)
+{
+    if (rel1 < rel0)
+        std::swap(rel0, rel1);
+    if (rel1 - rel0 < minSpan) {
+        const double centre = (rel0 + rel1) / 2;
+        rel0 = centre - minSpan / 2;
+        rel1 = centre + minSpan / 2;
+    }
+    viewStart = rel0;
+    viewEnd = rel1;
+    clamp();
+}
+
+void TimelineData::centerOn(double rel)
+{
+    const double s = span();
+    viewStart = rel - s / 2;
+    viewEnd = rel + s / 2;
+    clamp();
+}
+
+void TimelineData::clamp()
+{
+    const double full = std::max(rangeSpan(), minSpan);
+    if (!(viewEnd > viewStart) || !std::isfinite(viewStart) || !std::isfinite(viewEnd)) {
+        viewStart = rangeStart;
+        viewEnd = rangeStart + full;
+        return;
+    }
+    const double s = std::clamp(span(), minSpan, full);
+    if (s != span()) {
+        const double centre = (viewStart + viewEnd) / 2;
+        viewStart = centre - s / 2;
+        viewEnd = centre + s / 2;
+    }
+    if (s >= full) {
+        viewStart = rangeStart;
+        viewEnd = rangeStart + full;
+        return;
+    }
+    if (viewStart < rangeStart) {
+        viewStart = rangeStart;
+        viewEnd = rangeStart + s;
+    } else if (viewEnd > rangeEnd) {
+        viewEnd = rangeEnd;
+        viewStart = rangeEnd - s;
+    }
+}
+
+// ---- Rows and lanes -------------------------------------------------------------------------------------
+
+void TimelineRow::build(std::vector<TimelineItem> items)
+{
+    m_items = std::move(items);
+    // Records of one queue mostly arrive in order already; stable keeps equal starts in record order.
+    if (!std::is_sorted(m_items.begin(), m_items.end(),
+                        [](const TimelineItem &a, const TimelineItem &b) { return a.begin < b.begin; })) {
+        std::stable_sort(m_items.begin(), m_items.end(),
+                         [](const TimelineItem &a, const TimelineItem &b) { return a.begin < b.begin; });
+    }
+    m_maxEnd.resize(m_items.size());
+    std::uint64_t maxEnd = 0;
+    for (std::size_t i = 0; i < m_items.size(); ++i) {
+        maxEnd = std::max(maxEnd, m_items[i].end);
+        m_maxEnd[i] = maxEnd;
+    }
+}
+
+std::pair<std::size_t, std::size_t> TimelineRow::visibleRange(std::uint64_t from, std::uint64_t to) const
+{
+    const auto lo =
+        static_cast<std::size_t>(std::lower_bound(m_maxEnd.begin(), m_maxEnd.end(), from) - m_maxEnd.begin());
+    const auto hi = static_cast<std::size_t>(
+        std::upper_bound(m_items.begin(), m_items.end(), to,
+                         [](std::uint64_t t, const TimelineItem &item) { return t < item.begin; }) -
+        m_items.begin());
+    return {lo, std::max(lo, hi)};
+}
+
+std::ptrdiff_t TimelineRow::hitTest(std::uint64_t t, std::uint64_t tolerance) const
+{
+    const std::uint64_t low = t > tolerance ? t - tolerance : 0;
+    const std::uint64_t high = t > std::numeric_limits<std::uint64_t>::max() - tolerance
+                                   ? std::numeric_limits<std::uint64_t>::max()
+                                   : t + tolerance;
+    auto hi = static_cast<std::ptrdiff_t>(
+        std::upper_bound(m_items.begin(), m_items.end(), high,
+                         [](std::uint64_t v, const TimelineItem &item) { return v < item.begin; }) -
+        m_items.begin());
+    std::ptrdiff_t best = -1;
+    std::uint64_t bestDistance = 0;
+    std::uint64_t bestLength = 0;
+    // Walking back stops where no earlier item can reach `low`: the running maximum of ends says so.
+    for (std::ptrdiff_t i = hi - 1; i >= 0 && m_maxEnd[static_cast<std::size_t>(i)] >= low; --i) {
+        const TimelineItem &item = m_items[static_cast<std::size_t>(i)];
+        if (item.end < low)
+            continue;
+        const std::uint64_t distance = t < item.begin ? item.begin - t : (t > item.end ? t - item.end : 0);
+        const std::uint64_t length = item.end - item.begin;
+        if (best < 0 || distance < bestDistance || (distance == bestDistance && length < bestLength)) {
+            best = i;
+            bestDistance = distance;
+            bestLength = length;
+        }
+    }
+    return best;
+}
+
+std::uint32_t stableHash(std::string_view text)
+{
+    std::uint32_t h = 2166136261u;
+    for (char c : text) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 16777619u;
+    }
+    return h;
+}
+
+std::uint32_t colourIndexFor(const CommandRecord &record)
+{
+    if (record.type == CommandRecord::Type::Kernel)
+        return kKernelColourBase + stableHash(record.name) % kKernelColourCount;
+    return static_cast<std::uint32_t>(record.type);
+}
+
+void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages)
+{
+    m_stages = stages;
+    m_lanes.clear();
+    m_laneOfRecord.assign(records.size(), -1);
+    m_first = std::numeric_limits<std::uint64_t>::max();
+    m_last = 0;
+
+    // Lanes are grouped by device, so numbering waits until every queue of every device is known.
+    struct DeviceQueues
+    {
+        std::string name;
+        std::vector<std::string> queues;
+        std::unordered_map<std::string, int> index;
+    };
+    std::vector<DeviceQueues> devices;
+    std::unordered_map<std::string, int> deviceIndex;
+    std::vector<std::pair<int, int>> slot(records.size(), {-1, -1});
+    const std::string *lastDevice = nullptr;
+    const std::string *lastQueue = nullptr;
+    std::pair<int, int> lastSlot{-1, -1};
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const CommandRecord &r = records[i];
+        if (r.hostSpan)
+            continue;
+        // Consecutive records of one queue are the common case: skip the hash lookups for them.
+        if (lastDevice && *lastDevice == r.device && *lastQueue == r.queue) {
+            slot[i] = lastSlot;
+            continue;
+        }
+        auto [dit, newDevice] = deviceIndex.try_emplace(r.device, static_cast<int>(devices.size()));
+        if (newDevice)
+            devices.push_back({r.device, {}, {}});
+        DeviceQueues &d = devices[static_cast<std::size_t>(dit->second)];
+        auto [qit, newQueue] = d.index.try_emplace(r.queue, static_cast<int>(d.queues.size()));
+        if (newQueue)
+            d.queues.push_back(r.queue);
+        slot[i] = lastSlot = {dit->second, qit->second};
+        lastDevice = &r.device;
+        lastQueue = &r.queue;
+    }
+
+    m_lanes.emplace_back();
+    m_lanes.back().host = true;
+    m_lanes.back().queue = "host";
+    std::vector<int> firstLane(devices.size());
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        firstLane[d] = static_cast<int>(m_lanes.size());
+        for (const std::string &q : devices[d].queues) {
+            TimelineLane lane;
+            lane.device = devices[d].name;
+            lane.queue = q;
+            m_lanes.push_back(std::move(lane));
+        }
+    }
+
+    std::vector<std::vector<TimelineItem>> run(m_lanes.size());
+    std::vector<std::vector<TimelineItem>> queued(stages ? m_lanes.size() : 0);
+    std::vector<std::vector<TimelineItem>> submitted(stages ? m_lanes.size() : 0);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const CommandRecord &r = records[i];
+        if (r.start == 0 || r.end == 0 || r.start > r.end)
+            continue;
+        const int lane = r.hostSpan ? 0 : firstLane[static_cast<std::size_t>(slot[i].first)] + slot[i].second;
+        m_laneOfRecord[i] = lane;
+        const auto colour = colourIndexFor(r);
+        const auto index = static_cast<std::uint32_t>(i);
+        run[static_cast<std::size_t>(lane)].push_back({r.start, r.end, index, colour});
+        m_first = std::min(m_first, r.start);
+        m_last = std::max(m_last, r.end);
+        if (stages && !r.hostSpan) {
+            if (r.queued != 0 && r.submit != 0 && r.queued <= r.submit) {
+                queued[static_cast<std::size_t>(lane)].push_back({r.queued, r.submit, index, colour});
+                m_first = std::min(m_first, r.queued);
+            }
+            if (r.submit != 0 && r.submit <= r.start) {
+                submitted[static_cast<std::size_t>(lane)].push_back({r.submit, r.start, index, colour});
+                m_first = std::min(m_first, r.submit);
+            }
+        }
+    }
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        m_lanes[l].run.build(std::move(run[l]));
+        if (stages) {
+            m_lanes[l].queued.build(std::move(queued[l]));
+            m_lanes[l].submitted.build(std::move(submitted[l]));
+        }
+    }
+    if (m_first > m_last)
+        m_first = m_last = 0;
+}
+
+int TimelineLanes::laneOf(std::size_t record) const
+{
+    return record < m_laneOfRecord.size() ? m_laneOfRecord[record] : -1;
+}
+
+// ---- Axis -----------------------------------------------------------------------------------------------
+
+const char *unitName(double unit)
+{
+    if (unit >= 1e9)
+        return "s";
+    if (unit >= 1e6)
+        return "ms";
+    if (unit >= 1e3)
+        return "\u00b5s";
+    return "ns";
+}
+
+std::string TimeAxisTicks::label(double rel) const
+{
+    double value = rel / unit;
+    // Printing -0.000 for a tick that is 0 up to rounding would look like a bug.
+    if (std::fabs(value) < 0.5 * std::pow(10.0, -decimals))
+        value = 0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, value, unitName(unit));
+    return buf;
+}
+
+TimeAxisTicks chooseTicks(const TimelineData &data, const std::function<int(const std::string &)> &textWidth,
+                          int gap)
+{
+    TimeAxisTicks ticks;
+    const double nsPerPixel = data.nsPerPixel();
+    if (!(nsPerPixel > 0) || !(data.span() > 0))
+        return ticks;
+    const double magnitude = std::max(std::fabs(data.viewStart), std::fabs(data.viewEnd));
+    ticks.unit = magnitude >= 1e9 ? 1e9 : magnitude >= 1e6 ? 1e6 : magnitude >= 1e3 ? 1e3 : 1;
+
+    static constexpr std::array<double, 3> mantissas = {1, 2, 5};
+    const int firstExponent = std::max(0, static_cast<int>(std::floor(std::log10(nsPerPixel))));
+    for (int exponent = firstExponent; exponent < 20; ++exponent) {
+        for (std::size_t m = 0; m < mantissas.size(); ++m) {
+            const double step = mantissas[m] * std::pow(10.0, exponent);
+            ticks.step = step;
+            ticks.decimals = std::max(0, static_cast<int>(std::ceil(std::log10(ticks.unit / step) - 1e-9)));
+            ticks.minorDivisions = m == 1 ? 4 : 5;
+            // The widest labels are those with the most digits: the ones at the ends of the view.
+            const int widest = std::max(textWidth(ticks.label(std::floor(data.viewStart / step) * step)),
+                                        textWidth(ticks.label(std::ceil(data.viewEnd / step) * step)));
+            if (step / nsPerPixel >= widest + gap) {
+                ticks.firstTick = std::ceil(data.viewStart / step) * step;
+                return ticks;
+            }
+        }
+    }
+    ticks.firstTick = std::ceil(data.viewStart / ticks.step) * ticks.step;
+    return ticks;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,144 @@
+// The timeline's geometry and lane index, free of Qt so tests can check them with plain numbers (the idea
+// of hotspot's TimeLineData): time <-> x, zoom around a point, pan, fit, zoom to a selection, clamping; the
+// lanes' records sorted by start with a running maximum of ends, so the visible range and hit tests are
+// binary searches; and the time axis' tick step, unit and label precision.
+#pragma once
+
+#include "clscope/profile.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clscope::ui {
+
+// Times are doubles in ns relative to `origin` (absolute uint64 ns would lose precision in a double: a
+// device epoch of 1.7e18 ns has a 256 ns ulp).
+struct TimelineData
+{
+    std::uint64_t origin = 0; // absolute ns of time 0: the axis counts from here
+    double rangeStart = 0;    // what fit all shows
+    double rangeEnd = 0;
+    double viewStart = 0; // what is visible
+    double viewEnd = 0;
+    int width = 0;         // pixels of the time area
+    double minSpan = 10.0; // zooming in stops when the whole width shows this many ns
+
+    // Sets origin = first and the range to [first, last] plus a margin on each side, and fits all.
+    void setRange(std::uint64_t first, std::uint64_t last, double marginFraction = 0.0);
+
+    double relative(std::uint64_t absolute) const
+    {
+        return absolute >= origin ? static_cast<double>(absolute - origin)
+                                  : -static_cast<double>(origin - absolute);
+    }
+    std::uint64_t absolute(double rel) const; // clamped to [0, 2^64)
+    double span() const { return viewEnd - viewStart; }
+    double rangeSpan() const { return rangeEnd - rangeStart; }
+    double nsPerPixel() const { return span() / (width > 0 ? width : 1); }
+    double timeToX(double rel) const { return (rel - viewStart) / nsPerPixel(); }
+    double absoluteToX(std::uint64_t t) const { return timeToX(relative(t)); }
+    double xToTime(double x) const { return viewStart + x * nsPerPixel(); }
+    // How much the view is magnified relative to fit all (1 = everything visible).
+    double zoomFactor() const { return span() > 0 ? rangeSpan() / span() : 1.0; }
+
+    void fitAll();
+    // factor > 1 zooms in; the time under x stays under x unless clamping at an end moves it.
+    void zoomAround(double x, double factor);
+    // Moves the view by `pixels` to later times (negative: earlier), at the same zoom.
+    void pan(double pixels);
+    void zoomToPixels(double x0, double x1);
+    void zoomToRange(double rel0, double rel1);
+    void centerOn(double rel);
+    // Keeps the span within [minSpan, range span] and the view within the range.
+    void clamp();
+};
+
+// Where a box is drawn and what it stands for. colour is an index into the timeline palette.
+struct TimelineItem
+{
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::uint32_t record = 0;
+    std::uint32_t colour = 0;
+};
+
+// One row of boxes: sorted by begin, with the running maximum of ends so that "every item that may reach
+// time t" is a binary search even when items overlap.
+class TimelineRow
+{
+public:
+    void build(std::vector<TimelineItem> items);
+    const std::vector<TimelineItem> &items() const { return m_items; }
+    bool empty() const { return m_items.empty(); }
+
+    // [first, last) of the items that may intersect [from, to] (absolute ns): maxEnd >= from, begin <= to.
+    std::pair<std::size_t, std::size_t> visibleRange(std::uint64_t from, std::uint64_t to) const;
+    // The item under t within the tolerance: one that contains t (the shortest when several do), else the
+    // nearest. Returns an index into items(), or -1.
+    std::ptrdiff_t hitTest(std::uint64_t t, std::uint64_t tolerance) const;
+
+private:
+    std::vector<TimelineItem> m_items;
+    std::vector<std::uint64_t> m_maxEnd;
+};
+
+struct TimelineLane
+{
+    bool host = false;
+    std::string device; // empty for the host lane
+    std::string queue;
+    TimelineRow run;       // start -> end
+    TimelineRow queued;    // queued -> submit (built with stages only)
+    TimelineRow submitted; // submit -> start (built with stages only)
+};
+
+// Palette indices: command types 0..8, kernels by a stable hash of their name after them.
+inline constexpr std::uint32_t kKernelColourBase = static_cast<std::uint32_t>(kCommandTypeCount);
+inline constexpr std::uint32_t kKernelColourCount = 16;
+std::uint32_t colourIndexFor(const CommandRecord &record);
+// FNV-1a: the same kernel has the same colour in every run and every session.
+std::uint32_t stableHash(std::string_view text);
+
+// The lanes of a set of records: the host lane first, then one per (device, queue) in order of first
+// appearance, grouped by device.
+class TimelineLanes
+{
+public:
+    void build(const std::vector<CommandRecord> &records, bool stages);
+    const std::vector<TimelineLane> &lanes() const { return m_lanes; }
+    bool hasStages() const { return m_stages; }
+    // The lane a record is in, or -1 (a record without usable start/end is in none).
+    int laneOf(std::size_t record) const;
+    // Earliest and latest usable timestamps (queued included with stages); 0, 0 when there is nothing.
+    std::uint64_t first() const { return m_first; }
+    std::uint64_t last() const { return m_last; }
+
+private:
+    std::vector<TimelineLane> m_lanes;
+    std::vector<int> m_laneOfRecord;
+    std::uint64_t m_first = 0;
+    std::uint64_t m_last = 0;
+    bool m_stages = false;
+};
+
+// Time axis ticks: a step of 1, 2 or 5 x 10^k ns, the smallest whose labels fit (text width + gap), with
+// the unit picked from the size of the values shown and as many decimals as the step needs.
+struct TimeAxisTicks
+{
+    double step = 0;      // ns between labelled ticks
+    double firstTick = 0; // relative ns of the first labelled tick >= viewStart
+    double unit = 1;      // ns per unit: 1, 1e3, 1e6, 1e9
+    int decimals = 0;
+    int minorDivisions = 5;
+    std::string label(double rel) const; // "12.5 ms"
+};
+TimeAxisTicks chooseTicks(const TimelineData &data, const std::function<int(const std::string &)> &textWidth,
+                          int gap = 16);
+// "ns", "µs", "ms", "s" for a unit of 1, 1e3, 1e6, 1e9.
+const char *unitName(double unit);
+
+} // namespace clscope::ui

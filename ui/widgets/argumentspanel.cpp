@@ -1,0 +1,536 @@
+// Argument rows, validation as the user types, NDRange limits, and per-kernel persistence.
+#include "argumentspanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace clscope::ui {
+
+struct ArgumentsPanel::Row
+{
+    ArgSlot slot;
+    QLabel *label = nullptr;
+    QLineEdit *value = nullptr; // Value: the value; Local: the byte count
+    QComboBox *type = nullptr;  // Buffer
+    QLineEdit *count = nullptr;
+    QComboBox *init = nullptr;
+    QLineEdit *initParam = nullptr;
+    QCheckBox *readBack = nullptr;
+    QString error;
+};
+
+namespace {
+const QStringList kInitKinds = {QStringLiteral("zeros"), QStringLiteral("fill"),  QStringLiteral("iota"),
+                                QStringLiteral("random"), QStringLiteral("file"), QStringLiteral("copy")};
+
+QString qs(const std::string &s) { return QString::fromStdString(s); }
+
+QString settingsGroup(const QString &kernel) { return QStringLiteral("runArgs/") + kernel; }
+
+void markValid(QWidget *w, const QString &error)
+{
+    w->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("background: #fde8e8;"));
+    w->setToolTip(error);
+}
+
+QStringList bufferTypeChoices(const std::optional<ElementType> &pointee)
+{
+    QStringList out;
+    if (pointee)
+        out << qs(pointee->name());
+    for (const char *t : {"float", "int", "uint", "double", "char", "uchar", "short", "ushort", "long", "ulong",
+                          "half", "float2", "float4", "int4", "uint4"}) {
+        const QString name = QString::fromLatin1(t);
+        if (!out.contains(name))
+            out << name;
+    }
+    return out;
+}
+} // namespace
+
+ArgumentsPanel::ArgumentsPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_kernel(new QComboBox)
+    , m_rowsHost(new QWidget)
+    , m_rows(new QFormLayout(m_rowsHost))
+    , m_global(new QLineEdit(QStringLiteral("1024")))
+    , m_local(new QLineEdit)
+    , m_offset(new QLineEdit)
+    , m_limits(new QLabel)
+    , m_repeat(new QSpinBox)
+    , m_run(new QPushButton(tr("Run (F5)")))
+    , m_stop(new QPushButton(tr("Stop")))
+    , m_message(new QLabel)
+{
+    setObjectName(QStringLiteral("argumentsPanel"));
+    m_kernel->setObjectName(QStringLiteral("kernelChoice"));
+    m_rows->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_global->setObjectName(QStringLiteral("globalSize"));
+    m_global->setPlaceholderText(tr("global: 1024 or 64,64"));
+    m_local->setPlaceholderText(tr("local: none (driver chooses)"));
+    m_offset->setPlaceholderText(tr("offset: none"));
+    m_limits->setWordWrap(true);
+    m_limits->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_repeat->setRange(1, 1000000);
+    m_stop->setEnabled(false);
+    m_message->setWordWrap(true);
+    m_message->setStyleSheet(QStringLiteral("color: #a01010;"));
+
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_rowsHost);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *range = new QGroupBox(tr("NDRange"));
+    auto *rangeForm = new QFormLayout(range);
+    rangeForm->addRow(tr("Global"), m_global);
+    rangeForm->addRow(tr("Local"), m_local);
+    rangeForm->addRow(tr("Offset"), m_offset);
+    rangeForm->addRow(tr("Repeat"), m_repeat);
+    rangeForm->addRow(m_limits);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    buttons->addStretch();
+
+    auto *top = new QFormLayout;
+    top->addRow(tr("Kernel"), m_kernel);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(range);
+    layout->addWidget(m_message);
+    layout->addLayout(buttons);
+
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        saveValues();
+        emit runRequested();
+    });
+    connect(m_stop, &QPushButton::clicked, this, &ArgumentsPanel::stopRequested);
+    connect(m_kernel, &QComboBox::currentTextChanged, this, [this] {
+        if (!m_restoring)
+            rebuildRows();
+    });
+    m_message->setText(tr("Build a kernel (Ctrl+B) to fill in its arguments."));
+    m_run->setEnabled(false);
+}
+
+ArgumentsPanel::~ArgumentsPanel() = default;
+
+void ArgumentsPanel::setBuild(const BuildResult &build, const DeviceSnapshot *device)
+{
+    saveValues();
+    const QString previous = currentKernel();
+    m_build = build;
+    m_device = device;
+    m_deviceName = device ? device->name() : std::string();
+    m_restoring = true;
+    m_kernel->clear();
+    for (const KernelInfo &k : build.kernels())
+        m_kernel->addItem(qs(k.name));
+    const int keep = m_kernel->findText(previous);
+    m_kernel->setCurrentIndex(keep >= 0 ? keep : 0);
+    m_restoring = false;
+    rebuildRows();
+}
+
+QStringList ArgumentsPanel::kernelNames() const
+{
+    QStringList names;
+    for (int i = 0; i < m_kernel->count(); ++i)
+        names << m_kernel->itemText(i);
+    return names;
+}
+
+QString ArgumentsPanel::currentKernel() const
+{
+    return m_kernel->currentText();
+}
+
+bool ArgumentsPanel::setCurrentKernel(const QString &name)
+{
+    const int i = m_kernel->findText(name);
+    if (i < 0)
+        return false;
+    m_kernel->setCurrentIndex(i);
+    return true;
+}
+
+void ArgumentsPanel::rebuildRows()
+{
+    while (m_rows->rowCount() > 0)
+        m_rows->removeRow(0);
+    m_rowState.clear();
+    const KernelInfo *kernel = m_build.kernel(currentKernel().toStdString());
+    m_run->setEnabled(kernel != nullptr);
+    if (!kernel) {
+        m_message->setText(m_build.success() ? tr("The program has no kernels.")
+                                             : tr("Build a kernel (Ctrl+B) to fill in its arguments."));
+        return;
+    }
+    std::vector<ArgSlot> kernelSlots;
+    try {
+        kernelSlots = argSlots(*kernel);
+    } catch (const std::exception &e) {
+        m_message->setText(qs(e.what()));
+        m_run->setEnabled(false);
+        return;
+    }
+    m_message->clear();
+    for (const ArgSlot &slot : kernelSlots) {
+        auto row = std::make_unique<Row>();
+        row->slot = slot;
+        auto *field = new QWidget;
+        auto *h = new QHBoxLayout(field);
+        h->setContentsMargins(0, 0, 0, 0);
+        switch (slot.kind) {
+        case ArgKind::Value:
+            row->value = new QLineEdit;
+            row->value->setPlaceholderText(slot.type && slot.type->width > 1 ? tr("comma list of %1 values").arg(slot.type->width)
+                                                                            : tr("value (decimal, 0x hex, hex-float)"));
+            h->addWidget(row->value);
+            break;
+        case ArgKind::Buffer:
+            row->type = new QComboBox;
+            row->type->setEditable(true);
+            row->type->addItems(bufferTypeChoices(slot.type));
+            row->count = new QLineEdit(QStringLiteral("1024"));
+            row->count->setPlaceholderText(tr("elements"));
+            row->count->setMaximumWidth(110);
+            row->init = new QComboBox;
+            row->init->addItems(kInitKinds);
+            row->initParam = new QLineEdit;
+            row->initParam->setPlaceholderText(tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
+            row->readBack = new QCheckBox(tr("read back"));
+            row->readBack->setChecked(slot.declaration().find("const") == std::string::npos);
+            h->addWidget(row->type);
+            h->addWidget(new QLabel(tr("×")));
+            h->addWidget(row->count);
+            h->addWidget(row->init);
+            h->addWidget(row->initParam, 1);
+            h->addWidget(row->readBack);
+            break;
+        case ArgKind::Local:
+            row->value = new QLineEdit(QStringLiteral("4096"));
+            row->value->setPlaceholderText(tr("bytes of local memory"));
+            h->addWidget(row->value);
+            h->addWidget(new QLabel(tr("bytes")));
+            break;
+        case ArgKind::Unsupported: {
+            auto *why = new QLabel(qs(slot.unsupported));
+            why->setStyleSheet(QStringLiteral("color: #a01010;"));
+            h->addWidget(why);
+            break;
+        }
+        }
+        row->label = new QLabel(qs(slot.declaration()) + u' ' + qs(slot.name));
+        row->label->setToolTip(tr("argument %1: %2").arg(slot.index).arg(qs(slot.typeName)));
+        m_rows->addRow(row->label, field);
+        Row *raw = row.get();
+        auto revalidate = [this, raw] { validateRow(*raw); };
+        for (QLineEdit *e : {row->value, row->count, row->initParam}) {
+            if (e)
+                connect(e, &QLineEdit::textChanged, this, revalidate);
+        }
+        for (QComboBox *c : {row->type, row->init}) {
+            if (c)
+                connect(c, &QComboBox::currentTextChanged, this, revalidate);
+        }
+        m_rowState.push_back(std::move(row));
+    }
+    restoreValues();
+    for (auto &row : m_rowState)
+        validateRow(*row);
+    updateLimits();
+}
+
+std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error) const
+{
+    const std::string name = row.slot.name;
+    try {
+        switch (row.slot.kind) {
+        case ArgKind::Value: {
+            const std::string text = row.value->text().trimmed().toStdString();
+            if (text.empty())
+                throw RunInputError(name + ": no value given", name);
+            if (row.slot.type)
+                parseValue(text, *row.slot.type, name); // validates now, the run parses again
+            return ArgValue{name, ScalarArg{std::nullopt, text}};
+        }
+        case ArgKind::Buffer: {
+            BufferArg b;
+            const auto type = parseElementType(row.type->currentText().trimmed().toStdString());
+            if (!type)
+                throw RunInputError(name + ": unknown element type '" + row.type->currentText().toStdString() +
+                                        "' (types: " + elementTypeNames() + ")",
+                                    name);
+            b.type = type;
+            bool ok = false;
+            const qulonglong count = row.count->text().trimmed().toULongLong(&ok);
+            if (!ok || count == 0)
+                throw RunInputError(name + ": the element count must be a positive number", name);
+            b.count = count;
+            QString init = row.init->currentText();
+            QString param = row.initParam->text().trimmed();
+            if (param.startsWith(init + u'='))
+                param = param.mid(init.size() + 1);
+            if (!param.isEmpty())
+                init += u'=' + param;
+            b.init = parseBufferInit(init.toStdString(), name);
+            return ArgValue{name, b};
+        }
+        case ArgKind::Local: {
+            bool ok = false;
+            const qulonglong bytes = row.value->text().trimmed().toULongLong(&ok);
+            if (!ok || bytes == 0)
+                throw RunInputError(name + ": local memory size must be a positive number of bytes", name);
+            return ArgValue{name, LocalArg{bytes}};
+        }
+        case ArgKind::Unsupported:
+            throw RunInputError(row.slot.unsupported, name);
+        }
+    } catch (const std::exception &e) {
+        if (error)
+            *error = qs(e.what());
+    }
+    return std::nullopt;
+}
+
+void ArgumentsPanel::validateRow(Row &row) const
+{
+    row.error.clear();
+    rowValue(row, &row.error);
+    for (QWidget *w : std::initializer_list<QWidget *>{row.value, row.count, row.initParam}) {
+        if (w)
+            markValid(w, row.error);
+    }
+}
+
+void ArgumentsPanel::updateLimits()
+{
+    if (!m_device) {
+        m_limits->clear();
+        return;
+    }
+    const KernelInfo *kernel = m_build.kernel(currentKernel().toStdString());
+    QString text = tr("Device: max work-group size %1, max work-item sizes %2")
+                       .arg(m_device->integer("CL_DEVICE_MAX_WORK_GROUP_SIZE"))
+                       .arg(qs(m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES") ? m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES")->display()
+                                                                              : std::string()));
+    if (kernel && !kernel->workGroups.empty()) {
+        const WorkGroupInfo &wg = kernel->workGroups.front();
+        text += tr("\nKernel: work-group size ≤ %1, preferred multiple %2, local memory %3 B, private %4 B")
+                    .arg(wg.workGroupSize)
+                    .arg(wg.preferredWorkGroupSizeMultiple)
+                    .arg(wg.localMemSize)
+                    .arg(wg.privateMemSize);
+        if (wg.compileWorkGroupSize[0] != 0)
+            text += tr(", required %1×%2×%3")
+                        .arg(wg.compileWorkGroupSize[0])
+                        .arg(wg.compileWorkGroupSize[1])
+                        .arg(wg.compileWorkGroupSize[2]);
+    }
+    m_limits->setText(text);
+}
+
+std::optional<RunRequest> ArgumentsPanel::makeRequest(QString *error) const
+{
+    RunRequest request;
+    request.build = m_build;
+    request.device = m_device ? m_device->id : nullptr;
+    request.kernel = currentKernel().toStdString();
+    if (!m_build.kernel(request.kernel)) {
+        *error = tr("No kernel to run: build one first");
+        return std::nullopt;
+    }
+    try {
+        request.range.global = parseSizeList(m_global->text().trimmed().toStdString(), "global size");
+        if (!m_local->text().trimmed().isEmpty())
+            request.range.local = parseSizeList(m_local->text().trimmed().toStdString(), "local size");
+        if (!m_offset->text().trimmed().isEmpty())
+            request.range.offset = parseSizeList(m_offset->text().trimmed().toStdString(), "offset");
+    } catch (const std::exception &e) {
+        *error = qs(e.what());
+        return std::nullopt;
+    }
+    request.repeat = m_repeat->value();
+    for (const auto &row : m_rowState) {
+        auto value = rowValue(*row, error);
+        if (!value)
+            return std::nullopt;
+        request.args.push_back(*value);
+        if (row->readBack && row->readBack->isChecked())
+            request.readBack.push_back(row->slot.name);
+    }
+    return request;
+}
+
+QStringList ArgumentsPanel::argSpecs() const
+{
+    QStringList specs;
+    for (const auto &row : m_rowState) {
+        if (auto value = rowValue(*row, nullptr))
+            specs << qs(toString(*value));
+    }
+    return specs;
+}
+
+QString ArgumentsPanel::rangeText() const
+{
+    QString text = tr("global %1").arg(m_global->text().trimmed());
+    if (!m_local->text().trimmed().isEmpty())
+        text += tr(", local %1").arg(m_local->text().trimmed());
+    if (!m_offset->text().trimmed().isEmpty())
+        text += tr(", offset %1").arg(m_offset->text().trimmed());
+    if (m_repeat->value() > 1)
+        text += tr(", ×%1").arg(m_repeat->value());
+    return text;
+}
+
+ArgumentsState ArgumentsPanel::state() const
+{
+    ArgumentsState st;
+    st.kernel = currentKernel();
+    st.specs = argSpecs();
+    for (const auto &row : m_rowState) {
+        if (row->readBack && row->readBack->isChecked())
+            st.readBack << qs(row->slot.name);
+    }
+    st.global = m_global->text().trimmed();
+    st.local = m_local->text().trimmed();
+    st.offset = m_offset->text().trimmed();
+    st.repeat = m_repeat->value();
+    return st;
+}
+
+bool ArgumentsPanel::applyState(const ArgumentsState &state, QString *error)
+{
+    if (!setCurrentKernel(state.kernel)) {
+        if (error)
+            *error = tr("the current build has no kernel '%1'").arg(state.kernel);
+        return false;
+    }
+    for (const QString &spec : state.specs) {
+        if (!applySpec(spec, error))
+            return false;
+    }
+    for (const auto &row : m_rowState) {
+        if (row->readBack)
+            row->readBack->setChecked(state.readBack.contains(qs(row->slot.name)));
+    }
+    setRange(state.global, state.local, state.offset);
+    m_repeat->setValue(state.repeat);
+    return true;
+}
+
+bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
+{
+    try {
+        const ArgValue value = parseArgSpec(spec.toStdString());
+        for (auto &row : m_rowState) {
+            if (row->slot.name != value.name)
+                continue;
+            if (const auto *s = std::get_if<ScalarArg>(&value.value); s && row->value) {
+                row->value->setText(qs(s->text));
+            } else if (const auto *b = std::get_if<BufferArg>(&value.value); b && row->type) {
+                if (b->type)
+                    row->type->setCurrentText(qs(b->type->name()));
+                row->count->setText(QString::number(b->count));
+                const QString init = qs(toString(b->init));
+                const qsizetype eq = init.indexOf(u'=');
+                row->init->setCurrentText(eq < 0 ? init : init.left(eq));
+                row->initParam->setText(eq < 0 ? QString() : init.mid(eq + 1));
+            } else if (const auto *l = std::get_if<LocalArg>(&value.value); l && row->value) {
+                row->value->setText(QString::number(l->bytes));
+            } else {
+                throw RunInputError(value.name + ": that kind of value does not fit " + row->slot.declaration(), value.name);
+            }
+            validateRow(*row);
+            return true;
+        }
+        throw RunInputError("kernel " + currentKernel().toStdString() + " has no argument '" + value.name + "'", value.name);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = qs(e.what());
+        return false;
+    }
+}
+
+void ArgumentsPanel::setRange(const QString &global, const QString &local, const QString &offset)
+{
+    m_global->setText(global);
+    m_local->setText(local);
+    m_offset->setText(offset);
+}
+
+void ArgumentsPanel::setReadBack(const QString &name, bool readBack)
+{
+    for (auto &row : m_rowState) {
+        if (row->readBack && qs(row->slot.name) == name)
+            row->readBack->setChecked(readBack);
+    }
+}
+
+void ArgumentsPanel::setRepeat(int repeat)
+{
+    m_repeat->setValue(repeat);
+}
+
+void ArgumentsPanel::setRunning(bool running)
+{
+    m_run->setEnabled(!running && m_build.kernel(currentKernel().toStdString()));
+    m_stop->setEnabled(running);
+}
+
+void ArgumentsPanel::saveValues() const
+{
+    const QString kernel = currentKernel();
+    if (kernel.isEmpty() || m_rowState.empty())
+        return;
+    QSettings settings;
+    settings.beginGroup(settingsGroup(kernel));
+    for (const auto &row : m_rowState) {
+        if (auto value = rowValue(*row, nullptr))
+            settings.setValue(qs(row->slot.name), qs(toString(*value)));
+        if (row->readBack)
+            settings.setValue(qs(row->slot.name) + QStringLiteral("@readback"), row->readBack->isChecked());
+    }
+    settings.setValue(QStringLiteral("@global"), m_global->text());
+    settings.setValue(QStringLiteral("@local"), m_local->text());
+    settings.setValue(QStringLiteral("@offset"), m_offset->text());
+    settings.setValue(QStringLiteral("@repeat"), m_repeat->value());
+}
+
+void ArgumentsPanel::restoreValues()
+{
+    QSettings settings;
+    settings.beginGroup(settingsGroup(currentKernel()));
+    if (settings.childKeys().isEmpty())
+        return;
+    for (auto &row : m_rowState) {
+        const QString spec = settings.value(qs(row->slot.name)).toString();
+        if (!spec.isEmpty())
+            applySpec(spec);
+        const QVariant rb = settings.value(qs(row->slot.name) + QStringLiteral("@readback"));
+        if (row->readBack && rb.isValid())
+            row->readBack->setChecked(rb.toBool());
+    }
+    m_global->setText(settings.value(QStringLiteral("@global"), m_global->text()).toString());
+    m_local->setText(settings.value(QStringLiteral("@local")).toString());
+    m_offset->setText(settings.value(QStringLiteral("@offset")).toString());
+    m_repeat->setValue(settings.value(QStringLiteral("@repeat"), 1).toInt());
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,101 @@
+// The arguments panel: generated from the chosen kernel's signature after a successful build. One row per
+// argument with a typed, validating editor (buffers: element type, count, initialiser, read-back), an
+// NDRange editor that shows the device limits, a repeat count, and Run (F5) / Stop. The values are saved
+// per kernel and come back next time.
+#pragma once
+
+#include "clscope/build.h"
+#include "clscope/deviceinfo.h"
+#include "clscope/runner.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace clscope::ui {
+
+// Everything the panel holds for one run, as text: what the run history keeps and re-runs.
+struct ArgumentsState
+{
+    QString kernel;
+    QStringList specs; // CLI --arg forms
+    QStringList readBack;
+    QString global;
+    QString local;
+    QString offset;
+    int repeat = 1;
+};
+
+class ArgumentsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ArgumentsPanel(QWidget *parent = nullptr);
+    ~ArgumentsPanel() override;
+
+    // A new build (kernels and their arguments) on a device (for the limits shown).
+    void setBuild(const BuildResult &build, const DeviceSnapshot *device);
+    const BuildResult &build() const { return m_build; }
+    QStringList kernelNames() const;
+    QString currentKernel() const;
+    bool setCurrentKernel(const QString &name);
+
+    // Fills a row from the CLI's --arg form (n=uint:1024, a=buffer:float:1024:iota, s=local:256).
+    bool applySpec(const QString &spec, QString *error = nullptr);
+    void setRange(const QString &global, const QString &local = {}, const QString &offset = {});
+    void setReadBack(const QString &name, bool readBack);
+    void setRepeat(int repeat);
+
+    // The run the panel describes, or nothing with the first problem in *error (naming the argument).
+    std::optional<RunRequest> makeRequest(QString *error) const;
+    // The panel as CLI --arg specs (for the run history and re-runs).
+    QStringList argSpecs() const;
+    QString rangeText() const;
+    ArgumentsState state() const;
+    // Puts a saved state back (kernel, values, range); false with *error when an argument does not fit.
+    bool applyState(const ArgumentsState &state, QString *error = nullptr);
+
+    void setRunning(bool running);
+    QPushButton *runButton() const { return m_run; }
+    QPushButton *stopButton() const { return m_stop; }
+
+signals:
+    void runRequested();
+    void stopRequested();
+
+private:
+    struct Row;
+    void rebuildRows();
+    void saveValues() const;
+    void restoreValues();
+    void validateRow(Row &row) const;
+    void updateLimits();
+    std::optional<ArgValue> rowValue(const Row &row, QString *error) const;
+
+    BuildResult m_build;
+    const DeviceSnapshot *m_device = nullptr;
+    std::string m_deviceName;
+    QComboBox *m_kernel;
+    QWidget *m_rowsHost;
+    QFormLayout *m_rows;
+    QLineEdit *m_global;
+    QLineEdit *m_local;
+    QLineEdit *m_offset;
+    QLabel *m_limits;
+    QSpinBox *m_repeat;
+    QPushButton *m_run;
+    QPushButton *m_stop;
+    QLabel *m_message;
+    std::vector<std::unique_ptr<Row>> m_rowState;
+    bool m_restoring = false;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,101 @@
+// The profiling panel: the timeline over an events table (sortable, filtered by name and type, its
+// selection synchronised with the timeline's both ways), per-kernel statistics, a duration histogram of the
+// selected kernel, and exports (Chrome trace JSON, CSV, PNG).
+#pragma once
+
+#include "clscope/profile.h"
+#include "models/eventtablemodel.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QCPBars;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace clscope::ui {
+
+class KernelStatsModel;
+class TimelineWidget;
+
+class TimelineDock : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineDock(QWidget *parent = nullptr);
+
+    void setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
+    // A new run's records (and pool samples) after the ones shown.
+    void appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
+    void clear();
+    const std::vector<CommandRecord> &records() const { return *m_records; }
+    const std::vector<PoolSeriesPoint> &poolSeries() const { return m_pool; }
+
+    TimelineWidget *timeline() const { return m_timeline; }
+    QTableView *eventsView() const { return m_events; }
+    EventTableModel *eventsModel() const { return m_eventModel; }
+    EventFilterProxy *eventsProxy() const { return m_eventProxy; }
+    QTableView *statsView() const { return m_stats; }
+    KernelStatsModel *statsModel() const { return m_statsModel; }
+    QCustomPlot *histogramPlot() const { return m_plot; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QComboBox *typeCombo() const { return m_typeCombo; }
+    QCheckBox *stagesCheck() const { return m_stagesCheck; }
+    QLabel *summaryLabel() const { return m_summary; }
+
+    // The record selected in the table and the timeline, or -1.
+    int selectedRecord() const { return m_selected; }
+    // Selects in both views (revealing it in the timeline) and shows its group's histogram.
+    void selectRecord(int record);
+    // The statistics row (of statsModel()) the histogram shows, or -1; and its bar counts.
+    int histogramGroup() const { return m_histogramGroup; }
+    std::vector<std::uint64_t> histogramCounts() const;
+    void showHistogramFor(int statsRow);
+
+    // Each returns an error message, or an empty string on success.
+    QString exportTrace(const QString &path) const; // with stage slices when the Stages box is checked
+    QString exportCsv(const QString &path) const;
+    QString exportPng(const QString &path) const;
+
+signals:
+    void recordSelected(int record);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void showRecords(bool append);
+    void onTimelineClicked(int record);
+    void onEventRowChanged(const QModelIndex &current);
+    void onStatsRowChanged(const QModelIndex &current);
+    void updateSummary();
+    void applyPlotTheme();
+    void chooseExport(int kind);
+
+    RecordsPtr m_records;
+    std::vector<PoolSeriesPoint> m_pool;
+    TimelineWidget *m_timeline;
+    EventTableModel *m_eventModel;
+    EventFilterProxy *m_eventProxy;
+    QTableView *m_events;
+    KernelStatsModel *m_statsModel;
+    QSortFilterProxyModel *m_statsProxy;
+    QTableView *m_stats;
+    QCustomPlot *m_plot;
+    QCPBars *m_bars;
+    QLineEdit *m_filter;
+    QComboBox *m_typeCombo;
+    QCheckBox *m_stagesCheck;
+    QLabel *m_summary;
+    int m_selected = -1;
+    int m_histogramGroup = -1;
+    bool m_syncing = false;
+};
+
+} // namespace clscope::ui

@@ -1,0 +1,55 @@
+// Ties the arguments panel, the run controller, the results viewer and the run history together: a
+// successful build fills the panel, F5 runs off the GUI thread, Stop abandons a run (its late result is
+// discarded), and every run lands in the history.
+#pragma once
+
+#include "clscope/runner.h"
+#include "models/devicemanager.h"
+
+#include <QObject>
+
+class QStatusBar;
+
+namespace clscope::ui {
+
+class ArgumentsPanel;
+class ResultsViewer;
+class RunController;
+class RunHistoryPanel;
+class WorkQueue;
+struct ArgumentsState;
+
+class RunCoordinator : public QObject
+{
+    Q_OBJECT
+public:
+    RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel, ResultsViewer *results,
+                   RunHistoryPanel *history, QStatusBar *statusBar, QObject *parent = nullptr);
+
+    RunController *controller() const { return m_controller; }
+    void onBuildFinished(const BuildResult &result);
+    // Runs what the panel holds; false (with a status message) when it does not describe a run.
+    bool runCurrent();
+    void rerun(const ArgumentsState &state);
+    // Buffers of later runs come from this pool (so the pool dock shows them); null: each run its own.
+    void setPool(std::shared_ptr<MemoryPool> pool) { m_pool = std::move(pool); }
+
+signals:
+    void runFinished(const clscope::RunResult &result);
+    void runFailed(const QString &message);
+
+private:
+    void onFinished(const RunResult &result);
+    void onFailed(const QString &message);
+
+    DeviceManager *m_devices;
+    ArgumentsPanel *m_panel;
+    ResultsViewer *m_results;
+    RunHistoryPanel *m_history;
+    QStatusBar *m_statusBar;
+    RunController *m_controller;
+    std::shared_ptr<MemoryPool> m_pool;
+    std::unique_ptr<ArgumentsState> m_running;
+};
+
+} // namespace clscope::ui
