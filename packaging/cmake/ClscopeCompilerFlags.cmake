@@ -1,6 +1,10 @@
 # Warnings and the strict Qt definitions, applied to every CLScope target through clscope_target_defaults().
 function(clscope_target_defaults target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  # GCC 12 reports false -Wrestrict overlaps inside std::string at -O2/-O3 (GCC bug 105329).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(${target} PRIVATE -Wno-restrict)
+  endif()
   if(CLSCOPE_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -465,6 +465,40 @@ private slots:
         }
     }
 
+    void chromeTraceOverlap()
+    {
+        // An out-of-order queue: B and C run while A does, so they go to a second row of the queue; D, after
+        // everything, returns to the first.
+        std::vector<CommandRecord> records = {
+            makeRecord(Type::Kernel, "A", "GPU", "ooo", 1'000'000, 4000),
+            makeRecord(Type::Kernel, "C", "GPU", "ooo", 1'003'000, 2000),
+            makeRecord(Type::Kernel, "B", "GPU", "ooo", 1'001'000, 1000),
+            makeRecord(Type::Kernel, "D", "GPU", "ooo", 1'010'000, 1000),
+        };
+        const auto trace = nlohmann::json::parse(chromeTraceJson(records));
+        std::map<int, std::string> threadNames;
+        std::map<std::string, int> tidOf;
+        for (const auto &e : trace["traceEvents"]) {
+            if (e["ph"] == "M" && e["name"] == "thread_name")
+                threadNames[e["tid"]] = e["args"]["name"];
+            if (e["ph"] == "X")
+                tidOf[e["name"]] = e["tid"];
+        }
+        QCOMPARE(tidOf["A"], tidOf["D"]);
+        QVERIFY(tidOf["C"] != tidOf["A"]);
+        QCOMPARE(threadNames[tidOf["A"]], std::string("ooo"));
+        QCOMPARE(threadNames[tidOf["C"]], std::string("ooo #2"));
+        // Rows are greedy, so no two slices of one tid overlap at all.
+        std::map<int, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;
+        for (const auto &r : records)
+            spans[tidOf[r.name]].push_back({r.start, r.end});
+        for (auto &[tid, list] : spans) {
+            std::sort(list.begin(), list.end());
+            for (std::size_t i = 1; i < list.size(); ++i)
+                QVERIFY(list[i].first >= list[i - 1].second);
+        }
+    }
+
     void chromeTraceFile()
     {
         QTemporaryDir dir;

@@ -127,7 +127,7 @@ void PoolMonitor::stopWorkload()
 {
     if (!m_running)
         return;
-    // The flag stops a chunk in progress within 64 operations; the request then ends the run.
+    // The flag stops a chunk in progress after its current operation; the request then ends the run.
     m_worker->cancelRuns().store(m_run);
     post([worker = m_worker] { worker->stopWorkload(); });
     setRunning(false);

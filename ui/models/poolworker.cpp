@@ -223,8 +223,11 @@ void PoolWorker::stopHolding()
 void PoolWorker::startWorkload(const WorkloadSpec &spec, quint64 run)
 {
     finishRun(tr("Replaced by a new run"), false);
-    if (m_cancel.load() >= run)
-        return; // stopped before it began
+    if (m_cancel.load() >= run) {
+        // Stopped before it began: still say so, as every run ends with workloadFinished.
+        emit workloadFinished(run, tr("%1 stopped before it started").arg(workloadName(spec.kind)), false);
+        return;
+    }
     m_run = run;
     if (!m_pool) {
         emit workloadFinished(run, tr("No pool to run on: pick a device first"), true);
@@ -324,9 +327,10 @@ void PoolWorker::runChunk()
         while (done < budget && !m_workload->isFinished()) {
             m_workload->step(*m_pool);
             ++done;
-            // Look at the clock and the stop flag every 64 ops only: both cost more than a pool hit.
-            if ((done & 63) == 0 &&
-                (chunk.nsecsElapsed() > kChunkNs || m_cancel.load(std::memory_order_relaxed) >= m_run))
+            // The stop flag after every op (a miss can take milliseconds on a busy device, so 64 of them
+            // would make Stop sluggish); the clock, which costs as much as a pool hit, every 16.
+            if (m_cancel.load(std::memory_order_relaxed) >= m_run ||
+                ((done & 15) == 0 && chunk.nsecsElapsed() > kChunkNs))
                 break;
         }
     } catch (const std::exception &e) {

@@ -30,12 +30,18 @@ struct ArgumentsPanel::Row
 };
 
 namespace {
-const QStringList kInitKinds = {QStringLiteral("zeros"), QStringLiteral("fill"),  QStringLiteral("iota"),
+const QStringList kInitKinds = {QStringLiteral("zeros"),  QStringLiteral("fill"), QStringLiteral("iota"),
                                 QStringLiteral("random"), QStringLiteral("file"), QStringLiteral("copy")};
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
-QString settingsGroup(const QString &kernel) { return QStringLiteral("runArgs/") + kernel; }
+QString settingsGroup(const QString &kernel)
+{
+    return QStringLiteral("runArgs/") + kernel;
+}
 
 void markValid(QWidget *w, const QString &error)
 {
@@ -48,8 +54,8 @@ QStringList bufferTypeChoices(const std::optional<ElementType> &pointee)
     QStringList out;
     if (pointee)
         out << qs(pointee->name());
-    for (const char *t : {"float", "int", "uint", "double", "char", "uchar", "short", "ushort", "long", "ulong",
-                          "half", "float2", "float4", "int4", "uint4"}) {
+    for (const char *t : {"float", "int", "uint", "double", "char", "uchar", "short", "ushort", "long",
+                          "ulong", "half", "float2", "float4", "int4", "uint4"}) {
         const QString name = QString::fromLatin1(t);
         if (!out.contains(name))
             out << name;
@@ -198,8 +204,9 @@ void ArgumentsPanel::rebuildRows()
         switch (slot.kind) {
         case ArgKind::Value:
             row->value = new QLineEdit;
-            row->value->setPlaceholderText(slot.type && slot.type->width > 1 ? tr("comma list of %1 values").arg(slot.type->width)
-                                                                            : tr("value (decimal, 0x hex, hex-float)"));
+            row->value->setPlaceholderText(slot.type && slot.type->width > 1
+                                               ? tr("comma list of %1 values").arg(slot.type->width)
+                                               : tr("value (decimal, 0x hex, hex-float)"));
             h->addWidget(row->value);
             break;
         case ArgKind::Buffer:
@@ -212,9 +219,10 @@ void ArgumentsPanel::rebuildRows()
             row->init = new QComboBox;
             row->init->addItems(kInitKinds);
             row->initParam = new QLineEdit;
-            row->initParam->setPlaceholderText(tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
+            row->initParam->setPlaceholderText(
+                tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
             row->readBack = new QCheckBox(tr("read back"));
-            row->readBack->setChecked(slot.declaration().find("const") == std::string::npos);
+            row->readBack->setChecked((slot.typeQualifiers & TypeConst) == 0);
             h->addWidget(row->type);
             h->addWidget(new QLabel(tr("×")));
             h->addWidget(row->count);
@@ -273,7 +281,8 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
             BufferArg b;
             const auto type = parseElementType(row.type->currentText().trimmed().toStdString());
             if (!type)
-                throw RunInputError(name + ": unknown element type '" + row.type->currentText().toStdString() +
+                throw RunInputError(name + ": unknown element type '" +
+                                        row.type->currentText().toStdString() +
                                         "' (types: " + elementTypeNames() + ")",
                                     name);
             b.type = type;
@@ -327,8 +336,9 @@ void ArgumentsPanel::updateLimits()
     const KernelInfo *kernel = m_build.kernel(currentKernel().toStdString());
     QString text = tr("Device: max work-group size %1, max work-item sizes %2")
                        .arg(m_device->integer("CL_DEVICE_MAX_WORK_GROUP_SIZE"))
-                       .arg(qs(m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES") ? m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES")->display()
-                                                                              : std::string()));
+                       .arg(qs(m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES")
+                                   ? m_device->find("CL_DEVICE_MAX_WORK_ITEM_SIZES")->display()
+                                   : std::string()));
     if (kernel && !kernel->workGroups.empty()) {
         const WorkGroupInfo &wg = kernel->workGroups.front();
         text += tr("\nKernel: work-group size ≤ %1, preferred multiple %2, local memory %3 B, private %4 B")
@@ -455,12 +465,14 @@ bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
             } else if (const auto *l = std::get_if<LocalArg>(&value.value); l && row->value) {
                 row->value->setText(QString::number(l->bytes));
             } else {
-                throw RunInputError(value.name + ": that kind of value does not fit " + row->slot.declaration(), value.name);
+                throw RunInputError(
+                    value.name + ": that kind of value does not fit " + row->slot.declaration(), value.name);
             }
             validateRow(*row);
             return true;
         }
-        throw RunInputError("kernel " + currentKernel().toStdString() + " has no argument '" + value.name + "'", value.name);
+        throw RunInputError(
+            "kernel " + currentKernel().toStdString() + " has no argument '" + value.name + "'", value.name);
     } catch (const std::exception &e) {
         if (error)
             *error = qs(e.what());

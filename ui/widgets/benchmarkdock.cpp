@@ -173,7 +173,6 @@ BenchmarkDock::BenchmarkDock(DeviceManager *manager, QWidget *parent)
     m_tree->setRootIsDecorated(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->setUniformRowHeights(true);
-    m_tree->header()->setSectionResizeMode(ColName, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
 
     for (const ChartSpec &spec : chartSpecs()) {
@@ -184,9 +183,14 @@ BenchmarkDock::BenchmarkDock(DeviceManager *manager, QWidget *parent)
         plot->yAxis->setLabel(QString::fromLatin1(spec.yLabel));
         plot->xAxis->setLabel(QString::fromLatin1(spec.xLabel));
         plot->xAxis->grid()->setVisible(false);
+        // The legend above the bars, never over them: one row, or two when a baseline pairs each series.
         plot->legend->setVisible(true);
         plot->legend->setFont(font());
-        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+        plot->plotLayout()->insertRow(0);
+        plot->plotLayout()->addElement(0, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(0, 0.001);
+        plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+        plot->legend->setMargins(QMargins(4, 2, 4, 2));
         m_groups.insert(name, new QCPBarsGroup(plot));
         m_charts.insert(name, plot);
         m_tabs->addTab(plot, tr(spec.title));
@@ -208,8 +212,8 @@ BenchmarkDock::BenchmarkDock(DeviceManager *manager, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_tree);
     splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -350,21 +354,32 @@ void BenchmarkDock::fillTree()
             auto *item = new QTreeWidgetItem(kind, {QString::fromStdString(t.key), traitText(t.value)});
             item->setTextAlignment(ColValue, Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(ColName, QString::fromStdString(t.definition));
+            item->setToolTip(ColValue, traitText(t.value));
             if (m_baseline) {
                 if (const BenchTrait *b = m_baseline->findTrait(t.key))
                     item->setText(ColBaseline, traitText(b->value));
             }
         }
-        for (const std::string &n : r.notes) {
-            auto *item = new QTreeWidgetItem(kind, {tr("note"), QString::fromStdString(n)});
-            item->setForeground(ColValue, palette().color(QPalette::PlaceholderText));
-            item->setToolTip(ColValue, QString::fromStdString(n));
-        }
     }
     m_tree->expandAll();
-    m_tree->resizeColumnToContents(ColValue);
-    m_tree->resizeColumnToContents(ColBaseline);
-    m_tree->resizeColumnToContents(ColRatio);
+    // Values and baselines at most a few words wide: a trait that says why it is unknown keeps its
+    // whole sentence in its tooltip.
+    for (int column = 0; column < ColumnCount; ++column) {
+        m_tree->resizeColumnToContents(column);
+        if (column == ColValue || column == ColBaseline)
+            m_tree->setColumnWidth(
+                column, std::min(m_tree->columnWidth(column), 16 * fontMetrics().averageCharWidth()));
+    }
+    // Notes span the row and come after the sizing: a long sentence must not widen the value column.
+    for (int i = 0; i < m_tree->topLevelItemCount() && i < int(m_document.results.size()); ++i) {
+        for (const std::string &n : m_document.results[std::size_t(i)].notes) {
+            auto *item =
+                new QTreeWidgetItem(m_tree->topLevelItem(i), {tr("Note: %1").arg(QString::fromStdString(n))});
+            item->setFirstColumnSpanned(true);
+            item->setForeground(ColName, palette().color(QPalette::PlaceholderText));
+            item->setToolTip(ColName, QString::fromStdString(n));
+        }
+    }
 }
 
 void BenchmarkDock::fillChart(const QString &name)
@@ -377,6 +392,7 @@ void BenchmarkDock::fillChart(const QString &name)
         return;
     group->clear();
     plot->clearPlottables();
+    plot->legend->setWrap(m_baseline ? 2 : 1); // each series above its baseline
     QVector<QString> labels;
     double top = 0;
     int colour = 0;
@@ -420,6 +436,7 @@ void BenchmarkDock::fillChart(const QString &name)
     plot->xAxis->setRange(-0.6, std::max<double>(double(labels.size()) - 0.4, 0.4));
     plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
     plot->legend->setVisible(bars > 0);
+    plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

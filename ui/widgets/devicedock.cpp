@@ -52,7 +52,8 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     connect(copyButton, &QToolButton::clicked, this, &DeviceDock::copySelection);
     auto *exportButton = new QToolButton;
     exportButton->setText(tr("Export JSON…"));
-    exportButton->setToolTip(tr("Save every platform and device as JSON (the same as clscope-cli info --json)"));
+    exportButton->setToolTip(
+        tr("Save every platform and device as JSON (the same as clscope-cli info --json)"));
     connect(exportButton, &QToolButton::clicked, this, &DeviceDock::chooseExportFile);
     auto *refreshButton = new QToolButton;
     refreshButton->setText(tr("Refresh"));
@@ -66,12 +67,13 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     auto *useAction = new QAction(tr("Use this device"), this);
     connect(useAction, &QAction::triggered, this, [this] { onActivated(m_view->currentIndex()); });
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_view, &QTreeView::customContextMenuRequested, this, [this, copyAction, useAction](const QPoint &pos) {
-        QMenu menu(this);
-        menu.addAction(useAction);
-        menu.addAction(copyAction);
-        menu.exec(m_view->viewport()->mapToGlobal(pos));
-    });
+    connect(m_view, &QTreeView::customContextMenuRequested, this,
+            [this, copyAction, useAction](const QPoint &pos) {
+                QMenu menu(this);
+                menu.addAction(useAction);
+                menu.addAction(copyAction);
+                menu.exec(m_view->viewport()->mapToGlobal(pos));
+            });
 
     m_view->setModel(m_proxy);
     m_view->setObjectName(QStringLiteral("deviceTree"));
@@ -149,7 +151,8 @@ void DeviceDock::showSnapshot(const SnapshotPtr &snapshot)
     const bool empty = !snapshot || snapshot->platforms.empty();
     if (empty) {
         QString why = snapshot && !snapshot->error.empty()
-                          ? tr("<p>The OpenCL loader failed: <b>%1</b></p>").arg(QString::fromStdString(snapshot->error).toHtmlEscaped())
+                          ? tr("<p>The OpenCL loader failed: <b>%1</b></p>")
+                                .arg(QString::fromStdString(snapshot->error).toHtmlEscaped())
                           : QString();
         m_emptyLabel->setText(
             tr("<h3>No OpenCL platform found</h3>%1"
@@ -157,7 +160,8 @@ void DeviceDock::showSnapshot(const SnapshotPtr &snapshot)
                "runs OpenCL on the CPU:</p><pre>sudo apt-get install pocl-opencl-icd</pre>"
                "<p>GPU drivers: NVIDIA's driver package provides <tt>libnvidia-opencl</tt>; AMD's ROCm "
                "provides <tt>rocm-opencl-icd</tt>; Intel GPUs use <tt>intel-opencl-icd</tt>.</p>"
-               "<p>Installed drivers are listed in <tt>/etc/OpenCL/vendors/*.icd</tt> (or the folder named by "
+               "<p>Installed drivers are listed in <tt>/etc/OpenCL/vendors/*.icd</tt> (or the folder named "
+               "by "
                "<tt>OCL_ICD_VENDORS</tt>). Check with <tt>clinfo -l</tt>, then press <i>Look again</i>.</p>")
                 .arg(why));
         m_stack->setCurrentWidget(m_emptyPage);
@@ -202,7 +206,8 @@ void DeviceDock::onActivated(const QModelIndex &proxyIndex)
 QString DeviceDock::selectionText() const
 {
     QStringList lines;
-    QModelIndexList rows = m_view->selectionModel() ? m_view->selectionModel()->selectedRows(0) : QModelIndexList{};
+    QModelIndexList rows =
+        m_view->selectionModel() ? m_view->selectionModel()->selectedRows(0) : QModelIndexList{};
     std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) {
         return a.parent() == b.parent() ? a.row() < b.row() : a.internalPointer() < b.internalPointer();
     });
@@ -246,8 +251,8 @@ QString DeviceDock::exportJson(const QString &path) const
 
 void DeviceDock::chooseExportFile()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export devices as JSON"),
-                                                      QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export devices as JSON"), QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     const QString error = exportJson(path);

@@ -463,11 +463,20 @@ void PoolDock::updateRunStatus()
     if (!m_monitor->isWorkloadRunning())
         return;
     const quint64 ops = m_monitor->workloadOps();
-    if (m_rateClock.isValid() && m_rateClock.elapsed() >= 500) {
-        m_achievedRate = double(ops - m_rateOps) * 1000.0 / double(m_rateClock.restart());
-        m_rateOps = ops;
+    // The achieved rate over the last second (the first figure after a tenth of one), so a rate the
+    // device cannot keep up with shows as such.
+    const qint64 ms = m_rateClock.isValid() ? m_rateClock.elapsed() : 0;
+    if (ms >= 100) {
+        m_achievedRate = double(ops - m_rateOps) * 1000.0 / double(ms);
+        if (ms >= 1000) {
+            m_rateClock.restart();
+            m_rateOps = ops;
+        }
     }
-    m_status->setText(tr("Running: %1 operations, %2 ops/s").arg(count(ops), count(quint64(m_achievedRate))));
+    m_status->setText(
+        m_achievedRate > 0
+            ? tr("Running: %1 operations, %2 ops/s").arg(count(ops), count(quint64(m_achievedRate)))
+            : tr("Running: %1 operations").arg(count(ops)));
 }
 
 void PoolDock::updateActions()

@@ -23,7 +23,10 @@
 namespace clscope::ui {
 
 namespace {
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 } // namespace
 
 ResultsViewer::ResultsViewer(QWidget *parent)
@@ -83,8 +86,9 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     connect(m_format, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_model->setFormat(static_cast<NumberFormat>(i)); });
     connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save buffer"), qs(m_model->buffer().name) + QStringLiteral(".npy"),
-                                                          tr("NumPy (*.npy);;Raw bytes (*.bin);;CSV (*.csv)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save buffer"), qs(m_model->buffer().name) + QStringLiteral(".npy"),
+            tr("NumPy (*.npy);;Raw bytes (*.bin);;CSV (*.csv)"));
         if (path.isEmpty())
             return;
         const QString error = saveBuffer(path);
@@ -109,13 +113,14 @@ void ResultsViewer::showResult(const RunResult &result)
     double total = 0;
     for (const auto &l : result.launches())
         total += double(l.duration());
-    m_header->setText(tr("%1 on %2: %n launch(es), kernel time %3 us (mean %4 us), run %5 ms%6", nullptr,
-                         int(result.launches().size()))
-                          .arg(qs(result.kernel()), qs(result.device()))
-                          .arg(total / 1e3, 0, 'f', 1)
-                          .arg(result.launches().empty() ? 0.0 : total / 1e3 / double(result.launches().size()), 0, 'f', 1)
-                          .arg(result.durationMs(), 0, 'f', 1)
-                          .arg(result.cancelled() ? tr(" — stopped before the end") : QString()));
+    m_header->setText(
+        tr("%1 on %2: %n launch(es), kernel time %3 us (mean %4 us), run %5 ms%6", nullptr,
+           int(result.launches().size()))
+            .arg(qs(result.kernel()), qs(result.device()))
+            .arg(total / 1e3, 0, 'f', 1)
+            .arg(result.launches().empty() ? 0.0 : total / 1e3 / double(result.launches().size()), 0, 'f', 1)
+            .arg(result.durationMs(), 0, 'f', 1)
+            .arg(result.cancelled() ? tr(" — stopped before the end") : QString()));
     m_buffer->blockSignals(true);
     m_buffer->clear();
     m_compareWith->clear();
@@ -191,7 +196,11 @@ QString ResultsViewer::compareWith(const QString &bufferOrPath, double tolerance
                     throw std::runtime_error(f.errorString().toStdString());
                 const QByteArray bytes = f.readAll();
                 if (size_t(bytes.size()) != shown.bytes.size())
-                    throw std::runtime_error(tr("%1 has %2 bytes, the buffer %3").arg(bufferOrPath).arg(bytes.size()).arg(shown.bytes.size()).toStdString());
+                    throw std::runtime_error(tr("%1 has %2 bytes, the buffer %3")
+                                                 .arg(bufferOrPath)
+                                                 .arg(bytes.size())
+                                                 .arg(shown.bytes.size())
+                                                 .toStdString());
                 other.bytes.assign(bytes.begin(), bytes.end());
             }
         } catch (const std::exception &e) {
@@ -206,14 +215,18 @@ QString ResultsViewer::compareWith(const QString &bufferOrPath, double tolerance
     if (!c.error.isEmpty())
         m_compareResult->setText(c.error);
     else if (c.mismatches == 0)
-        m_compareResult->setText(tr("Equal within %1: %2 values, max |error| %3").arg(tolerance).arg(c.compared).arg(c.maxAbsError));
-    else
-        m_compareResult->setText(tr("%1 of %2 values differ by more than %3 (first at value %4), max |error| %5")
-                                     .arg(c.mismatches)
-                                     .arg(c.compared)
+        m_compareResult->setText(tr("Equal within %1: %2 values, max |error| %3")
                                      .arg(tolerance)
-                                     .arg(c.firstMismatch)
+                                     .arg(c.compared)
                                      .arg(c.maxAbsError));
+    else
+        m_compareResult->setText(
+            tr("%1 of %2 values differ by more than %3 (first at value %4), max |error| %5")
+                .arg(c.mismatches)
+                .arg(c.compared)
+                .arg(tolerance)
+                .arg(c.firstMismatch)
+                .arg(c.maxAbsError));
     return m_compareResult->text();
 }
 

@@ -16,8 +16,8 @@ RunHistoryPanel::RunHistoryPanel(QWidget *parent)
     setObjectName(QStringLiteral("runHistory"));
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
-    m_list->setHeaderLabels({tr("#"), tr("Time"), tr("Kernel"), tr("NDRange"), tr("Kernel time"), tr("Run"), tr("Result"),
-                             tr("Arguments")});
+    m_list->setHeaderLabels({tr("#"), tr("Time"), tr("Kernel"), tr("NDRange"), tr("Kernel time"), tr("Run"),
+                             tr("Result"), tr("Arguments")});
     m_list->header()->setStretchLastSection(true);
     auto *rerun = new QPushButton(tr("Re-run"));
     rerun->setEnabled(false);
@@ -36,7 +36,8 @@ RunHistoryPanel::RunHistoryPanel(QWidget *parent)
     };
     connect(rerun, &QPushButton::clicked, this, request);
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, request);
-    connect(m_list, &QTreeWidget::currentItemChanged, this, [rerun](QTreeWidgetItem *item) { rerun->setEnabled(item); });
+    connect(m_list, &QTreeWidget::currentItemChanged, this,
+            [rerun](QTreeWidgetItem *item) { rerun->setEnabled(item); });
 }
 
 void RunHistoryPanel::add(const RunHistoryEntry &entry)

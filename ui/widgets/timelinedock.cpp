@@ -83,8 +83,9 @@ TimelineDock::TimelineDock(QWidget *parent)
     m_stats->sortByColumn(KernelStatsModel::TotalColumn, Qt::DescendingOrder);
     m_events->sortByColumn(-1, Qt::AscendingOrder); // record order until the user asks otherwise
     const int charWidth = m_events->fontMetrics().averageCharWidth();
-    const std::array<int, EventTableModel::ColumnCount> widths = {7,  8,  18, 9,  18, 14, 10,
-                                                                  12, 10, 11, 10, 8,  30};
+    // In average characters: enough for "16.288935 ms", "Queued → start", "1048576".
+    const std::array<int, EventTableModel::ColumnCount> widths = {7,  8,  18, 10, 18, 16, 11,
+                                                                  16, 10, 12, 12, 8,  30};
     for (int c = 0; c < EventTableModel::ColumnCount; ++c)
         m_events->setColumnWidth(c, widths[static_cast<std::size_t>(c)] * charWidth);
     m_stats->setColumnWidth(KernelStatsModel::NameColumn, 18 * charWidth);

@@ -4,7 +4,7 @@
 // zooms to a selection, double-click fits all; hovering shows every field, clicking selects.
 // Painting keeps to one primitive per pixel column per row (narrow boxes merge into columns), draws boxes
 // without antialiasing, and finds the visible range by binary search, so a million commands paint in a
-// frame.
+// frame. Interaction is in timelinewidget.cpp, painting in timelinewidgetpaint.cpp.
 #pragma once
 
 #include "models/eventtablemodel.h"
@@ -83,6 +83,9 @@ private:
     static constexpr int kHeaderHeight = 18;
     static constexpr int kPoolHeight = 72;
     static constexpr int kLegendHeight = 24;
+    static constexpr int kStageRow = 6; // height of a queued or submitted stage row
+    static constexpr QRgb kQueuedRgb = 0xffa0a8b8;
+    static constexpr QRgb kSubmittedRgb = 0xffe8b040;
 
     struct LaneBox
     {

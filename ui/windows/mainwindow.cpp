@@ -8,6 +8,7 @@
 #include "widgets/runhistory.h"
 #include "models/workqueue.h"
 #include "widgets/benchmarkdock.h"
+#include "widgets/pooldock.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
@@ -82,6 +83,13 @@ MainWindow::MainWindow(QWidget *parent)
     QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices), tr("Benchmarks"),
                                       QStringLiteral("benchmarksDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, benchDock);
+    auto *pool = new PoolDock;
+    QDockWidget *poolDock = addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(benchDock, poolDock);
+    connect(m_devices, &DeviceManager::currentDeviceChanged, pool, [this, pool] {
+        const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
+        pool->setDevice(dev ? dev->id : nullptr, dev ? QString::fromStdString(dev->name()) : QString());
+    });
     tabifyDockWidget(diagDock, resultsDock);
     tabifyDockWidget(resultsDock, historyDock);
     diagDock->raise();
@@ -219,7 +227,7 @@ void MainWindow::createMenus()
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);
-    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)); // F5 is Run, as in IDEs
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : std::as_const(m_docks))

@@ -9,6 +9,7 @@
 #include "clscope/kernelargs.h"
 #include "clscope/runner.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -61,12 +62,20 @@ void setBoundArgs(cl_kernel kernel, const std::vector<BoundArg> &args, const std
     }
 }
 
+// An all-zero offset goes to the driver as no offset: some drivers copy and apply an offset they are
+// given even when it is zero.
+const std::size_t *offsetOrNull(const NDRange &range)
+{
+    const bool zero =
+        std::all_of(range.offset.begin(), range.offset.end(), [](std::size_t o) { return o == 0; });
+    return zero ? nullptr : range.offset.data();
+}
+
 void enqueueTyped(cl_command_queue queue, cl_kernel kernel, const std::vector<BoundArg> &args,
-                  const std::vector<cl_mem> &mems, const NDRange &range)
+                  const std::vector<cl_mem> &mems, const NDRange &range, const std::size_t *offset)
 {
     setBoundArgs(kernel, args, mems);
-    check(clEnqueueNDRangeKernel(queue, kernel, cl_uint(range.dimensions()),
-                                 range.offset.empty() ? nullptr : range.offset.data(), range.global.data(),
+    check(clEnqueueNDRangeKernel(queue, kernel, cl_uint(range.dimensions()), offset, range.global.data(),
                                  range.local.empty() ? nullptr : range.local.data(), 0, nullptr, nullptr),
           "clEnqueueNDRangeKernel");
 }
@@ -133,11 +142,12 @@ BenchResult runLaunchBench(cl_device_id device, const DeviceBenchOptions &option
     request.local = {1};
     const NDRange range =
         resolveNDRange(request, queryLaunchLimits(device, kernel.get(), "-cl-kernel-arg-info"));
+    const std::size_t *offset = offsetOrNull(range);
     const RawArgs raw{buffer.get(), 1024, 1.5f, {{1, 2, 3, 4}}};
 
     // Warm-up: the first launches compile (lazy drivers) and fill the driver's caches.
     for (int i = 0; i < 3; ++i) {
-        enqueueTyped(ctx.queue(), kernel.get(), bound, mems, range);
+        enqueueTyped(ctx.queue(), kernel.get(), bound, mems, range, offset);
         enqueueRaw(ctx.queue(), kernel.get(), raw);
     }
     check(clFinish(ctx.queue()), "clFinish");
@@ -169,17 +179,29 @@ BenchResult runLaunchBench(cl_device_id device, const DeviceBenchOptions &option
         stepper.step();
     }
 
-    // Enqueue cost: rounds alternate between the two paths so that a busy moment hits both alike.
+    // Enqueue cost: the paths take turns going first, so that neither always meets the queue just drained.
     double bestTyped = 0, bestRaw = 0;
-    for (int round = 0; round < counts.rounds; ++round) {
+    const auto typedBatch = [&] {
+        return batchMeanNs(ctx.queue(), counts.batch,
+                           [&] { enqueueTyped(ctx.queue(), kernel.get(), bound, mems, range, offset); });
+    };
+    const auto rawBatch = [&] {
+        return batchMeanNs(ctx.queue(), counts.batch, [&] { enqueueRaw(ctx.queue(), kernel.get(), raw); });
+    };
+    for (int round = 0; round < counts.rounds * 2; ++round) {
         stepper.stage("launch: enqueue cost");
-        const double typed = batchMeanNs(
-            ctx.queue(), counts.batch, [&] { enqueueTyped(ctx.queue(), kernel.get(), bound, mems, range); });
-        const double bare =
-            batchMeanNs(ctx.queue(), counts.batch, [&] { enqueueRaw(ctx.queue(), kernel.get(), raw); });
+        double typed = 0, bare = 0;
+        if (round % 2 == 0) {
+            typed = typedBatch();
+            bare = rawBatch();
+        } else {
+            bare = rawBatch();
+            typed = typedBatch();
+        }
         bestTyped = round == 0 ? typed : std::min(bestTyped, typed);
         bestRaw = round == 0 ? bare : std::min(bestRaw, bare);
-        stepper.step();
+        if (round % 2 == 1)
+            stepper.step();
     }
 
     const std::uint64_t launches = std::uint64_t(counts.launches);
@@ -193,11 +215,11 @@ BenchResult runLaunchBench(cl_device_id device, const DeviceBenchOptions &option
         result, "launch_roundtrip_us", bestTrip / 1000.0, "us", launches, counts.rounds,
         "host wall time of clEnqueueNDRangeKernel (with an event) + clFinish of the empty kernel; mean of "
         "a round, fastest round");
-    addFigure(result, "launch_enqueue_ns", bestTyped, "ns", batch, counts.rounds,
+    addFigure(result, "launch_enqueue_ns", bestTyped, "ns", batch, counts.rounds * 2,
               "host time of one enqueue through CLScope's typed arguments: 4 arguments bound from specs "
               "(kernelargs.h) set from their bytes as the runner sets them, then clEnqueueNDRangeKernel of "
               "an NDRange resolved against the device's limits, no event; mean of a batch, fastest batch");
-    addFigure(result, "raw_launch_enqueue_ns", bestRaw, "ns", batch, counts.rounds,
+    addFigure(result, "raw_launch_enqueue_ns", bestRaw, "ns", batch, counts.rounds * 2,
               "host time of 4 bare clSetKernelArg calls + clEnqueueNDRangeKernel, no event; mean of a "
               "batch, fastest batch");
     if (bestRaw > 0)

@@ -125,6 +125,14 @@ struct Layout
         }
         return it->second;
     }
+    std::string threadName(int pid, int tid) const
+    {
+        for (const auto &[track, name] : threads) {
+            if (track.pid == pid && track.tid == tid)
+                return name;
+        }
+        return {};
+    }
     Track trackFor(const CommandRecord &r)
     {
         const int pid = pidFor(r);
@@ -211,20 +219,48 @@ void writeChromeTrace(std::ostream &out, const std::vector<CommandRecord> &recor
         writer.metadata("thread_sort_index", track.pid, track.tid, {{"sort_index", track.tid * 2}});
     }
 
+    // Commands of an out-of-order queue (or builds in parallel on the host) can overlap, and a track must
+    // nest properly: overlapping commands move to extra rows of their queue ("queue 0 #2"), greedily by
+    // start. An in-order queue keeps one row.
+    int nextTid = static_cast<int>(layout.queueTid.size()) + 1;
+    std::map<std::pair<int, int>, std::vector<std::size_t>> slicesByTrack;
     for (std::size_t i = 0; i < records.size(); ++i) {
-        const CommandRecord &r = records[i];
-        if (!sliceable(r))
-            continue;
-        json event = {{"name", r.name.empty() ? std::string(typeName(r.type)) : r.name},
-                      {"cat", typeName(r.type)},
-                      {"ph", "X"},
-                      {"ts", micros(r.start, origin)},
-                      {"dur", microsSpan(r.end - r.start)},
-                      {"pid", tracks[i].pid},
-                      {"tid", tracks[i].tid}};
-        if (options.args)
-            event["args"] = recordArgs(r, i);
-        writer.write(event);
+        if (sliceable(records[i]))
+            slicesByTrack[{tracks[i].pid, tracks[i].tid}].push_back(i);
+    }
+    for (auto &[key, indices] : slicesByTrack) {
+        const auto [pid, tid] = key;
+        std::stable_sort(indices.begin(), indices.end(), [&records](std::size_t a, std::size_t b) {
+            return records[a].start < records[b].start;
+        });
+        std::vector<std::uint64_t> rowEnds;
+        std::vector<int> rowTids;
+        for (std::size_t i : indices) {
+            const CommandRecord &r = records[i];
+            std::size_t row = 0;
+            while (row < rowEnds.size() && rowEnds[row] > r.start)
+                ++row;
+            if (row == rowEnds.size()) {
+                rowEnds.push_back(0);
+                rowTids.push_back(row == 0 ? tid : nextTid++);
+                if (row > 0) {
+                    const std::string name = layout.threadName(pid, tid) + " #" + std::to_string(row + 1);
+                    writer.metadata("thread_name", pid, rowTids[row], {{"name", name}});
+                    writer.metadata("thread_sort_index", pid, rowTids[row], {{"sort_index", tid * 2}});
+                }
+            }
+            rowEnds[row] = r.end;
+            json event = {{"name", r.name.empty() ? std::string(typeName(r.type)) : r.name},
+                          {"cat", typeName(r.type)},
+                          {"ph", "X"},
+                          {"ts", micros(r.start, origin)},
+                          {"dur", microsSpan(r.end - r.start)},
+                          {"pid", pid},
+                          {"tid", rowTids[row]}};
+            if (options.args)
+                event["args"] = recordArgs(r, i);
+            writer.write(event);
+        }
     }
 
     if (options.stages) {
@@ -235,7 +271,6 @@ void writeChromeTrace(std::ostream &out, const std::vector<CommandRecord> &recor
             if (!records[i].hostSpan)
                 byTrack[{tracks[i].pid, tracks[i].tid}].push_back(i);
         }
-        int nextTid = static_cast<int>(layout.queueTid.size()) + 1;
         for (auto &[key, indices] : byTrack) {
             const auto [pid, tid] = key;
             std::vector<std::pair<std::size_t, std::vector<StageSlice>>> commands;
@@ -249,11 +284,7 @@ void writeChromeTrace(std::ostream &out, const std::vector<CommandRecord> &recor
             });
             std::vector<std::uint64_t> rowEnds;
             std::vector<int> rowTids;
-            std::string queueName;
-            for (const auto &[track, name] : layout.threads) {
-                if (track.pid == pid && track.tid == tid)
-                    queueName = name;
-            }
+            const std::string queueName = layout.threadName(pid, tid);
             for (const auto &[i, slices] : commands) {
                 const std::uint64_t from = slices.front().from;
                 std::size_t row = 0;

@@ -1,0 +1,137 @@
+// A run through the real main window, offscreen: a sample kernel is opened, built, its arguments filled
+// in the panel, run with F5, and its results read in the viewer; bad input names the argument; the run
+// history re-runs; per-kernel values come back.
+#include "models/buffertablemodel.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/editortabs.h"
+#include "widgets/resultsviewer.h"
+#include "widgets/runhistory.h"
+#include "windows/buildcoordinator.h"
+#include "windows/mainwindow.h"
+#include "windows/runcoordinator.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestRunGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+    RunResult runWithF5()
+    {
+        QSignalSpy spy(m_window->runs(), &RunCoordinator::runFinished);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        if (!spy.wait(120000))
+            return {};
+        return spy.at(0).at(0).value<RunResult>();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_dir.path().toLocal8Bit());
+        qputenv("CLSCOPE_DEVICE", "pocl");
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        QVERIFY(m_window->editors()->openSample(QStringLiteral("vector_add.cl")));
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+        QCOMPARE(m_window->arguments()->kernelNames(), QStringList{QStringLiteral("vector_add")});
+    }
+
+    void fillRunAndRead()
+    {
+        ArgumentsPanel *panel = m_window->arguments();
+        for (const char *spec : {"a=buffer:float:4096:iota", "b=buffer:float:4096:fill=0.5", "c=buffer:float:4096:zeros",
+                                 "n=uint:4000"}) {
+            QString error;
+            QVERIFY2(panel->applySpec(QString::fromLatin1(spec), &error), qPrintable(error));
+        }
+        panel->setRange(QStringLiteral("4096"), QStringLiteral("64"));
+        panel->setReadBack(QStringLiteral("c"), true);
+        const RunResult result = runWithF5();
+        QCOMPARE(result.launches().size(), size_t(1));
+        const BufferData *c = result.buffer("c");
+        QVERIFY(c);
+        for (std::size_t i = 0; i < 4096; ++i)
+            QCOMPARE(c->value(i), i < 4000 ? double(i) + 0.5 : 0.0);
+        // The viewer shows it: one row per element, formatted.
+        QVERIFY(m_window->results()->selectBuffer(QStringLiteral("c")));
+        BufferTableModel *model = m_window->results()->model();
+        QCOMPARE(model->rowCount(), 4096);
+        QCOMPARE(model->index(10, 0).data().toString(), QStringLiteral("10.5"));
+        QVERIFY(m_window->results()->summaryText().contains(QStringLiteral("max 3999.5")));
+        model->setFormat(NumberFormat::Scientific);
+        QVERIFY(model->index(10, 0).data().toString().contains(u'e'));
+        model->setFormat(NumberFormat::Decimal);
+        // Compare a with itself and with c.
+        QVERIFY(m_window->results()->compareWith(QStringLiteral("c"), 0).startsWith(QStringLiteral("Equal")));
+        // Save and compare with the saved .npy.
+        const QString npy = m_dir.filePath(QStringLiteral("c.npy"));
+        QCOMPARE(m_window->results()->saveBuffer(npy), QString());
+        QVERIFY(m_window->results()->compareWith(npy, 1e-6).startsWith(QStringLiteral("Equal")));
+        QCOMPARE(m_window->results()->saveBuffer(m_dir.filePath(QStringLiteral("c.csv"))), QString());
+        QCOMPARE(m_window->runHistory()->entries().size(), 1);
+    }
+
+    void badInputNamesTheArgument()
+    {
+        ArgumentsPanel *panel = m_window->arguments();
+        QString error;
+        QVERIFY(panel->applySpec(QStringLiteral("n=uint:-5"), &error));
+        QVERIFY(!panel->makeRequest(&error));
+        QVERIFY2(error.contains(QStringLiteral("n")) && error.contains(QStringLiteral("range")), qPrintable(error));
+        QVERIFY(!panel->applySpec(QStringLiteral("nosuch=uint:1"), &error));
+        QVERIFY2(error.contains(QStringLiteral("nosuch")), qPrintable(error));
+        QVERIFY(panel->applySpec(QStringLiteral("n=uint:4000"), &error));
+        // A local size over the device limit is refused by name when the run starts.
+        panel->setRange(QStringLiteral("4096"), QStringLiteral("8192"));
+        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QVERIFY(failed.wait(120000));
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("CL_DEVICE_MAX_WORK_GROUP_SIZE")),
+                 qPrintable(failed.at(0).at(0).toString()));
+        panel->setRange(QStringLiteral("4096"), QStringLiteral("64"));
+    }
+
+    void historyRerunsAndValuesPersist()
+    {
+        RunHistoryPanel *history = m_window->runHistory();
+        const qsizetype before = history->entries().size();
+        history->list()->setCurrentItem(history->list()->topLevelItem(0));
+        QSignalSpy spy(m_window->runs(), &RunCoordinator::runFinished);
+        emit history->rerunRequested(history->entries().front().state);
+        QVERIFY(spy.wait(120000));
+        QCOMPARE(history->entries().size(), before + 1);
+        QCOMPARE(spy.at(0).at(0).value<RunResult>().buffer("c")->value(1), 1.5);
+
+        // Saved per kernel: a fresh panel on the same build gets the values back.
+        ArgumentsPanel fresh;
+        fresh.setBuild(m_window->arguments()->build(), m_window->deviceManager()->currentDeviceSnapshot());
+        QCOMPARE(fresh.state().specs, m_window->arguments()->state().specs);
+        QCOMPARE(fresh.state().global, QStringLiteral("4096"));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window->editors()->setConfirmCallback([](const QString &) { return EditorTabs::CloseChoice::Discard; });
+        m_window.reset();
+    }
+};
+
+QTEST_MAIN(TestRunGui)
+#include "tst_rungui.moc"
