@@ -1,5 +1,6 @@
 // clscope: the GUI. Every panel can be brought up from the command line so pictures and tests are
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png].
+#include "benchmark_timeline.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/resultsviewer.h"
 #include "windows/buildcoordinator.h"
@@ -64,6 +65,10 @@ int main(int argc, char **argv)
         QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
+    const QCommandLineOption benchTimelineOption(
+        QStringLiteral("benchmark-timeline"), QStringLiteral("Paint N synthetic events offscreen and print timings as JSON."),
+        QStringLiteral("N"));
+    parser.addOption(benchTimelineOption);
     parser.addOption(openOption);
     parser.addOption(buildOption);
     parser.addOption(optionsOption);
@@ -76,6 +81,9 @@ int main(int argc, char **argv)
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
     parser.process(app);
+
+    if (parser.isSet(benchTimelineOption))
+        return runTimelineBenchmark(parser.value(benchTimelineOption).toInt());
 
     clscope::ui::MainWindow window;
     if (parser.isSet(sizeOption)) {

@@ -269,6 +269,30 @@ private slots:
         QVERIFY(second != progress.end() && second->first >= 0.5);
     }
 
+    void bankEstimate_data()
+    {
+        QTest::addColumn<QVector<double>>("ns");
+        QTest::addColumn<int>("banks"); // 0: unknown
+        // Measured on an NVIDIA H200 (strides 1 .. 64): small strides are bound by something else, then the
+        // time doubles up to 32 and levels off.
+        QTest::newRow("h200") << QVector<double>{18048, 22368, 38560, 71776, 137824, 270176, 270176} << 32;
+        QTest::newRow("16 banks") << QVector<double>{10, 20, 40, 80, 160, 161, 160, 162} << 16;
+        QTest::newRow("flat: no banks") << QVector<double>{10, 10.5, 10.2, 10.4, 10.1, 10.3, 10.2, 10} << 0;
+        QTest::newRow("never levels") << QVector<double>{10, 20, 40, 80, 160, 320, 640, 1280} << 0;
+        QTest::newRow("noise only") << QVector<double>{10, 12, 11, 13, 12, 11, 12, 12} << 0;
+    }
+
+    void bankEstimate()
+    {
+        QFETCH(QVector<double>, ns);
+        QFETCH(int, banks);
+        std::vector<int> strides;
+        for (int s = 1; strides.size() < std::size_t(ns.size()); s *= 2)
+            strides.push_back(s);
+        const auto estimate = estimateLocalMemBanks(strides, std::vector<double>(ns.begin(), ns.end()));
+        QCOMPARE(estimate.value_or(0), banks);
+    }
+
     void direction_data()
     {
         QTest::addColumn<QString>("key");

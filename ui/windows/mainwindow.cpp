@@ -9,6 +9,7 @@
 #include "models/workqueue.h"
 #include "widgets/benchmarkdock.h"
 #include "widgets/pooldock.h"
+#include "widgets/timelinedock.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
@@ -114,6 +115,12 @@ MainWindow::MainWindow(QWidget *parent)
             argsDock->raise();
     });
     connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
+    auto *timeline = new TimelineDock;
+    QDockWidget *timelineDock = addPanel(timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(historyDock, timelineDock);
+    resultsDock->raise();
+    connect(m_runs, &RunCoordinator::runFinished, timeline,
+            [timeline](const RunResult &result) { timeline->appendRecords(result.commands()); });
     connect(m_runs, &RunCoordinator::runFailed, this, [historyDock] { historyDock->raise(); });
 
     m_deviceLabel->setObjectName(QStringLiteral("deviceStatus"));

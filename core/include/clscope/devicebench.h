@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -114,6 +115,11 @@ BenchResult runLaunchBench(cl_device_id device, const DeviceBenchOptions &option
 BenchResult runTransferBench(cl_device_id device, const DeviceBenchOptions &options = {});
 BenchResult runLocalMemBench(cl_device_id device, const DeviceBenchOptions &options = {});
 BenchResult runTraitsBench(cl_device_id device, const DeviceBenchOptions &options = {});
+
+// The local memory bank count from kernel times of strided __local reads (work-items strides[i] words
+// apart, times ns[i], strides doubling from 1): the stride from which the time stops growing after it
+// grew by half or more. Nothing when the times show no such step (no banks, or more than measured).
+std::optional<int> estimateLocalMemBanks(const std::vector<int> &strides, const std::vector<double> &ns);
 
 struct BenchKindInfo
 {
