@@ -24,6 +24,10 @@ struct CommonOptions
     bool json = false;  // --json
 };
 
+// Bad usage found before any driver is touched: a malformed --device/CLSCOPE_DEVICE spec, or an input
+// file that is missing or not a regular file. Throws DeviceSpecError or CliFailure{ExitUsage}.
+std::string checkUsage(const CommonOptions &opts, const std::string &file); // returns the effective spec
+
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);
 

@@ -155,14 +155,7 @@ std::vector<unsigned char> readBytes(const std::string &path)
 
 int runBuild(const BuildOptions &opts)
 {
-    const std::string spec = effectiveDeviceSpec(opts.common.device);
-    if (!spec.empty())
-        parseDeviceSpec(spec); // a malformed spec is bad usage before any driver is touched
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(opts.file, ec))
-        throw CliFailure{
-            ExitUsage, "cannot read " + opts.file + ": " +
-                           (std::filesystem::exists(opts.file, ec) ? "not a regular file" : "no such file")};
+    const std::string spec = checkUsage(opts.common, opts.file);
     // The two ways of giving options become one string that splits back into the same tokens.
     std::vector<std::string> tokens = splitOptions(opts.options);
     tokens.insert(tokens.end(), opts.afterDashes.begin(), opts.afterDashes.end());

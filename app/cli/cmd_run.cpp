@@ -118,14 +118,7 @@ void printBuildFailure(const BuildResult &build, const std::string &file)
 
 int runRun(const RunOptionsCli &opts)
 {
-    const std::string spec = effectiveDeviceSpec(opts.common.device);
-    if (!spec.empty())
-        parseDeviceSpec(spec); // a malformed spec is bad usage before any driver is touched
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(opts.file, ec))
-        throw CliFailure{
-            ExitUsage, "cannot read " + opts.file + ": " +
-                           (std::filesystem::exists(opts.file, ec) ? "not a regular file" : "no such file")};
+    const std::string spec = checkUsage(opts.common, opts.file);
     if (opts.repeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 

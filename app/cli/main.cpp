@@ -1,11 +1,27 @@
 // clscope-cli: the CLScope core, headless. Subcommands and the JSON contract are in DESIGN.md.
 #include "cli.h"
 
+#include "clscope/devicespec.h"
 #include "clscope/error.h"
+
+#include <filesystem>
 
 #include <iostream>
 
 namespace clscope::cli {
+
+std::string checkUsage(const CommonOptions &opts, const std::string &file)
+{
+    const std::string spec = effectiveDeviceSpec(opts.device);
+    if (!spec.empty())
+        parseDeviceSpec(spec);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw CliFailure{ExitUsage,
+                         "cannot read " + file + ": " +
+                             (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file")};
+    return spec;
+}
 
 void addCommonOptions(CLI::App *sub, CommonOptions &opts)
 {
