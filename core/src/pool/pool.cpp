@@ -2,6 +2,7 @@
 #include "clscope/pool.h"
 
 #include "bins.h"
+#include "spinlock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -260,7 +261,7 @@ public:
 
 private:
     // The hit path: no allocator call, no heap allocation.
-    PoolBlock takeHeld(std::unique_lock<std::mutex> &lock, BinState &bs, std::size_t size,
+    PoolBlock takeHeld(std::unique_lock<SpinLock> &lock, BinState &bs, std::size_t size,
                        cl_command_queue queue)
     {
         const std::uint32_t index = bs.heldHead;
@@ -462,7 +463,7 @@ private:
 
     const std::shared_ptr<Allocator> m_allocator;
     const unsigned m_bits;
-    mutable std::mutex m_mutex;
+    mutable SpinLock m_mutex;
     BinTable m_bins;
     std::vector<Slot> m_slots;
     std::uint32_t m_freeSlotHead = kNoSlot;
