@@ -146,10 +146,18 @@ int runRun(const RunOptionsCli &opts)
         return ExitFailed;
     }
     request.device = device.device;
-    const RunResult result = runKernel(request);
+    RunOptions runOptions;
+    if (!opts.trace.empty()) {
+        // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
+        runOptions.calibrateClock = true;
+        runOptions.pool =
+            std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(request.build.context()));
+    }
+    const RunResult result = runKernel(request, runOptions);
     if (!opts.trace.empty()) {
         try {
-            writeChromeTrace(opts.trace, result.commands());
+            writeChromeTrace(opts.trace, result.commands(), {},
+                             toPoolSeries(runOptions.pool->snapshotSeries(0)));
         } catch (const std::runtime_error &e) {
             throw CliFailure{ExitFailed, e.what()};
         }

@@ -238,10 +238,22 @@ private slots:
         const QJsonArray events =
             QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("traceEvents")).toArray();
         QStringList names;
+        QList<QJsonObject> counters;
         for (const QJsonValue &e : events) {
-            if (e.toObject().value(QLatin1String("ph")).toString() == QLatin1String("X"))
+            const QString ph = e.toObject().value(QLatin1String("ph")).toString();
+            if (ph == QLatin1String("X"))
                 names << e.toObject().value(QLatin1String("name")).toString();
+            else if (ph == QLatin1String("C"))
+                counters << e.toObject().value(QLatin1String("args")).toObject();
         }
+        // The pool's counters: three 32-byte buffers taken (active), then all given back (held).
+        QVERIFY(!counters.isEmpty());
+        double peakActive = 0;
+        for (const QJsonObject &c : counters)
+            peakActive = std::max(peakActive, c.value(QLatin1String("active_bytes")).toDouble());
+        QCOMPARE(peakActive, 3 * 32.0);
+        QCOMPARE(counters.last().value(QLatin1String("active_bytes")).toDouble(), 0.0);
+        QVERIFY(counters.last().value(QLatin1String("held_bytes")).toDouble() >= 3 * 32.0);
         QVERIFY2(names.contains(QStringLiteral("vector_add")) && names.contains(QStringLiteral("read c")) &&
                      names.contains(QStringLiteral("write a")),
                  qPrintable(names.join(u',')));

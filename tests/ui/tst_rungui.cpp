@@ -2,10 +2,14 @@
 // in the panel, run with F5, and its results read in the viewer; bad input names the argument; the run
 // history re-runs; per-kernel values come back.
 #include "models/buffertablemodel.h"
+#include "models/poolmonitor.h"
+#include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
+#include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
+#include "widgets/timelinedock.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -56,8 +60,8 @@ private slots:
     void fillRunAndRead()
     {
         ArgumentsPanel *panel = m_window->arguments();
-        for (const char *spec : {"a=buffer:float:4096:iota", "b=buffer:float:4096:fill=0.5", "c=buffer:float:4096:zeros",
-                                 "n=uint:4000"}) {
+        for (const char *spec : {"a=buffer:float:4096:iota", "b=buffer:float:4096:fill=0.5",
+                                 "c=buffer:float:4096:zeros", "n=uint:4000"}) {
             QString error;
             QVERIFY2(panel->applySpec(QString::fromLatin1(spec), &error), qPrintable(error));
         }
@@ -86,6 +90,21 @@ private slots:
         QVERIFY(m_window->results()->compareWith(npy, 1e-6).startsWith(QStringLiteral("Equal")));
         QCOMPARE(m_window->results()->saveBuffer(m_dir.filePath(QStringLiteral("c.csv"))), QString());
         QCOMPARE(m_window->runHistory()->entries().size(), 1);
+
+        // The run's buffers came from the runner's pool, which the pool dock now shows: three 16 KiB
+        // buffers, all back in the pool (held) after the run.
+        PoolDock *pool = m_window->findChild<PoolDock *>();
+        QVERIFY(pool);
+        QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->pool(), m_window->runs()->controller()->pool(), 10000);
+        QVERIFY(pool->monitor()->pool());
+        QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->stats().counters.heldBlocks, std::uint64_t(3), 10000);
+        QCOMPARE(pool->monitor()->stats().counters.activeBlocks, std::uint64_t(0));
+        QCOMPARE(pool->monitor()->poolLabel(), QStringLiteral("Kernel runs"));
+        // The timeline got the run's commands and the pool's samples under them.
+        TimelineDock *timeline = m_window->findChild<TimelineDock *>();
+        QVERIFY(timeline);
+        QVERIFY(timeline->records().size() >= 5); // 3 writes, the kernel, the read
+        QVERIFY(!timeline->poolSeries().empty());
     }
 
     void badInputNamesTheArgument()
@@ -94,7 +113,8 @@ private slots:
         QString error;
         QVERIFY(panel->applySpec(QStringLiteral("n=uint:-5"), &error));
         QVERIFY(!panel->makeRequest(&error));
-        QVERIFY2(error.contains(QStringLiteral("n")) && error.contains(QStringLiteral("range")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("n")) && error.contains(QStringLiteral("range")),
+                 qPrintable(error));
         QVERIFY(!panel->applySpec(QStringLiteral("nosuch=uint:1"), &error));
         QVERIFY2(error.contains(QStringLiteral("nosuch")), qPrintable(error));
         QVERIFY(panel->applySpec(QStringLiteral("n=uint:4000"), &error));
@@ -128,7 +148,8 @@ private slots:
 
     void cleanupTestCase()
     {
-        m_window->editors()->setConfirmCallback([](const QString &) { return EditorTabs::CloseChoice::Discard; });
+        m_window->editors()->setConfirmCallback(
+            [](const QString &) { return EditorTabs::CloseChoice::Discard; });
         m_window.reset();
     }
 };

@@ -58,6 +58,7 @@ public:
     quint64 workloadOps() const; // operations of the current (or last) run
 
     bool hasPool() const { return m_pool != nullptr; }
+    const std::shared_ptr<MemoryPool> &pool() const { return m_pool; }
     QString poolLabel() const { return m_label; }
     // The latest statistics and the history since the pool was shown; valid after updated().
     const PoolStats &stats() const { return m_stats; }

@@ -9,7 +9,11 @@ namespace clscope::ui {
 
 namespace {
 const QString kRunTag = QStringLiteral("run");
-using Outcome = std::variant<RunResult, QString>;
+struct Outcome
+{
+    std::variant<RunResult, QString> result;
+    std::shared_ptr<MemoryPool> newPool; // set when this run made the pool of its context
+};
 } // namespace
 
 RunController::RunController(WorkQueue *queue, QObject *parent)
@@ -19,32 +23,57 @@ RunController::RunController(WorkQueue *queue, QObject *parent)
     qRegisterMetaType<RunResult>();
 }
 
-void RunController::run(const RunRequest &request, std::shared_ptr<MemoryPool> pool)
+void RunController::run(const RunRequest &request)
 {
     if (m_cancel)
         m_cancel->store(true); // a newer run supersedes an older one still going
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     RunOptions options;
-    options.pool = std::move(pool);
+    const cl_context context = request.build.context();
+    if (m_pool && context == m_poolContext)
+        options.pool = m_pool;
     options.cancel = m_cancel;
+    options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
     m_busy = true;
     emit runStarted(QString::fromStdString(request.kernel));
     m_queue->submit<Outcome>(
         kRunTag,
-        [request, options]() -> Outcome {
+        [request, options, context]() mutable -> Outcome {
+            Outcome out;
             try {
-                return runKernel(request, options);
+                if (!options.pool && context) {
+                    // Deferred: each run has its own queue, and the run writes its buffers anyway.
+                    out.newPool = std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(context));
+                    options.pool = out.newPool;
+                }
+                out.result = runKernel(request, options);
             } catch (const std::exception &e) {
-                return QString::fromStdString(e.what());
+                out.result = QString::fromStdString(e.what());
             }
+            return out;
         },
         this,
-        [this](Outcome outcome) {
+        [this, context](Outcome outcome) {
             m_busy = false;
-            if (auto *result = std::get_if<RunResult>(&outcome))
+            if (outcome.newPool) {
+                if (m_pool) {
+                    // The old pool releases its buffers and context: that is OpenCL work, so not here.
+                    m_queue->submit<int>(
+                        QStringLiteral("run-pool-drop"),
+                        [old = std::move(m_pool)]() mutable {
+                            old.reset();
+                            return 0;
+                        },
+                        this, [](int) {});
+                }
+                m_pool = outcome.newPool;
+                m_poolContext = context;
+                emit poolCreated(m_pool, tr("Kernel runs"));
+            }
+            if (auto *result = std::get_if<RunResult>(&outcome.result))
                 emit runFinished(*result);
             else
-                emit runFailed(std::get<QString>(outcome));
+                emit runFailed(std::get<QString>(outcome.result));
         });
 }
 

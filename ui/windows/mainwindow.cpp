@@ -2,18 +2,19 @@
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
+#include "models/runcontroller.h"
+#include "models/workqueue.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
-#include "widgets/resultsviewer.h"
-#include "widgets/runhistory.h"
-#include "models/workqueue.h"
 #include "widgets/benchmarkdock.h"
-#include "widgets/pooldock.h"
-#include "widgets/timelinedock.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "widgets/pooldock.h"
+#include "widgets/resultsviewer.h"
+#include "widgets/runhistory.h"
+#include "widgets/timelinedock.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -34,9 +35,16 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include <algorithm>
+#include <limits>
+
 namespace clscope::ui {
 
 namespace {
+// Pool samples this long before a run's first command still belong to it: buffers are taken from the pool
+// before anything is enqueued, and the pool's clock is coarse (a few milliseconds).
+constexpr std::uint64_t kPoolLeadNs = 20'000'000;
+
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 constexpr int kStateVersion = 1;
@@ -76,8 +84,10 @@ MainWindow::MainWindow(QWidget *parent)
         addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
     QDockWidget *diagDock = addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
                                      Qt::BottomDockWidgetArea);
-    QDockWidget *argsDock = addPanel(m_arguments, tr("Arguments"), QStringLiteral("argumentsDock"), Qt::RightDockWidgetArea);
-    QDockWidget *resultsDock = addPanel(m_results, tr("Results"), QStringLiteral("resultsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *argsDock =
+        addPanel(m_arguments, tr("Arguments"), QStringLiteral("argumentsDock"), Qt::RightDockWidgetArea);
+    QDockWidget *resultsDock =
+        addPanel(m_results, tr("Results"), QStringLiteral("resultsDock"), Qt::BottomDockWidgetArea);
     QDockWidget *historyDock =
         addPanel(m_runHistory, tr("Run history"), QStringLiteral("runHistoryDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, diagDock);
@@ -85,7 +95,8 @@ MainWindow::MainWindow(QWidget *parent)
                                       QStringLiteral("benchmarksDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, benchDock);
     auto *pool = new PoolDock;
-    QDockWidget *poolDock = addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *poolDock =
+        addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(benchDock, poolDock);
     connect(m_devices, &DeviceManager::currentDeviceChanged, pool, [this, pool] {
         const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
@@ -115,12 +126,35 @@ MainWindow::MainWindow(QWidget *parent)
             argsDock->raise();
     });
     connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
+    // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a
+    // workload of their own there.
+    auto showRunnerPool = [this, pool] {
+        const std::shared_ptr<MemoryPool> &runnerPool = m_runs->controller()->pool();
+        PoolMonitor *monitor = pool->monitor();
+        if (runnerPool && monitor->pool() != runnerPool && !monitor->isWorkloadRunning())
+            pool->attachPool(runnerPool, tr("Kernel runs"));
+    };
+    connect(m_runs->controller(), &RunController::poolCreated, this, showRunnerPool);
+    connect(m_runs->controller(), &RunController::runStarted, this, showRunnerPool);
     auto *timeline = new TimelineDock;
-    QDockWidget *timelineDock = addPanel(timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *timelineDock =
+        addPanel(timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(historyDock, timelineDock);
     resultsDock->raise();
-    connect(m_runs, &RunCoordinator::runFinished, timeline,
-            [timeline](const RunResult &result) { timeline->appendRecords(result.commands()); });
+    connect(m_runs, &RunCoordinator::runFinished, timeline, [this, timeline](const RunResult &result) {
+        // The runner's pool under the run's commands: its samples from the run's first command on.
+        std::vector<PoolSeriesPoint> series;
+        const auto &commands = result.commands();
+        if (const auto &runnerPool = m_runs->controller()->pool(); runnerPool && !commands.empty()) {
+            std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+            for (const CommandRecord &c : commands)
+                first = std::min(first, c.queued ? c.queued : c.start);
+            for (const PoolSeriesPoint &p : toPoolSeries(runnerPool->snapshotSeries(0)))
+                if (p.timestampNs + kPoolLeadNs >= first)
+                    series.push_back(p);
+        }
+        timeline->appendRecords(commands, std::move(series));
+    });
     connect(m_runs, &RunCoordinator::runFailed, this, [historyDock] { historyDock->raise(); });
 
     m_deviceLabel->setObjectName(QStringLiteral("deviceStatus"));
@@ -230,7 +264,8 @@ void MainWindow::createMenus()
     build->addAction(m_builds->buildAction());
     build->addAction(m_builds->buildAllAction());
     build->addSeparator();
-    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_arguments->runButton()->click(); });
+    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this,
+                     [this] { m_arguments->runButton()->click(); });
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);

@@ -10,8 +10,9 @@
 
 namespace clscope::ui {
 
-RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel, ResultsViewer *results,
-                               RunHistoryPanel *history, QStatusBar *statusBar, QObject *parent)
+RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel,
+                               ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
+                               QObject *parent)
     : QObject(parent)
     , m_devices(devices)
     , m_panel(panel)
@@ -24,7 +25,8 @@ RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, Argumen
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {
         m_controller->abandon();
         m_panel->setRunning(false);
-        m_statusBar->showMessage(tr("Run abandoned: the kernel finishes in the background and its result is discarded"));
+        m_statusBar->showMessage(
+            tr("Run abandoned: the kernel finishes in the background and its result is discarded"));
     });
     connect(m_controller, &RunController::runFinished, this, &RunCoordinator::onFinished);
     connect(m_controller, &RunController::runFailed, this, &RunCoordinator::onFailed);
@@ -49,7 +51,7 @@ bool RunCoordinator::runCurrent()
     m_running = std::make_unique<ArgumentsState>(m_panel->state());
     m_panel->setRunning(true);
     m_statusBar->showMessage(tr("Running %1 (%2)…").arg(m_running->kernel, m_panel->rangeText()));
-    m_controller->run(*request, m_pool);
+    m_controller->run(*request);
     return true;
 }
 

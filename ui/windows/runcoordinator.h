@@ -31,8 +31,6 @@ public:
     // Runs what the panel holds; false (with a status message) when it does not describe a run.
     bool runCurrent();
     void rerun(const ArgumentsState &state);
-    // Buffers of later runs come from this pool (so the pool dock shows them); null: each run its own.
-    void setPool(std::shared_ptr<MemoryPool> pool) { m_pool = std::move(pool); }
 
 signals:
     void runFinished(const clscope::RunResult &result);
@@ -48,7 +46,6 @@ private:
     RunHistoryPanel *m_history;
     QStatusBar *m_statusBar;
     RunController *m_controller;
-    std::shared_ptr<MemoryPool> m_pool;
     std::unique_ptr<ArgumentsState> m_running;
 };
 
