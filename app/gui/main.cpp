@@ -1,11 +1,14 @@
 // clscope: the GUI. Every panel can be brought up from the command line so pictures and tests are
-// reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png].
+// reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png]; a
+// pool workload and a series of screenshots show the live charts moving.
 #include "benchmark_timeline.h"
+#include "models/poolworkload.h"
 #include "widgets/argumentspanel.h"
+#include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "windows/buildcoordinator.h"
-#include "windows/runcoordinator.h"
 #include "windows/mainwindow.h"
+#include "windows/runcoordinator.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -13,7 +16,11 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace {
 
@@ -22,10 +29,50 @@ void fail(const QString &message)
     std::fprintf(stderr, "clscope: %s\n", qPrintable(message));
 }
 
+// --help, --version and --benchmark-timeline need no screen: without a display they use the offscreen
+// platform instead of failing to start.
+void allowHeadlessOptions(int argc, char **argv)
+{
+    if (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM"))
+        return;
+    for (int i = 1; i < argc; ++i) {
+        for (const char *option : {"-h", "--help", "--help-all", "-v", "--version", "--benchmark-timeline"}) {
+            if (std::strncmp(argv[i], option, std::strlen(option)) == 0) {
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+                return;
+            }
+        }
+    }
+}
+
+std::optional<clscope::ui::WorkloadKind> parseWorkload(const QString &name)
+{
+    using clscope::ui::WorkloadKind;
+    if (name == QLatin1String("churn"))
+        return WorkloadKind::Churn;
+    if (name == QLatin1String("growing"))
+        return WorkloadKind::GrowingSet;
+    if (name == QLatin1String("fragmentation"))
+        return WorkloadKind::FragmentationStorm;
+    if (name == QLatin1String("replay"))
+        return WorkloadKind::Replay;
+    return std::nullopt;
+}
+
+// OUT.png -> OUT-03.png: the index-th picture of a series.
+QString seriesPath(const QString &path, int index)
+{
+    const qsizetype dot = path.lastIndexOf(u'.');
+    const QString stem = dot > 0 ? path.left(dot) : path;
+    const QString ext = dot > 0 ? path.mid(dot) : QStringLiteral(".png");
+    return QStringLiteral("%1-%2%3").arg(stem).arg(index, 2, 10, QLatin1Char('0')).arg(ext);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    allowHeadlessOptions(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("CLScope"));
     QApplication::setOrganizationName(QStringLiteral("CLScope"));
@@ -44,18 +91,19 @@ int main(int argc, char **argv)
         QStringLiteral("build"), QStringLiteral("Build the current kernel once the devices are known."));
     const QCommandLineOption optionsOption(
         QStringLiteral("options"), QStringLiteral("Build options for --build."), QStringLiteral("OPTIONS"));
-    const QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("After --build, run this kernel."),
-                                       QStringLiteral("KERNEL"));
-    const QCommandLineOption argOption(QStringLiteral("arg"),
-                                       QStringLiteral("An argument for --run, as clscope-cli takes it (n=uint:1024, "
-                                                      "a=buffer:float:1024:iota, s=local:256)."),
-                                       QStringLiteral("SPEC"));
+    const QCommandLineOption runOption(
+        QStringLiteral("run"), QStringLiteral("After --build, run this kernel."), QStringLiteral("KERNEL"));
+    const QCommandLineOption argOption(
+        QStringLiteral("arg"),
+        QStringLiteral("An argument for --run, as clscope-cli takes it (n=uint:1024, "
+                       "a=buffer:float:1024:iota, s=local:256)."),
+        QStringLiteral("SPEC"));
     const QCommandLineOption globalOption(QStringLiteral("global"), QStringLiteral("Global size for --run."),
                                           QStringLiteral("X[,Y[,Z]]"));
     const QCommandLineOption localOption(QStringLiteral("local"), QStringLiteral("Local size for --run."),
                                          QStringLiteral("X[,Y[,Z]]"));
-    const QCommandLineOption printOption(QStringLiteral("print"), QStringLiteral("Read back and show this buffer."),
-                                         QStringLiteral("NAME"));
+    const QCommandLineOption printOption(
+        QStringLiteral("print"), QStringLiteral("Read back and show this buffer."), QStringLiteral("NAME"));
     const QCommandLineOption showOption(QStringLiteral("show"),
                                         QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
                                         QStringLiteral("DOCK"));
@@ -63,11 +111,32 @@ int main(int argc, char **argv)
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window as PNG once the work is done, then exit."),
         QStringLiteral("OUT.png"));
+    const QCommandLineOption seriesOption(
+        QStringLiteral("screenshots"),
+        QStringLiteral(
+            "With --screenshot: save N pictures (OUT-01.png, OUT-02.png, …) --screenshot-every apart."),
+        QStringLiteral("N"));
+    const QCommandLineOption everyOption(
+        QStringLiteral("screenshot-every"),
+        QStringLiteral("Milliseconds between the pictures of --screenshots."), QStringLiteral("MS"),
+        QStringLiteral("1000"));
+    const QCommandLineOption workloadOption(
+        QStringLiteral("workload"),
+        QStringLiteral("Start a memory pool workload on the current device: churn, growing, fragmentation or "
+                       "replay (with --trace)."),
+        QStringLiteral("KIND"));
+    const QCommandLineOption rateOption(
+        QStringLiteral("rate"),
+        QStringLiteral("Operations per second of --workload (0: as fast as possible)."),
+        QStringLiteral("OPS"), QStringLiteral("10000"));
+    const QCommandLineOption traceOption(QStringLiteral("trace"),
+                                         QStringLiteral("The pool trace --workload replay plays."),
+                                         QStringLiteral("FILE"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
     const QCommandLineOption benchTimelineOption(
-        QStringLiteral("benchmark-timeline"), QStringLiteral("Paint N synthetic events offscreen and print timings as JSON."),
-        QStringLiteral("N"));
+        QStringLiteral("benchmark-timeline"),
+        QStringLiteral("Paint N synthetic events offscreen and print timings as JSON."), QStringLiteral("N"));
     parser.addOption(benchTimelineOption);
     parser.addOption(openOption);
     parser.addOption(buildOption);
@@ -79,8 +148,34 @@ int main(int argc, char **argv)
     parser.addOption(printOption);
     parser.addOption(showOption);
     parser.addOption(screenshotOption);
+    parser.addOption(seriesOption);
+    parser.addOption(everyOption);
+    parser.addOption(workloadOption);
+    parser.addOption(rateOption);
+    parser.addOption(traceOption);
     parser.addOption(sizeOption);
     parser.process(app);
+
+    std::optional<clscope::ui::WorkloadKind> workload;
+    if (parser.isSet(workloadOption)) {
+        workload = parseWorkload(parser.value(workloadOption));
+        if (!workload) {
+            fail(QStringLiteral("unknown workload '%1' (churn, growing, fragmentation, replay)")
+                     .arg(parser.value(workloadOption)));
+            return 2;
+        }
+    }
+    bool numbersOk = true;
+    const int shots = parser.isSet(seriesOption) ? parser.value(seriesOption).toInt(&numbersOk) : 1;
+    bool everyOk = true;
+    const int everyMs = parser.value(everyOption).toInt(&everyOk);
+    bool rateOk = true;
+    const double rate = parser.value(rateOption).toDouble(&rateOk);
+    if (!numbersOk || shots < 1 || !everyOk || everyMs < 1 || !rateOk || rate < 0) {
+        fail(QStringLiteral(
+            "--screenshots and --screenshot-every take positive whole numbers, --rate a number >= 0"));
+        return 2;
+    }
 
     if (parser.isSet(benchTimelineOption))
         return runTimelineBenchmark(parser.value(benchTimelineOption).toInt());
@@ -115,13 +210,38 @@ int main(int argc, char **argv)
         for (const QString &dock : docks)
             window.showDock(dock);
         // Give pending layout requests (status bar, tree columns) a moment before the grab.
-        QTimer::singleShot(300, &window, [&window, path = parser.value(screenshotOption)] {
-            const QString error = window.saveScreenshot(path);
-            if (!error.isEmpty())
-                fail(error);
-            QApplication::exit(error.isEmpty() ? 0 : 1);
+        const QString path = parser.value(screenshotOption);
+        if (shots == 1) {
+            QTimer::singleShot(300, &window, [&window, path] {
+                const QString error = window.saveScreenshot(path);
+                if (!error.isEmpty())
+                    fail(error);
+                QApplication::exit(error.isEmpty() ? 0 : 1);
+            });
+            return;
+        }
+        auto *timer = new QTimer(&window);
+        auto taken = std::make_shared<int>(0);
+        QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, taken, path, shots] {
+            const QString error = window.saveScreenshot(seriesPath(path, ++*taken));
+            if (!error.isEmpty() || *taken == shots) {
+                timer->stop();
+                if (!error.isEmpty())
+                    fail(error);
+                QApplication::exit(error.isEmpty() ? 0 : 1);
+            }
         });
+        timer->start(everyMs);
     };
+    if (workload) {
+        // The pool dock makes its pool when the current device is known; the workload starts on it then.
+        auto *pool = window.findChild<clscope::ui::PoolDock *>();
+        QObject::connect(&window, &clscope::ui::MainWindow::ready, pool,
+                         [pool, &parser, &traceOption, workload, rate] {
+                             pool->setWorkload(*workload, rate, parser.value(traceOption));
+                             pool->runWorkload();
+                         });
+    }
     QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&] {
         if (!parser.isSet(buildOption)) {
             finish();
@@ -130,40 +250,43 @@ int main(int argc, char **argv)
         auto *builds = window.builds();
         if (parser.isSet(optionsOption))
             builds->optionsBox()->setEditText(parser.value(optionsOption));
-        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFinished, &app, [&](const clscope::BuildResult &result) {
-            if (!parser.isSet(runOption) || !result.success()) {
-                finish();
-                return;
-            }
-            // The run the command line describes, through the arguments panel as a user would fill it.
-            auto *panel = window.arguments();
-            QString error;
-            bool ok = panel->setCurrentKernel(parser.value(runOption));
-            if (!ok)
-                error = QStringLiteral("no kernel '%1' in the build").arg(parser.value(runOption));
-            const QStringList specs = parser.values(argOption);
-            for (qsizetype i = 0; ok && i < specs.size(); ++i)
-                ok = panel->applySpec(specs[i], &error);
-            if (ok) {
-                panel->setRange(parser.value(globalOption), parser.value(localOption));
-                for (const QString &name : parser.values(printOption))
-                    panel->setReadBack(name, true);
-                QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFinished, &app, [&] {
-                    const QStringList prints = parser.values(printOption);
-                    if (!prints.isEmpty())
-                        window.results()->selectBuffer(prints.front());
+        QObject::connect(
+            builds, &clscope::ui::BuildCoordinator::buildFinished, &app,
+            [&](const clscope::BuildResult &result) {
+                if (!parser.isSet(runOption) || !result.success()) {
                     finish();
-                });
-                QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFailed, &app, [&](const QString &message) {
-                    fail(message);
+                    return;
+                }
+                // The run the command line describes, through the arguments panel as a user would fill it.
+                auto *panel = window.arguments();
+                QString error;
+                bool ok = panel->setCurrentKernel(parser.value(runOption));
+                if (!ok)
+                    error = QStringLiteral("no kernel '%1' in the build").arg(parser.value(runOption));
+                const QStringList specs = parser.values(argOption);
+                for (qsizetype i = 0; ok && i < specs.size(); ++i)
+                    ok = panel->applySpec(specs[i], &error);
+                if (ok) {
+                    panel->setRange(parser.value(globalOption), parser.value(localOption));
+                    for (const QString &name : parser.values(printOption))
+                        panel->setReadBack(name, true);
+                    QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFinished, &app, [&] {
+                        const QStringList prints = parser.values(printOption);
+                        if (!prints.isEmpty())
+                            window.results()->selectBuffer(prints.front());
+                        finish();
+                    });
+                    QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFailed, &app,
+                                     [&](const QString &message) {
+                                         fail(message);
+                                         finish();
+                                     });
+                    ok = window.runs()->runCurrent();
+                } else {
+                    fail(error);
                     finish();
-                });
-                ok = window.runs()->runCurrent();
-            } else {
-                fail(error);
-                finish();
-            }
-        });
+                }
+            });
         QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app,
                          [&](const QString &message) {
                              fail(message);
@@ -174,7 +297,7 @@ int main(int argc, char **argv)
     });
     if (scripted) {
         // A driver that hangs must not hang a scripted screenshot forever.
-        QTimer::singleShot(180000, &app, [] {
+        QTimer::singleShot(180000 + shots * everyMs, &app, [] {
             fail(QStringLiteral("timed out waiting for the work to finish"));
             QApplication::exit(1);
         });
