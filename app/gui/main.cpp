@@ -6,6 +6,8 @@
 #include "widgets/argumentspanel.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/timelinedock.h"
+#include "widgets/timelinewidget.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -21,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace {
 
@@ -102,6 +105,12 @@ int main(int argc, char **argv)
                                           QStringLiteral("X[,Y[,Z]]"));
     const QCommandLineOption localOption(QStringLiteral("local"), QStringLiteral("Local size for --run."),
                                          QStringLiteral("X[,Y[,Z]]"));
+    const QCommandLineOption repeatOption(QStringLiteral("repeat"), QStringLiteral("Launches of --run."),
+                                          QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption timelineViewOption(
+        QStringLiteral("timeline-view"),
+        QStringLiteral("After --run, zoom the timeline to this span, in microseconds from its start."),
+        QStringLiteral("FROM,TO"));
     const QCommandLineOption printOption(
         QStringLiteral("print"), QStringLiteral("Read back and show this buffer."), QStringLiteral("NAME"));
     const QCommandLineOption showOption(QStringLiteral("show"),
@@ -148,6 +157,8 @@ int main(int argc, char **argv)
     parser.addOption(printOption);
     parser.addOption(showOption);
     parser.addOption(screenshotOption);
+    parser.addOption(repeatOption);
+    parser.addOption(timelineViewOption);
     parser.addOption(seriesOption);
     parser.addOption(everyOption);
     parser.addOption(workloadOption);
@@ -171,9 +182,24 @@ int main(int argc, char **argv)
     const int everyMs = parser.value(everyOption).toInt(&everyOk);
     bool rateOk = true;
     const double rate = parser.value(rateOption).toDouble(&rateOk);
-    if (!numbersOk || shots < 1 || !everyOk || everyMs < 1 || !rateOk || rate < 0) {
+    bool repeatOk = true;
+    const int repeat = parser.value(repeatOption).toInt(&repeatOk);
+    std::optional<std::pair<double, double>> timelineView;
+    if (parser.isSet(timelineViewOption)) {
+        const QStringList span = parser.value(timelineViewOption).split(u',');
+        bool fromOk = false, toOk = false;
+        if (span.size() == 2)
+            timelineView = std::pair(span[0].toDouble(&fromOk), span[1].toDouble(&toOk));
+        if (!fromOk || !toOk || timelineView->second <= timelineView->first) {
+            fail(QStringLiteral("--timeline-view takes FROM,TO in microseconds, FROM < TO"));
+            return 2;
+        }
+    }
+    if (!numbersOk || shots < 1 || !everyOk || everyMs < 1 || !rateOk || rate < 0 || !repeatOk ||
+        repeat < 1) {
         fail(QStringLiteral(
-            "--screenshots and --screenshot-every take positive whole numbers, --rate a number >= 0"));
+            "--screenshots, --screenshot-every and --repeat take positive whole numbers, --rate a "
+            "number >= 0"));
         return 2;
     }
 
@@ -270,10 +296,16 @@ int main(int argc, char **argv)
                     panel->setRange(parser.value(globalOption), parser.value(localOption));
                     for (const QString &name : parser.values(printOption))
                         panel->setReadBack(name, true);
+                    panel->setRepeat(repeat);
                     QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFinished, &app, [&] {
                         const QStringList prints = parser.values(printOption);
                         if (!prints.isEmpty())
                             window.results()->selectBuffer(prints.front());
+                        if (timelineView) {
+                            clscope::ui::TimelineWidget *timeline =
+                                window.findChild<clscope::ui::TimelineDock *>()->timeline();
+                            timeline->setView(timelineView->first * 1e3, timelineView->second * 1e3);
+                        }
                         finish();
                     });
                     QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFailed, &app,

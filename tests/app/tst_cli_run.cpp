@@ -239,13 +239,30 @@ private slots:
             QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("traceEvents")).toArray();
         QStringList names;
         QList<QJsonObject> counters;
+        double firstSlice = 1e300, lastSlice = -1e300, firstCounter = 1e300, lastCounter = -1e300;
         for (const QJsonValue &e : events) {
-            const QString ph = e.toObject().value(QLatin1String("ph")).toString();
-            if (ph == QLatin1String("X"))
-                names << e.toObject().value(QLatin1String("name")).toString();
-            else if (ph == QLatin1String("C"))
-                counters << e.toObject().value(QLatin1String("args")).toObject();
+            const QJsonObject o = e.toObject();
+            const QString ph = o.value(QLatin1String("ph")).toString();
+            const double ts = o.value(QLatin1String("ts")).toDouble();
+            if (ph == QLatin1String("X")) {
+                names << o.value(QLatin1String("name")).toString();
+                firstSlice = std::min(firstSlice, ts);
+                lastSlice = std::max(lastSlice, ts + o.value(QLatin1String("dur")).toDouble());
+            } else if (ph == QLatin1String("C")) {
+                counters << o.value(QLatin1String("args")).toObject();
+                firstCounter = std::min(firstCounter, ts);
+                lastCounter = std::max(lastCounter, ts);
+            }
         }
+        // Commands and counters share the host clock: the pool's samples (a coarse clock, a few ms) sit
+        // around the commands, not a clock offset away (PoCL's device clock runs ~0.2 s from steady_clock).
+        const double slackUs = 20000;
+        QVERIFY2(firstCounter >= firstSlice - slackUs && lastCounter <= lastSlice + slackUs,
+                 qPrintable(QStringLiteral("counters [%1, %2] us, commands [%3, %4] us")
+                                .arg(firstCounter)
+                                .arg(lastCounter)
+                                .arg(firstSlice)
+                                .arg(lastSlice)));
         // The pool's counters: three 32-byte buffers taken (active), then all given back (held).
         QVERIFY(!counters.isEmpty());
         double peakActive = 0;

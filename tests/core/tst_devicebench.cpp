@@ -71,7 +71,7 @@ BenchDocument syntheticDocument(double bandwidth, double latency, double simd)
     BenchResult launch;
     launch.report.kind = "launch";
     launch.report.device = doc.device;
-    launch.report.figures.push_back({"launch_latency_us", latency, "us", 100, 3, "queued to start"});
+    launch.report.figures.push_back({"launch_latency_us", latency, "us", 100, 3, "queued to end"});
     launch.report.figures.push_back({"launch_enqueue_ns", 0, "ns", 100, 3, "zero in the baseline"});
     launch.traits.push_back({"launch_enqueue_ratio", 1.02, "ratio"});
     doc.results.push_back(launch);
@@ -110,7 +110,7 @@ private slots:
         QTest::addColumn<QStringList>("series");
         QTest::newRow("launch") << QStringLiteral("launch")
                                 << QStringList{QStringLiteral("launch_latency_us"),
-                                               QStringLiteral("launch_complete_us"),
+                                               QStringLiteral("launch_start_latency_us"),
                                                QStringLiteral("launch_roundtrip_us"),
                                                QStringLiteral("launch_enqueue_ns"),
                                                QStringLiteral("raw_launch_enqueue_ns")}

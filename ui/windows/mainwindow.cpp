@@ -144,7 +144,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_runs, &RunCoordinator::runFinished, timeline, [this, timeline](const RunResult &result) {
         // The runner's pool under the run's commands: its samples from the run's first command on.
         std::vector<PoolSeriesPoint> series;
-        const auto &commands = result.commands();
+        std::vector<CommandRecord> commands = result.commands();
+        if (result.clock())
+            mapToHost(commands, *result.clock()); // device clock -> steady_clock, the pool's clock
         if (const auto &runnerPool = m_runs->controller()->pool(); runnerPool && !commands.empty()) {
             std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
             for (const CommandRecord &c : commands)
@@ -153,7 +155,7 @@ MainWindow::MainWindow(QWidget *parent)
                 if (p.timestampNs + kPoolLeadNs >= first)
                     series.push_back(p);
         }
-        timeline->appendRecords(commands, std::move(series));
+        timeline->appendRecords(std::move(commands), std::move(series));
     });
     connect(m_runs, &RunCoordinator::runFailed, this, [historyDock] { historyDock->raise(); });
 

@@ -100,8 +100,8 @@ struct DeviceBenchOptions
 //             the three as global_bandwidth_gbps.
 //  compute:   chains of mad over vector widths: compute_sp_gflops, compute_dp_gflops, compute_int_giops
 //             and compute_hp_gflops, each where the device supports the type.
-//  launch:    launch_latency_us (QUEUED -> START of an empty kernel: clpeak's kernel launch latency),
-//             launch_complete_us (QUEUED -> END), launch_roundtrip_us (wall time of enqueue + clFinish),
+//  launch:    launch_latency_us (QUEUED -> END of an empty kernel), launch_start_latency_us (QUEUED ->
+//             START: what clpeak's kernel-latency test prints), launch_roundtrip_us (enqueue + clFinish),
 //             launch_enqueue_ns (typed arguments set and an NDRange checked and enqueued, as CLScope
 //             launches) and raw_launch_enqueue_ns (clSetKernelArg + clEnqueueNDRangeKernel, no event).
 //  transfer:  transfer_{write,read,map}_gbps from ordinary host memory and _pinned_ variants from
