@@ -1,7 +1,6 @@
-// clscope-cli run: builds a kernel file, runs one kernel with typed arguments
-// and buffers, and prints the buffers asked for with the per-launch profile (or
-// the contract's JSON). Exit 1 when the build or the run fails, 2 on bad usage
-// (one stderr line naming the argument, the kernel or the limit).
+// clscope-cli run: builds a kernel file, runs one kernel with typed arguments and buffers, and prints the
+// buffers asked for with the per-launch profile (or the contract's JSON). Exit 1 when the build or the run
+// fails, 2 on bad usage (one stderr line naming the argument, the kernel or the limit).
 #include "cli.h"
 
 #include "clscope/build.h"
@@ -21,215 +20,198 @@
 namespace clscope::cli {
 namespace {
 
-struct RunOptionsCli {
-  CommonOptions common;
-  std::string file;
-  std::string kernel;
-  std::string global;
-  std::string local;
-  std::string offset;
-  int repeat = 1;
-  std::vector<std::string> args;
-  std::vector<std::string> prints;
-  std::string options;
-  std::string trace;
+struct RunOptionsCli
+{
+    CommonOptions common;
+    std::string file;
+    std::string kernel;
+    std::string global;
+    std::string local;
+    std::string offset;
+    int repeat = 1;
+    std::vector<std::string> args;
+    std::vector<std::string> prints;
+    std::string options;
+    std::string trace;
 };
 
-nlohmann::ordered_json sizesJson(const std::vector<std::size_t> &sizes) {
-  auto out = nlohmann::ordered_json::array();
-  for (std::size_t s : sizes)
-    out.push_back(s);
-  return out;
+nlohmann::ordered_json sizesJson(const std::vector<std::size_t> &sizes)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (std::size_t s : sizes)
+        out.push_back(s);
+    return out;
 }
 
-// Integers stay integers (64-bit exactly), floats are doubles; NaN and
-// infinities have no JSON form and become null.
-nlohmann::ordered_json bufferJson(const BufferData &buffer) {
-  auto out = nlohmann::ordered_json::array();
-  for (const Number &n : buffer.numbers())
-    std::visit([&](auto v) { out.push_back(v); }, n);
-  return out;
+// Integers stay integers (64-bit exactly), floats are doubles; NaN and infinities have no JSON form and
+// become null.
+nlohmann::ordered_json bufferJson(const BufferData &buffer)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const Number &n : buffer.numbers())
+        std::visit([&](auto v) { out.push_back(v); }, n);
+    return out;
 }
 
-std::string toJson(const RunResult &r, const std::vector<std::string> &prints) {
-  nlohmann::ordered_json j;
-  j["kernel"] = r.kernel();
-  j["global"] = sizesJson(r.global());
-  j["local"] = r.local().empty() ? nlohmann::ordered_json(nullptr)
-                                 : sizesJson(r.local());
-  j["offset"] = sizesJson(r.offset());
-  j["device"] = r.device();
-  auto profile = nlohmann::ordered_json::array();
-  for (const CommandRecord &c : r.launches())
-    profile.push_back({{"queued", c.queued},
-                       {"submit", c.submit},
-                       {"start", c.start},
-                       {"end", c.end}});
-  j["profile"] = std::move(profile);
-  auto buffers = nlohmann::ordered_json::object();
-  for (const std::string &name : prints) {
-    if (const BufferData *b = r.buffer(name))
-      buffers[name] = bufferJson(*b);
-  }
-  j["buffers"] = std::move(buffers);
-  j["duration_ms"] = r.durationMs();
-  return j.dump(2);
+std::string toJson(const RunResult &r, const std::vector<std::string> &prints)
+{
+    nlohmann::ordered_json j;
+    j["kernel"] = r.kernel();
+    j["global"] = sizesJson(r.global());
+    j["local"] = r.local().empty() ? nlohmann::ordered_json(nullptr) : sizesJson(r.local());
+    j["offset"] = sizesJson(r.offset());
+    j["device"] = r.device();
+    auto profile = nlohmann::ordered_json::array();
+    for (const CommandRecord &c : r.launches())
+        profile.push_back({{"queued", c.queued}, {"submit", c.submit}, {"start", c.start}, {"end", c.end}});
+    j["profile"] = std::move(profile);
+    auto buffers = nlohmann::ordered_json::object();
+    for (const std::string &name : prints) {
+        if (const BufferData *b = r.buffer(name))
+            buffers[name] = bufferJson(*b);
+    }
+    j["buffers"] = std::move(buffers);
+    j["duration_ms"] = r.durationMs();
+    return j.dump(2);
 }
 
-void printText(const RunResult &r, const std::vector<std::string> &prints) {
-  std::cout << "Kernel " << r.kernel() << " on " << r.device() << ": global "
-            << formatSizeList(r.global()) << ", local "
-            << (r.local().empty() ? std::string("(chosen by the driver)")
-                                  : formatSizeList(r.local()))
-            << ", offset " << formatSizeList(r.offset()) << '\n';
-  char line[96];
-  for (std::size_t i = 0; i < r.launches().size(); ++i) {
-    std::snprintf(line, sizeof line, "Launch %zu: %.3f us", i + 1,
-                  double(r.launches()[i].duration()) / 1e3);
+void printText(const RunResult &r, const std::vector<std::string> &prints)
+{
+    std::cout << "Kernel " << r.kernel() << " on " << r.device() << ": global " << formatSizeList(r.global())
+              << ", local "
+              << (r.local().empty() ? std::string("(chosen by the driver)") : formatSizeList(r.local()))
+              << ", offset " << formatSizeList(r.offset()) << '\n';
+    char line[96];
+    for (std::size_t i = 0; i < r.launches().size(); ++i) {
+        std::snprintf(line, sizeof line, "Launch %zu: %.3f us", i + 1,
+                      double(r.launches()[i].duration()) / 1e3);
+        std::cout << line << '\n';
+    }
+    std::snprintf(line, sizeof line, "Wall time %.3f ms", r.durationMs());
     std::cout << line << '\n';
-  }
-  std::snprintf(line, sizeof line, "Wall time %.3f ms", r.durationMs());
-  std::cout << line << '\n';
-  for (const std::string &name : prints) {
-    const BufferData *b = r.buffer(name);
-    if (!b)
-      continue;
-    std::cout << name << " (" << b->count << " " << b->type.name() << "):";
-    const ScalarKind kind =
-        b->type.isRaw() ? ScalarKind::UChar : b->type.scalar;
-    for (const Number &n : b->numbers())
-      std::cout << ' ' << formatNumber(n, kind);
-    std::cout << '\n';
-  }
+    for (const std::string &name : prints) {
+        const BufferData *b = r.buffer(name);
+        if (!b)
+            continue;
+        std::cout << name << " (" << b->count << " " << b->type.name() << "):";
+        const ScalarKind kind = b->type.isRaw() ? ScalarKind::UChar : b->type.scalar;
+        for (const Number &n : b->numbers())
+            std::cout << ' ' << formatNumber(n, kind);
+        std::cout << '\n';
+    }
 }
 
 // A failed build shows what the compiler said, device by device, on stderr.
-void printBuildFailure(const BuildResult &build, const std::string &file) {
-  for (const auto &log : build.logs()) {
-    if (!log.log.empty())
-      std::cerr << log.log << '\n';
-  }
-  std::cerr << "clscope-cli: build of " << file << " failed";
-  if (!build.diagnostics().empty()) {
-    const Diagnostic &d = build.diagnostics().front();
-    std::cerr << " (" << d.file << ':' << d.line << ':' << d.column << ": "
-              << d.message << ')';
-  }
-  std::cerr << '\n';
+void printBuildFailure(const BuildResult &build, const std::string &file)
+{
+    for (const auto &log : build.logs()) {
+        if (!log.log.empty())
+            std::cerr << log.log << '\n';
+    }
+    std::cerr << "clscope-cli: build of " << file << " failed";
+    if (!build.diagnostics().empty()) {
+        const Diagnostic &d = build.diagnostics().front();
+        std::cerr << " (" << d.file << ':' << d.line << ':' << d.column << ": " << d.message << ')';
+    }
+    std::cerr << '\n';
 }
 
-int runRun(const RunOptionsCli &opts) {
-  const std::string spec = checkUsage(opts.common, opts.file);
-  if (opts.repeat < 1)
-    throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) +
-                                    " must be at least 1"};
+int runRun(const RunOptionsCli &opts)
+{
+    const std::string spec = checkUsage(opts.common, opts.file);
+    if (opts.repeat < 1)
+        throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 
-  // What can be checked without a device is checked before the build.
-  RunRequest request;
-  request.kernel = opts.kernel;
-  request.repeat = opts.repeat;
-  request.range.global = parseSizeList(opts.global, "global size");
-  if (!opts.local.empty())
-    request.range.local = parseSizeList(opts.local, "local size");
-  if (!opts.offset.empty())
-    request.range.offset = parseSizeList(opts.offset, "offset");
-  for (const std::string &arg : opts.args)
-    request.args.push_back(parseArgSpec(arg));
-  request.readBack = opts.prints;
+    // What can be checked without a device is checked before the build.
+    RunRequest request;
+    request.kernel = opts.kernel;
+    request.repeat = opts.repeat;
+    request.range.global = parseSizeList(opts.global, "global size");
+    if (!opts.local.empty())
+        request.range.local = parseSizeList(opts.local, "local size");
+    if (!opts.offset.empty())
+        request.range.offset = parseSizeList(opts.offset, "offset");
+    for (const std::string &arg : opts.args)
+        request.args.push_back(parseArgSpec(arg));
+    request.readBack = opts.prints;
 
-  const SelectedDevice device = selectDevice(spec);
-  BuildRequest build;
-  build.devices = {device.device};
-  build.sourcePath = opts.file;
-  build.options = opts.options;
-  request.build = buildProgram(build);
-  if (!request.build.success()) {
-    printBuildFailure(request.build, opts.file);
-    return ExitFailed;
-  }
-  request.device = device.device;
-  RunOptions runOptions;
-  if (!opts.trace.empty()) {
-    // The trace puts the pool's held/active bytes under the commands: both on
-    // steady_clock.
-    runOptions.calibrateClock = true;
-    runOptions.pool = std::make_shared<MemoryPool>(
-        std::make_shared<DeferredAllocator>(request.build.context()));
-  }
-  const RunResult result = runKernel(request, runOptions);
-  if (!opts.trace.empty()) {
-    try {
-      std::vector<CommandRecord> commands = result.commands();
-      if (result.clock())
-        mapToHost(
-            commands,
-            *result.clock()); // device clock -> steady_clock, the pool's clock
-      writeChromeTrace(opts.trace, commands, {},
-                       toPoolSeries(runOptions.pool->snapshotSeries(0)));
-    } catch (const std::runtime_error &e) {
-      throw CliFailure{ExitFailed, e.what()};
+    const SelectedDevice device = selectDevice(spec);
+    BuildRequest build;
+    build.devices = {device.device};
+    build.sourcePath = opts.file;
+    build.options = opts.options;
+    request.build = buildProgram(build);
+    if (!request.build.success()) {
+        printBuildFailure(request.build, opts.file);
+        return ExitFailed;
     }
-  }
-  if (opts.common.json)
-    std::cout << toJson(result, opts.prints) << '\n';
-  else
-    printText(result, opts.prints);
-  return ExitOk;
+    request.device = device.device;
+    RunOptions runOptions;
+    if (!opts.trace.empty()) {
+        // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
+        runOptions.calibrateClock = true;
+        runOptions.pool =
+            std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(request.build.context()));
+    }
+    const RunResult result = runKernel(request, runOptions);
+    if (!opts.trace.empty()) {
+        try {
+            std::vector<CommandRecord> commands = result.commands();
+            if (result.clock())
+                mapToHost(commands, *result.clock()); // device clock -> steady_clock, the pool's clock
+            writeChromeTrace(opts.trace, commands, {}, toPoolSeries(runOptions.pool->snapshotSeries(0)));
+        } catch (const std::runtime_error &e) {
+            throw CliFailure{ExitFailed, e.what()};
+        }
+    }
+    if (opts.common.json)
+        std::cout << toJson(result, opts.prints) << '\n';
+    else
+        printText(result, opts.prints);
+    return ExitOk;
 }
 
 } // namespace
 
-void addRunCommand(CLI::App &app, Action &action) {
-  auto opts = std::make_shared<RunOptionsCli>();
-  CLI::App *sub = app.add_subcommand(
-      "run", "Build an OpenCL C file and run one kernel with typed arguments");
-  sub->add_option("file", opts->file, "The .cl file")->required();
-  sub->add_option("--kernel", opts->kernel, "The kernel to run")->required();
-  sub->add_option("--global", opts->global, "Global size X[,Y[,Z]]")
-      ->required();
-  sub->add_option("--local", opts->local,
-                  "Local size X[,Y[,Z]] (default: the driver chooses)");
-  sub->add_option("--offset", opts->offset,
-                  "Global offset X[,Y[,Z]] (default: 0)");
-  sub->add_option("--repeat", opts->repeat,
-                  "Launches, one after another (default 1)");
-  // One value per --arg and --print, so that a later positional is never taken
-  // for one.
-  sub->add_option("--arg", opts->args,
-                  "NAME=TYPE:VALUE, NAME=VALUE, NAME=buffer:TYPE:COUNT[:INIT] "
-                  "or NAME=local:BYTES")
-      ->allow_extra_args(false);
-  sub->add_option("--print", opts->prints, "A buffer to print after the run")
-      ->allow_extra_args(false);
-  sub->add_option("--options", opts->options,
-                  "Build options as one string, split like a shell");
-  sub->add_option("--trace", opts->trace,
-                  "Write the commands as Chrome trace JSON to this file");
-  addCommonOptions(sub, opts->common);
-  sub->footer(
-      "INIT: zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], "
-      "file=PATH (raw or .npy), "
-      "copy=NAME\n"
-      "Types: " +
-      elementTypeNames() +
-      "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add "
-      "--global 1024 \\\n"
-      "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"
-      "    --arg c=buffer:float:1024 --arg n=uint:1024 --print c --json");
-  sub->callback([opts, &action] {
-    action = [opts] {
-      try {
-        return runRun(*opts);
-      } catch (const RunInputError &e) {
-        throw CliFailure{ExitUsage, e.what()};
-      } catch (const DeviceSpecError &e) {
-        throw CliFailure{ExitUsage, e.what()};
-      } catch (const BuildInputError &e) {
-        throw CliFailure{ExitUsage,
-                         e.what()}; // unreadable input, malformed options
-      }
-    };
-  });
+void addRunCommand(CLI::App &app, Action &action)
+{
+    auto opts = std::make_shared<RunOptionsCli>();
+    CLI::App *sub =
+        app.add_subcommand("run", "Build an OpenCL C file and run one kernel with typed arguments");
+    sub->add_option("file", opts->file, "The .cl file")->required();
+    sub->add_option("--kernel", opts->kernel, "The kernel to run")->required();
+    sub->add_option("--global", opts->global, "Global size X[,Y[,Z]]")->required();
+    sub->add_option("--local", opts->local, "Local size X[,Y[,Z]] (default: the driver chooses)");
+    sub->add_option("--offset", opts->offset, "Global offset X[,Y[,Z]] (default: 0)");
+    sub->add_option("--repeat", opts->repeat, "Launches, one after another (default 1)");
+    // One value per --arg and --print, so that a later positional is never taken for one.
+    sub->add_option("--arg", opts->args,
+                    "NAME=TYPE:VALUE, NAME=VALUE, NAME=buffer:TYPE:COUNT[:INIT] or NAME=local:BYTES")
+        ->allow_extra_args(false);
+    sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
+    sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
+    sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
+    addCommonOptions(sub, opts->common);
+    sub->footer("INIT: zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH (raw or .npy), "
+                "copy=NAME\n"
+                "Types: " +
+                elementTypeNames() +
+                "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
+                "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"
+                "    --arg c=buffer:float:1024 --arg n=uint:1024 --print c --json");
+    sub->callback([opts, &action] {
+        action = [opts] {
+            try {
+                return runRun(*opts);
+            } catch (const RunInputError &e) {
+                throw CliFailure{ExitUsage, e.what()};
+            } catch (const DeviceSpecError &e) {
+                throw CliFailure{ExitUsage, e.what()};
+            } catch (const BuildInputError &e) {
+                throw CliFailure{ExitUsage, e.what()}; // unreadable input, malformed options
+            }
+        };
+    });
 }
 
 } // namespace clscope::cli
