@@ -142,6 +142,10 @@ struct RunOptions
     // Calibrates the device clock against steady_clock on the run's queue (profile.h's calibrate), so that
     // a timeline can put the commands next to host events and the pool's series.
     bool calibrateClock = false;
+    // Initialises every buffer with clEnqueueWriteBuffer, also the zeros and fills that otherwise take a
+    // clEnqueueFillBuffer: Oclgrind's uninitialised-value check does not count filled memory as written,
+    // and would report every read of it (the checked run of check.h sets this).
+    bool writeInsteadOfFill = false;
 };
 
 // Builds the kernel's arguments, allocates and initialises the buffers, launches `repeat` times on a

@@ -54,11 +54,16 @@ std::string deviceString(cl_device_id device, cl_device_info param, const char *
     return s;
 }
 
+bool isOpenCL2(cl_device_id device)
+{
+    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    return version && version->major >= 2;
+}
+
 QueuePtr makeProfilingQueue(cl_context context, cl_device_id device)
 {
     cl_int err = CL_SUCCESS;
-    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
-    if (version && version->major >= 2) {
+    if (isOpenCL2(device)) {
         const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
         cl_command_queue q = clCreateCommandQueueWithProperties(context, device, properties, &err);
         check(err, "clCreateCommandQueueWithProperties");
@@ -109,8 +114,9 @@ public:
             throw ClError(routine, status);
     }
 
-    // After clFinish: every command's status and profiling timestamps.
-    std::vector<CommandRecord> collect() const
+    // After clFinish: every command's status and profiling timestamps. CL_PROFILING_COMMAND_COMPLETE is
+    // OpenCL 2.0: asked of a 1.x device it is an invalid value, which Oclgrind's API check reports.
+    std::vector<CommandRecord> collect(bool askComplete) const
     {
         std::vector<CommandRecord> out;
         int launches = 0;
@@ -125,7 +131,8 @@ public:
             clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof r.start, &r.start, nullptr);
             clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof r.end, &r.end, nullptr);
             cl_ulong complete = 0;
-            if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_COMPLETE, sizeof complete, &complete,
+            if (askComplete &&
+                clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_COMPLETE, sizeof complete, &complete,
                                         nullptr) == CL_SUCCESS &&
                 complete != 0)
                 r.complete = complete;
@@ -239,7 +246,8 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         localBytes += args[i].localBytes;
         if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
             continue;
-        patterns[i] = fillPattern(args[i]);
+        if (!options.writeInsteadOfFill)
+            patterns[i] = fillPattern(args[i]);
         if (!patterns[i])
             contents[i] = initialContents(args[i]);
     }
@@ -393,7 +401,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         }
     }
     check(clFinish(queue.get()), "clFinish");
-    result.commands = recorder.collect();
+    result.commands = recorder.collect(isOpenCL2(device));
     for (const CommandRecord &r : result.commands) {
         if (r.type == CommandRecord::Type::Kernel)
             result.launches.push_back(r);
