@@ -5,11 +5,13 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace clscope::cli {
 
-// DESIGN.md: 0 success, 1 a failed build/run, 2 bad usage.
-enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2 };
+// DESIGN.md: 0 success, 1 a failed build/run, 2 bad usage; and 3 when `run --check` ran the kernel and
+// Oclgrind reported errors (docs/cli.md).
+enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitCheckErrors = 3 };
 
 // A clear one-line failure that maps to an exit code.
 struct CliFailure
@@ -30,6 +32,20 @@ std::string checkUsage(const CommonOptions &opts, const std::string &file); // r
 
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);
+
+// run --check outside its child: runs `clscope-cli childArgs...` again in a child on Oclgrind with its
+// checks on (core's CheckSession), prints the child's output with Oclgrind's diagnostics added (text lines,
+// or the "check" object of the JSON) and returns the exit status.
+struct CheckedRun
+{
+    std::vector<std::string> childArgs; // the run's arguments, --check included
+    std::string file;                   // the .cl file, as diagnostics name it
+    std::string deviceSpec;             // what --device / CLSCOPE_DEVICE asked for ("" when nothing)
+    bool json = false;
+};
+int runUnderCheck(const CheckedRun &run);
+// True in the child of runUnderCheck (CLSCOPE_CHECK_CHILD=1): the run happens in-process on Oclgrind.
+bool isCheckChild();
 
 // Each subcommand registers itself and sets the action run after parsing.
 using Action = std::function<int()>;

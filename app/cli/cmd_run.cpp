@@ -1,6 +1,7 @@
 // clscope-cli run: builds a kernel file, runs one kernel with typed arguments and buffers, and prints the
 // buffers asked for with the per-launch profile (or the contract's JSON). Exit 1 when the build or the run
-// fails, 2 on bad usage (one stderr line naming the argument, the kernel or the limit).
+// fails, 2 on bad usage (one stderr line naming the argument, the kernel or the limit). With --check the
+// run goes to a child on Oclgrind (cmd_check.cpp), which comes back here as the in-process run.
 #include "cli.h"
 
 #include "clscope/build.h"
@@ -33,7 +34,31 @@ struct RunOptionsCli
     std::vector<std::string> prints;
     std::string options;
     std::string trace;
+    bool check = false;
 };
+
+// The run's own arguments, for the child of --check (which picks Oclgrind itself, so --device is left out).
+std::vector<std::string> childArguments(const RunOptionsCli &opts)
+{
+    std::vector<std::string> args{"run", opts.file, "--kernel", opts.kernel, "--global", opts.global};
+    if (!opts.local.empty())
+        args.insert(args.end(), {"--local", opts.local});
+    if (!opts.offset.empty())
+        args.insert(args.end(), {"--offset", opts.offset});
+    args.insert(args.end(), {"--repeat", std::to_string(opts.repeat)});
+    for (const std::string &a : opts.args)
+        args.insert(args.end(), {"--arg", a});
+    for (const std::string &p : opts.prints)
+        args.insert(args.end(), {"--print", p});
+    if (!opts.options.empty())
+        args.insert(args.end(), {"--options", opts.options});
+    if (!opts.trace.empty())
+        args.insert(args.end(), {"--trace", opts.trace});
+    args.emplace_back("--check");
+    if (opts.common.json)
+        args.emplace_back("--json");
+    return args;
+}
 
 nlohmann::ordered_json sizesJson(const std::vector<std::size_t> &sizes)
 {
@@ -135,7 +160,12 @@ int runRun(const RunOptionsCli &opts)
         request.args.push_back(parseArgSpec(arg));
     request.readBack = opts.prints;
 
-    const SelectedDevice device = selectDevice(spec);
+    const bool checkChild = opts.check && isCheckChild();
+    if (opts.check && !checkChild)
+        return runUnderCheck({childArguments(opts), opts.file, spec, opts.common.json});
+    // The child of --check sees Oclgrind only. No -g: Oclgrind always compiles with debug info
+    // (-debug-info-kind=standalone), and its front end refuses -g.
+    const SelectedDevice device = selectDevice(checkChild ? std::string("oclgrind") : spec);
     BuildRequest build;
     build.devices = {device.device};
     build.sourcePath = opts.file;
@@ -147,6 +177,7 @@ int runRun(const RunOptionsCli &opts)
     }
     request.device = device.device;
     RunOptions runOptions;
+    runOptions.writeInsteadOfFill = checkChild;
     if (!opts.trace.empty()) {
         // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
         runOptions.calibrateClock = true;
@@ -191,6 +222,9 @@ void addRunCommand(CLI::App &app, Action &action)
     sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
     sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
+    sub->add_flag("--check", opts->check,
+                  "Run on Oclgrind with its checks on and report invalid accesses, data races, uninitialised "
+                  "values, barrier divergence and invalid API use at the kernel's lines (exit 3 when any)");
     addCommonOptions(sub, opts->common);
     sub->footer("INIT: zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH (raw or .npy), "
                 "copy=NAME\n"

@@ -1,0 +1,115 @@
+// clscope-cli run --check: the run once more in a child process on Oclgrind with its checks on (check.h
+// says why a child), then the child's output with Oclgrind's reports as diagnostics at the kernel's lines.
+// The child is this executable with the same run arguments; it finds CLSCOPE_CHECK_CHILD=1 in its
+// environment and runs in-process (cmd_run.cpp).
+#include "cli.h"
+
+#include "clscope/check.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <csignal>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace clscope::cli {
+namespace {
+
+std::vector<std::string> currentEnvironment()
+{
+    std::vector<std::string> env;
+    for (char **e = environ; e && *e; ++e)
+        env.emplace_back(*e);
+    return env;
+}
+
+std::string selfExecutable()
+{
+    std::string path(4096, '\0');
+    const ssize_t n = readlink("/proc/self/exe", path.data(), path.size());
+    if (n <= 0 || std::size_t(n) >= path.size())
+        throw CliFailure{ExitFailed, "cannot find the clscope-cli executable to run the check in"};
+    path.resize(std::size_t(n));
+    return path;
+}
+
+void printDiagnostics(std::ostream &out, const CheckReport &report, bool skipApi)
+{
+    for (const CheckDiagnostic &d : report.diagnostics) {
+        if (!(skipApi && d.kind == CheckKind::Api))
+            out << formatCheckDiagnostic(d);
+    }
+}
+
+std::string summary(const CheckReport &report)
+{
+    const std::size_t errors = report.errorCount();
+    if (errors == 0)
+        return "Oclgrind check: clean";
+    std::size_t reports = 0;
+    for (const CheckDiagnostic &d : report.diagnostics)
+        reports += d.diagnostic.severity == Severity::Error ? std::size_t(d.occurrences) : 0;
+    std::string s = "Oclgrind check: " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+    if (reports != errors)
+        s += " (" + std::to_string(reports) + " reports)";
+    return s;
+}
+
+} // namespace
+
+bool isCheckChild()
+{
+    const char *value = std::getenv(kCheckChildVariable);
+    return value && std::strcmp(value, "1") == 0;
+}
+
+int runUnderCheck(const CheckedRun &run)
+{
+    std::optional<CheckSession> session;
+    try {
+        session.emplace(currentEnvironment());
+    } catch (const CheckUnavailableError &e) {
+        // Like a --device that matches nothing: the device the command asks for is not there.
+        throw CliFailure{ExitUsage, e.what()};
+    }
+    CheckSources sources;
+    sources.sourceFile = run.file;
+    const CheckChildResult child = session->run(selfExecutable(), run.childArgs, sources);
+
+    if (child.exitCode != 0) {
+        // A failed run reads as it does without --check, its one stderr line last; what Oclgrind found in
+        // the kernel before comes first (its API errors repeat that line, so they are left out).
+        printDiagnostics(std::cerr, child.report, true);
+        std::cout << child.out << std::flush;
+        std::cerr << child.err;
+        if (child.exitCode > 0)
+            return child.exitCode;
+        throw CliFailure{ExitFailed, "the checked run on Oclgrind ended with signal " +
+                                         std::to_string(child.signal) + " (" + strsignal(child.signal) + ")"};
+    }
+    std::cerr << child.err;
+    if (run.json) {
+        nlohmann::ordered_json doc;
+        try {
+            doc = nlohmann::ordered_json::parse(child.out);
+        } catch (const nlohmann::json::exception &) {
+            throw CliFailure{ExitFailed, "the checked run on Oclgrind printed no JSON document"};
+        }
+        doc["check"] = nlohmann::ordered_json::parse(checkReportToJson(child.report));
+        std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    } else {
+        std::cout << "Memory check on Oclgrind: the kernel runs on the Oclgrind simulator with its checks on"
+                  << (run.deviceSpec.empty() ? std::string() : ", not on '" + run.deviceSpec + "'") << '\n'
+                  << child.out;
+        printDiagnostics(std::cout, child.report, false);
+        std::cout << summary(child.report) << '\n';
+    }
+    return child.report.clean() ? ExitOk : ExitCheckErrors;
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,224 @@
+// clscope-cli run --check: the kernels of tests/data/check on Oclgrind (through a private OCL_ICD_VENDORS
+// with PoCL and Oclgrind, whatever --device asks), each bug at its line in text and JSON with exit 3, a
+// correct kernel clean with exit 0, failed and bad runs as without --check, no Oclgrind as one clear line
+// with exit 2, and no session folder left behind.
+#include "testicd.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
+}
+
+const char *kOobRead =
+    "bugs.cl --kernel oob_read --global 4 --arg in=buffer:float:4:iota --arg out=buffer:float:4";
+
+} // namespace
+
+class TestCliCheck : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+    QTemporaryDir m_vendors;
+    QTemporaryDir m_tmp; // TMPDIR of the CLI: the session folders go here, and must go away
+
+    Result run(const QStringList &args, const QStringList &extraEnv = {}) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES",
+                                 "CLSCOPE_NO_CACHE", "CLSCOPE_OCLGRIND_ICD"})
+            env.remove(QLatin1String(name));
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
+        env.insert(QStringLiteral("TMPDIR"), m_tmp.path());
+        for (const QString &e : extraEnv)
+            env.insert(e.section(u'=', 0, 0), e.section(u'=', 1));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(QStringLiteral(CLSCOPE_TEST_DATA "/check"));
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("run")} + args);
+        if (!p.waitForFinished(300000))
+            return {};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                p.readAllStandardError()};
+    }
+
+    QJsonObject checkOf(const Result &r) const
+    {
+        QJsonParseError error{};
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        if (error.error != QJsonParseError::NoError)
+            qWarning("bad JSON (exit %d): %s %s", r.exitCode, r.out.constData(), r.err.constData());
+        return doc.object().value(QLatin1String("check")).toObject();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid() && m_tmp.isValid());
+        // The CLI inherits OCL_ICD_VENDORS (PoCL and Oclgrind): the check finds Oclgrind there.
+        if (!m_vendors.isValid() || !clscope::test::setUpVendors(m_vendors, false))
+            QSKIP("PoCL or Oclgrind is not installed");
+    }
+
+    void cleanup()
+    {
+        // Every run removes its session folder, also a failed one.
+        QCOMPARE(QDir(m_tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{});
+    }
+
+    void outOfBoundsText()
+    {
+        const Result r = run(words(kOobRead) + words("--print out --check --device pocl"));
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith(QStringLiteral("Memory check on Oclgrind: the kernel runs on the Oclgrind "
+                                               "simulator with its checks on, not on 'pocl'\n")),
+                 qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("Kernel oob_read on Oclgrind Simulator")));
+        QVERIFY(out.contains(QStringLiteral("out (4 float): 1 2 3 ")));
+        QVERIFY2(out.contains(QStringLiteral("\nbugs.cl:8:14: error: Invalid read of size 4 at global memory "
+                                             "address 0x")),
+                 qPrintable(out));
+        QVERIFY(out.contains(
+            QStringLiteral("    kernel oob_read, work-item Global(3,0,0) Local(0,0,0) Group(3,0,0)\n")));
+        QVERIFY(out.contains(QStringLiteral("    8 | out[i] = in[i + 1];")));
+        QVERIFY(out.endsWith(QStringLiteral("Oclgrind check: 2 errors\n")));
+    }
+
+    void bugsJson_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message"); // the first diagnostic's starts with this
+        QTest::newRow("out-of-bounds read") << QString::fromLatin1(kOobRead) << "invalid-read" << 8
+                                            << "Invalid read of size 4 at global memory address";
+        QTest::newRow("out-of-bounds write")
+            << "bugs.cl --kernel oob_write --global 4 --arg out=buffer:float:4"
+            << "invalid-write" << 15 << "Invalid write of size 4 at global memory address";
+        QTest::newRow("local race") << "bugs.cl --kernel local_race --global 8 --local 4 --arg "
+                                       "out=buffer:int:8 --arg scratch=local:16"
+                                    << "data-race" << 22 << "Write-write data race at local memory address";
+        QTest::newRow("uninitialised")
+            << "bugs.cl --kernel uninit_read --global 2 --arg out=buffer:int:2 --arg k=0"
+            << "uninitialized" << 33 << "Uninitialized value written to global memory address";
+        QTest::newRow("barrier divergence")
+            << "bugs.cl --kernel divergent_barrier --global 4 --local 4 --arg out=buffer:int:4"
+            << "divergence" << 41 << "Work-group divergence detected (barrier)";
+        QTest::newRow("in a header")
+            << "header.cl --kernel read_next --global 2 --arg in=buffer:float:2:iota --arg out=buffer:float:2"
+            << "invalid-read" << 4 << "Invalid read of size 4 at global memory address";
+    }
+
+    void bugsJson()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, kind);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        const Result r = run(args.split(u' ') + words("--check --json"));
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc.value(QLatin1String("device")).toString(), QStringLiteral("Oclgrind Simulator"));
+        QVERIFY(doc.contains(QLatin1String("profile")) && doc.contains(QLatin1String("buffers")));
+        const QJsonObject check = checkOf(r);
+        QCOMPARE(check.value(QLatin1String("platform")).toString(), QStringLiteral("Oclgrind"));
+        QCOMPARE(check.value(QLatin1String("clean")).toBool(true), false);
+        const QJsonObject d = check.value(QLatin1String("diagnostics")).toArray().at(0).toObject();
+        QCOMPARE(d.value(QLatin1String("kind")).toString(), kind);
+        QCOMPARE(d.value(QLatin1String("line")).toInt(), line);
+        QVERIFY(d.value(QLatin1String("column")).toInt() > 0);
+        QCOMPARE(d.value(QLatin1String("severity")).toString(), QStringLiteral("error"));
+        QVERIFY2(d.value(QLatin1String("message")).toString().startsWith(message),
+                 qPrintable(d.value(QLatin1String("message")).toString()));
+        const QString kernel = args.section(u' ', 2, 2);
+        QCOMPARE(d.value(QLatin1String("kernel")).toString(), kernel);
+        // The source line is the file's, also in a header (where Oclgrind shows the main source's line).
+        const QString file = d.value(QLatin1String("file")).toString();
+        QFile f(QDir(QStringLiteral(CLSCOPE_TEST_DATA "/check")).filePath(file));
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(file));
+        const QString sourceLine = QString::fromUtf8(f.readAll()).split(u'\n').at(line - 1).trimmed();
+        QCOMPARE(d.value(QLatin1String("source_line")).toString(), sourceLine);
+        QVERIFY(!d.value(QLatin1String("entity")).toString().isEmpty());
+    }
+
+    void cleanKernel()
+    {
+        // Zero-initialised buffers included: the check writes them rather than filling them.
+        const char *clean =
+            "bugs.cl --kernel clean --global 4 --arg in=buffer:float:4 --arg out=buffer:float:4 "
+            "--arg n=4 --print out --check";
+        const Result text = run(words(clean));
+        QVERIFY2(text.exitCode == 0, text.out.constData());
+        QVERIFY(text.out.contains("out (4 float): 0 0 0 0\n"));
+        QVERIFY(text.out.endsWith("Oclgrind check: clean\n"));
+        QVERIFY(text.err.isEmpty());
+
+        const Result json = run(words(clean) + words("--json"));
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject check = checkOf(json);
+        QCOMPARE(check.value(QLatin1String("clean")).toBool(false), true);
+        QCOMPARE(check.value(QLatin1String("diagnostics")).toArray(), QJsonArray{});
+        QCOMPARE(QJsonDocument::fromJson(json.out)
+                     .object()
+                     .value(QLatin1String("buffers"))
+                     .toObject()
+                     .value(QLatin1String("out")),
+                 QJsonValue(QJsonArray{0, 0, 0, 0}));
+    }
+
+    void failedRunsAsWithout_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message"); // the one stderr line starts with this
+        QTest::addColumn<QString>("env");
+        QTest::newRow("unknown kernel") << "bugs.cl --kernel nope --global 1" << 2
+                                        << "clscope-cli: unknown kernel 'nope' (kernels: " << QString();
+        QTest::newRow("bad global") << "bugs.cl --kernel clean --global x" << 2
+                                    << "clscope-cli: global size 'x' is not a list of sizes" << QString();
+        QTest::newRow("driver error")
+            << "../run/types.cl --kernel pair_by_value --global 1 --arg out=buffer:int:1 --arg "
+               "v=bytes4:00000000"
+            << 1 << "clscope-cli: clSetKernelArg(v) failed: INVALID_ARG_SIZE" << QString();
+        QTest::newRow("no Oclgrind") << QString::fromLatin1(kOobRead) << 2
+                                     << "clscope-cli: no Oclgrind to check on: "
+                                        "CLSCOPE_OCLGRIND_ICD=/nonexistent/liboclgrind.so does not exist"
+                                     << "CLSCOPE_OCLGRIND_ICD=/nonexistent/liboclgrind.so";
+    }
+
+    void failedRunsAsWithout()
+    {
+        QFETCH(QString, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QFETCH(QString, env);
+        const Result r =
+            run(args.split(u' ') + words("--check"), env.isEmpty() ? QStringList{} : QStringList{env});
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(err)));
+        QVERIFY2(!err.contains(u'\n'), qPrintable(err)); // one line
+        QVERIFY2(err.startsWith(message), qPrintable(err));
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCheck)
+#include "tst_cli_check.moc"
