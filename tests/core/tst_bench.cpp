@@ -25,8 +25,8 @@ cl_device_id firstDevice()
     return device;
 }
 
-const char *const kFigures[] = {"pool_hit_pair_ns", "pool_miss_pair_ns", "raw_create_release_ns",
-                                "raw_real_alloc_ns"};
+const char *const kFigures[] = {"pool_hit_pair_ns", "pool_hit_pair_wall_ns", "pool_miss_pair_ns",
+                                "raw_create_release_ns", "raw_real_alloc_ns"};
 
 struct CliRun
 {

@@ -64,7 +64,9 @@ struct PoolBenchOptions
 
 // Measures on a context and queue of its own:
 //  pool_hit_pair_ns       MemoryPool::allocateBlock + freeBlock of smallSize from a warm bin (defaults:
-//                         4 leading bits, time series on), mean over hitPairs (fastest round);
+//                         4 leading bits, time series on), mean over hitPairs (fastest round), in the
+//                         thread's CPU time (the pair never blocks);
+//  pool_hit_pair_wall_ns  the same by the wall clock, which also counts other processes' turns on the core;
 //  pool_miss_pair_ns      the same pair on a pool that has stopped holding, so each allocate asks the
 //                         deferred allocator (clCreateBuffer) and each free releases (clReleaseMemObject);
 //  raw_create_release_ns  clCreateBuffer + clReleaseMemObject of smallSize, no pool;
