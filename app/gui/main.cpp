@@ -9,6 +9,7 @@
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 #include "windows/buildcoordinator.h"
+#include "windows/checkcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
@@ -111,6 +112,9 @@ int main(int argc, char **argv)
         QStringLiteral("timeline-view"),
         QStringLiteral("After --run, zoom the timeline to this span, in microseconds from its start."),
         QStringLiteral("FROM,TO"));
+    const QCommandLineOption memoryCheckOption(
+        QStringLiteral("memory-check"),
+        QStringLiteral("With --run: run with memory check (on Oclgrind) instead, as Ctrl+F5 does."));
     const QCommandLineOption printOption(
         QStringLiteral("print"), QStringLiteral("Read back and show this buffer."), QStringLiteral("NAME"));
     const QCommandLineOption showOption(QStringLiteral("show"),
@@ -158,6 +162,7 @@ int main(int argc, char **argv)
     parser.addOption(showOption);
     parser.addOption(screenshotOption);
     parser.addOption(repeatOption);
+    parser.addOption(memoryCheckOption);
     parser.addOption(timelineViewOption);
     parser.addOption(seriesOption);
     parser.addOption(everyOption);
@@ -313,7 +318,15 @@ int main(int argc, char **argv)
                                          fail(message);
                                          finish();
                                      });
-                    ok = window.runs()->runCurrent();
+                    QObject::connect(window.checks(), &clscope::ui::CheckCoordinator::checkFinished, &app,
+                                     [&] { finish(); });
+                    QObject::connect(window.checks(), &clscope::ui::CheckCoordinator::checkFailed, &app,
+                                     [&](const QString &message) {
+                                         fail(message);
+                                         finish();
+                                     });
+                    ok = parser.isSet(memoryCheckOption) ? window.checks()->checkCurrent()
+                                                         : window.runs()->runCurrent();
                 } else {
                     fail(error);
                     finish();

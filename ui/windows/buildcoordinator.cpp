@@ -146,20 +146,30 @@ void BuildCoordinator::onFinished(const BuildResult &result)
 {
     setBusy(false);
     m_log->showResult(result);
-    m_diagnostics->setDiagnostics(result.diagnostics());
-    if (m_builtEditor) {
-        QVector<EditorDiagnostic> marks;
-        for (const Diagnostic &d : result.diagnostics()) {
-            const QString file = QString::fromStdString(d.file);
-            // The main source's diagnostics (the driver's temp names are mapped back to it by the core).
-            if (d.line > 0 && (file.isEmpty() || file == m_builtPath || samePath(file, m_builtPath)))
-                marks.push_back(
-                    {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
-        }
-        m_builtEditor->setDiagnostics(marks);
-    }
+    showDiagnostics(result.diagnostics());
     m_statusBar->showMessage(buildSummary(result));
     emit buildFinished(result);
+}
+
+KernelEditor *BuildCoordinator::builtEditor() const
+{
+    return m_builtEditor;
+}
+
+void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostics)
+{
+    m_diagnostics->setDiagnostics(diagnostics);
+    if (!m_builtEditor)
+        return;
+    QVector<EditorDiagnostic> marks;
+    for (const Diagnostic &d : diagnostics) {
+        const QString file = QString::fromStdString(d.file);
+        // The main source's diagnostics (the driver's temp names are mapped back to it by the core).
+        if (d.line > 0 && (file.isEmpty() || file == m_builtPath || samePath(file, m_builtPath)))
+            marks.push_back(
+                {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
+    }
+    m_builtEditor->setDiagnostics(marks);
 }
 
 void BuildCoordinator::onFailed(const QString &message)

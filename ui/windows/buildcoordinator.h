@@ -38,6 +38,13 @@ public:
     // Builds the current document; false (with a status message) when there is nothing to build on.
     bool buildCurrent(bool allDevicesOfPlatform = false);
 
+    // The editor and file of the latest build (null / empty before one, or once the tab is closed).
+    KernelEditor *builtEditor() const;
+    QString builtPath() const { return m_builtPath; }
+    // Shows diagnostics in the list and, for the built file's lines, in the built editor (a build's, or
+    // a memory check's of the built kernel).
+    void showDiagnostics(const std::vector<Diagnostic> &diagnostics);
+
 signals:
     void buildFinished(const clscope::BuildResult &result);
     void buildFailed(const QString &message);

@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
+#include "checkcoordinator.h"
 #include "models/runcontroller.h"
 #include "models/workqueue.h"
 #include "runcoordinator.h"
@@ -126,6 +127,9 @@ MainWindow::MainWindow(QWidget *parent)
             argsDock->raise();
     });
     connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
+    m_checks = new CheckCoordinator(m_queue, m_arguments, m_builds, statusBar(), this);
+    connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
+    buildBar->addAction(m_checks->checkAction());
     // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a
     // workload of their own there.
     auto showRunnerPool = [this, pool] {
@@ -268,6 +272,7 @@ void MainWindow::createMenus()
     build->addSeparator();
     build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this,
                      [this] { m_arguments->runButton()->click(); });
+    build->addAction(m_checks->checkAction());
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);

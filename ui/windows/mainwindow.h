@@ -15,6 +15,7 @@ class ArgumentsPanel;
 class BuildCoordinator;
 class ResultsViewer;
 class RunCoordinator;
+class CheckCoordinator;
 class RunHistoryPanel;
 class BuildLogPanel;
 class DeviceDock;
@@ -41,6 +42,7 @@ public:
     ResultsViewer *results() const { return m_results; }
     RunHistoryPanel *runHistory() const { return m_runHistory; }
     RunCoordinator *runs() const { return m_runs; }
+    CheckCoordinator *checks() const { return m_checks; }
 
     // Opens files given on the command line or dropped on the window; false if any failed.
     bool openFiles(const QStringList &paths);
@@ -85,6 +87,7 @@ private:
     ResultsViewer *m_results;
     RunHistoryPanel *m_runHistory;
     RunCoordinator *m_runs;
+    CheckCoordinator *m_checks;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QList<QDockWidget *> m_docks;

@@ -1,0 +1,129 @@
+// "Run with memory check" through the real main window, offscreen: a kernel with an out-of-bounds read
+// is built on PoCL, its arguments filled in the panel, checked with Ctrl+F5 on Oclgrind (a child
+// clscope-cli), and the finding shows in the diagnostics list and as an error marker on its line; a
+// correct kernel checks clean; the pure view of a child's result names a failed run's reason.
+#include "widgets/argumentspanel.h"
+#include "widgets/buildlogpanel.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+#include "windows/buildcoordinator.h"
+#include "windows/checkcoordinator.h"
+#include "windows/mainwindow.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestCheckGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+    void fill(const QStringList &specs, const QString &global)
+    {
+        for (const QString &spec : specs) {
+            QString error;
+            QVERIFY2(m_window->arguments()->applySpec(spec, &error), qPrintable(error));
+        }
+        m_window->arguments()->setRange(global, QString());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_dir.path().toLocal8Bit());
+        qputenv("CLSCOPE_DEVICE", "pocl");
+        m_window = std::make_unique<MainWindow>();
+        m_window->checks()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        m_window->show();
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        QVERIFY(m_window->editors()->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/check/bugs.cl")));
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+    }
+
+    void outOfBoundsReadAtItsLine()
+    {
+        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("oob_read")));
+        fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
+             QStringLiteral("16"));
+        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
+        QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ControlModifier);
+        QVERIFY(m_window->checks()->isBusy());
+        QVERIFY(finished.wait(120000) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY(finished.at(0).at(1).toInt() >= 1);
+
+        // In the list: line 8 of bugs.cl, an invalid read, naming the kernel and the work-item.
+        QTreeWidget *list = m_window->findChild<DiagnosticsPanel *>()->list();
+        bool found = false;
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *item = list->topLevelItem(i);
+            const QString row = [&] {
+                QStringList cells;
+                for (int c = 0; c < item->columnCount(); ++c)
+                    cells << item->text(c);
+                return cells.join(u'|');
+            }();
+            if (row.contains(QStringLiteral("Invalid read")) && row.contains(QStringLiteral("oob_read")) &&
+                row.contains(QStringLiteral("8")))
+                found = true;
+        }
+        QVERIFY2(found, "no invalid read of oob_read at line 8 in the diagnostics list");
+        // On the editor: an error marker on line 8.
+        KernelEditor *editor = m_window->builds()->builtEditor();
+        QVERIFY(editor);
+        QVERIFY(editor->markedLines(EditorDiagnostic::Severity::Error).contains(8));
+        QVERIFY(m_window->checks()->lastView().summary.contains(QStringLiteral("error")));
+    }
+
+    void cleanKernelChecksClean()
+    {
+        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("clean")));
+        fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros"),
+              QStringLiteral("n=uint:16")},
+             QStringLiteral("16"));
+        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
+        QVERIFY(m_window->checks()->checkCurrent());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.at(0).at(1).toInt(), 0);
+        QVERIFY(m_window->checks()->lastView().summary.endsWith(QStringLiteral("clean")));
+        QVERIFY(m_window->builds()->builtEditor()->markedLines(EditorDiagnostic::Severity::Error).isEmpty());
+    }
+
+    void failedRunNamesItsReason()
+    {
+        CheckChildResult r;
+        r.exitCode = 1;
+        r.err = "clscope-cli: clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE\n";
+        QCOMPARE(
+            viewOfCheck(r).summary,
+            QStringLiteral("Memory check failed: clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE"));
+        r.err.clear();
+        r.exitCode = -1;
+        r.signal = 9;
+        QVERIFY(viewOfCheck(r).summary.contains(QStringLiteral("signal 9")));
+    }
+
+    void noCheckWithoutARun()
+    {
+        m_window->arguments()->setRange(QString(), QString());
+        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
+        QVERIFY(!m_window->checks()->checkCurrent());
+        QCOMPARE(failed.size(), 1);
+    }
+};
+
+QTEST_MAIN(TestCheckGui)
+#include "tst_checkgui.moc"

@@ -1,0 +1,71 @@
+// "Run with memory check": the arguments panel's run again on the Oclgrind simulator with its checks on
+// (out-of-bounds and invalid accesses, data races, uninitialised values, barrier divergence, API misuse),
+// in a child clscope-cli (check.h says why a child), off the GUI thread; its findings land in the
+// diagnostics list and as markers on the kernel's lines, like build diagnostics.
+#pragma once
+
+#include "clscope/check.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QAction;
+class QStatusBar;
+
+namespace clscope::ui {
+
+class ArgumentsPanel;
+class BuildCoordinator;
+class WorkQueue;
+
+// What a finished check shows: the diagnostics (as build.h Diagnostics, work-items and counts in the
+// message) and one line for the status bar.
+struct CheckOutcomeView
+{
+    std::vector<Diagnostic> diagnostics;
+    QString summary;
+};
+// Pure: the view of a child's result (exit 0 clean, 3 errors found, anything else a failed run whose
+// stderr says why) for the source shown to the user.
+CheckOutcomeView viewOfCheck(const CheckChildResult &result);
+
+class CheckCoordinator : public QObject
+{
+    Q_OBJECT
+public:
+    CheckCoordinator(WorkQueue *queue, ArgumentsPanel *panel, BuildCoordinator *builds, QStatusBar *statusBar,
+                     QObject *parent = nullptr);
+
+    QAction *checkAction() const { return m_action; }
+    // The clscope-cli that runs the check (beside the GUI's executable by default).
+    void setCliPath(const QString &path) { m_cli = path; }
+    QString cliPath() const { return m_cli; }
+
+    // Checks what the panel holds on the latest build's source; false (with a status message) when the
+    // panel does not describe a run.
+    bool checkCurrent();
+    // Stops the child (SIGTERM, then SIGKILL) and drops its result.
+    void abandon();
+    bool isBusy() const { return m_busy; }
+    const CheckOutcomeView &lastView() const { return m_last; }
+
+signals:
+    void checkFinished(const QString &summary, int errors);
+    void checkFailed(const QString &message);
+
+private:
+    WorkQueue *m_queue;
+    ArgumentsPanel *m_panel;
+    BuildCoordinator *m_builds;
+    QStatusBar *m_statusBar;
+    QAction *m_action;
+    QString m_cli;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    bool m_busy = false;
+    CheckOutcomeView m_last;
+};
+
+} // namespace clscope::ui
