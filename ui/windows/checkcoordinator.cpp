@@ -59,11 +59,15 @@ CheckOutcomeView viewOfCheck(const CheckChildResult &result)
     }
     const auto errors = result.report.errorCount();
     if (result.exitCode == 0 || result.exitCode == 3) {
-        view.summary =
-            errors == 0
-                ? QCoreApplication::translate("CheckCoordinator", "Memory check (Oclgrind): clean")
-                : QCoreApplication::translate("CheckCoordinator", "Memory check (Oclgrind): %n error(s)",
-                                              nullptr, int(errors));
+        if (errors == 0)
+            view.summary = QCoreApplication::translate("CheckCoordinator", "Memory check (Oclgrind): clean");
+        else if (errors == 1)
+            view.summary =
+                QCoreApplication::translate("CheckCoordinator", "Memory check (Oclgrind): 1 error");
+        else
+            view.summary =
+                QCoreApplication::translate("CheckCoordinator", "Memory check (Oclgrind): %1 errors")
+                    .arg(errors);
         return view;
     }
     // The run itself failed under Oclgrind: its stderr has the one line that says why.
