@@ -2,8 +2,10 @@
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png]; a
 // pool workload and a series of screenshots show the live charts moving.
 #include "benchmark_timeline.h"
+#include "models/benchmarkrunner.h"
 #include "models/poolworkload.h"
 #include "widgets/argumentspanel.h"
+#include "widgets/benchmarkdock.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/timelinedock.h"
@@ -112,6 +114,15 @@ int main(int argc, char **argv)
         QStringLiteral("timeline-view"),
         QStringLiteral("After --run, zoom the timeline to this span, in microseconds from its start."),
         QStringLiteral("FROM,TO"));
+    const QCommandLineOption benchOption(
+        QStringLiteral("bench"),
+        QStringLiteral(
+            "Run a benchmark kind on the current device in the Benchmarks panel (all, bandwidth, compute, "
+            "launch, transfer, local, traits, pool), quick effort."),
+        QStringLiteral("KIND"));
+    const QCommandLineOption baselineOption(
+        QStringLiteral("baseline"), QStringLiteral("Compare benchmarks with this saved result (JSON)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption memoryCheckOption(
         QStringLiteral("memory-check"),
         QStringLiteral("With --run: run with memory check (on Oclgrind) instead, as Ctrl+F5 does."));
@@ -163,6 +174,8 @@ int main(int argc, char **argv)
     parser.addOption(screenshotOption);
     parser.addOption(repeatOption);
     parser.addOption(memoryCheckOption);
+    parser.addOption(benchOption);
+    parser.addOption(baselineOption);
     parser.addOption(timelineViewOption);
     parser.addOption(seriesOption);
     parser.addOption(everyOption);
@@ -264,6 +277,29 @@ int main(int argc, char **argv)
         });
         timer->start(everyMs);
     };
+    auto *bench = window.findChild<clscope::ui::BenchmarkDock *>();
+    if (parser.isSet(baselineOption)) {
+        const QString error = bench->loadBaseline(parser.value(baselineOption));
+        if (!error.isEmpty()) {
+            fail(error);
+            return 1;
+        }
+    }
+    if (parser.isSet(benchOption)) {
+        // The benchmark instead of a build: the picture is taken once it has finished.
+        QObject::connect(bench->runner(), &clscope::ui::BenchmarkRunner::finished, &app, [&] { finish(); });
+        QObject::connect(bench->runner(), &clscope::ui::BenchmarkRunner::failed, &app,
+                         [&](const QString &message) {
+                             fail(message);
+                             finish();
+                         });
+        QObject::connect(&window, &clscope::ui::MainWindow::ready, bench, [&, bench] {
+            if (!bench->start(parser.value(benchOption), clscope::BenchEffort::Quick)) {
+                fail(QStringLiteral("cannot start benchmark '%1'").arg(parser.value(benchOption)));
+                finish();
+            }
+        });
+    }
     if (workload) {
         // The pool dock makes its pool when the current device is known; the workload starts on it then.
         auto *pool = window.findChild<clscope::ui::PoolDock *>();
@@ -274,6 +310,8 @@ int main(int argc, char **argv)
                          });
     }
     QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&] {
+        if (parser.isSet(benchOption))
+            return; // finishes when the benchmark has
         if (!parser.isSet(buildOption)) {
             finish();
             return;

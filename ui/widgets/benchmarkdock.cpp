@@ -253,6 +253,11 @@ bool BenchmarkDock::start(const QString &kind, BenchEffort effort)
     }
     if (!m_runner->start(device->id, {kind}, effort))
         return false;
+    // The controls show what runs, whoever started it (the Run button, a script, a test).
+    if (const int k = m_kind->findData(kind); k >= 0)
+        m_kind->setCurrentIndex(k);
+    if (const int e = m_effort->findData(int(effort)); e >= 0)
+        m_effort->setCurrentIndex(e);
     m_document = BenchDocument{};
     m_document.device = device->name();
     refresh();
