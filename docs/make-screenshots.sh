@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The user guide's pictures (docs/images/*.png), each made by the app itself with --screenshot under Xvfb.
+# Usage: bash docs/make-screenshots.sh [BUILD_DIR]   (default build/dev; needs xvfb-run and ImageMagick)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+app="${1:-build/dev}/app/clscope"
+cli="${1:-build/dev}/app/clscope-cli"
+out=docs/images
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+export CLSCOPE_DEVICE=pocl
+shot() { # NAME ARGS...: a 1500x950 window, kept at 1200 pixels wide
+  local name="$1"; shift
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1500x950 "$@" --screenshot "$tmp/$name.png"
+  convert "$tmp/$name.png" -resize 1200x "$out/$name.png"
+}
+mandel=(resources/kernels/mandelbrot.cl --build --run mandelbrot --arg iterations=buffer:uint:262144:zeros
+        --arg width=uint:512 --arg height=uint:512 --arg max_iter=uint:256 --global 512,512)
+shot devices --show devicesDock
+shot build-errors tests/data/build/error.cl --build --show diagnosticsDock
+shot build-log resources/kernels/vector_add.cl --build --show buildLogDock
+shot run-results resources/kernels/vector_add.cl --build --run vector_add --arg a=buffer:float:4096:iota \
+  --arg b=buffer:float:4096:fill=0.5 --arg c=buffer:float:4096:zeros --arg n=uint:4000 --global 4096 \
+  --print c --show resultsDock
+shot run-history "${mandel[@]}" --print iterations --show runHistoryDock
+shot timeline "${mandel[@]}" --repeat 6 --show timelineDock
+shot timeline-zoomed "${mandel[@]}" --repeat 6 --show timelineDock --timeline-view 0,8000
+shot memory-check tests/data/check/bugs.cl --build --run oob_read --arg in=buffer:float:16:iota \
+  --arg out=buffer:float:16:zeros --global 16 --memory-check --show diagnosticsDock
+"$cli" bench bandwidth --effort quick --save "$tmp/baseline.json" > /dev/null
+shot benchmarks --bench bandwidth --baseline "$tmp/baseline.json" --show benchmarksDock
+# The pool chart following a workload: three pictures two seconds apart.
+xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1500x950 --show memoryPoolDock --workload churn \
+  --rate 20000 --screenshot "$tmp/memory-pool.png" --screenshots 3 --screenshot-every 2000
+for i in 01 02 03; do convert "$tmp/memory-pool-$i.png" -resize 1200x "$out/memory-pool-$i.png"; done
+ls -la "$out"
