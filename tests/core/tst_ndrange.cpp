@@ -332,6 +332,39 @@ private slots:
         QCOMPARE(errorOf([&] { checkLocalMemory(argBytes, fakeLimits()); }), expected);
     }
 
+    void bufferSizes_data()
+    {
+        QTest::addColumn<QList<qulonglong>>("bytes");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("fits") << QList<qulonglong>{1000, 1000} << "no error";
+        QTest::newRow("exactly the largest allocation") << QList<qulonglong>{1 << 20} << "no error";
+        QTest::newRow("one too large")
+            << QList<qulonglong>{10, (1 << 20) + 1}
+            << "buffer b1 of 1048577 bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (1048576)";
+        QTest::newRow("all together too large")
+            << QList<qulonglong>{1 << 20, 1 << 20, 1 << 20, 1 << 20, 1}
+            << "the buffers take 4194305 bytes together, more than CL_DEVICE_GLOBAL_MEM_SIZE (4194304)";
+    }
+
+    void bufferSizes()
+    {
+        QFETCH(QList<qulonglong>, bytes);
+        QFETCH(QString, expected);
+        LaunchLimits limits = fakeLimits();
+        limits.maxMemAllocSize = 1 << 20;
+        limits.globalMemSize = 4 << 20;
+        std::vector<std::string> names;
+        std::vector<std::uint64_t> sizes;
+        for (qsizetype i = 0; i < bytes.size(); ++i) {
+            names.push_back("b" + std::to_string(i));
+            sizes.push_back(bytes[i]);
+        }
+        QCOMPARE(errorOf([&] { checkBufferSizes(names, sizes, limits); }), expected);
+        // A driver that reported no limits: nothing to check against.
+        QCOMPARE(errorOf([&] { checkBufferSizes(names, sizes, LaunchLimits{}); }),
+                 QStringLiteral("no error"));
+    }
+
     void nonUniformOptions_data()
     {
         QTest::addColumn<QString>("options");

@@ -51,6 +51,8 @@ struct LaunchLimits
     std::array<std::size_t, 3> compileWorkGroupSize{}; // CL_KERNEL_COMPILE_WORK_GROUP_SIZE (zeros: none)
     std::uint64_t localMemSize = 0;                    // CL_DEVICE_LOCAL_MEM_SIZE (0: not known)
     std::uint64_t kernelLocalMemSize = 0;              // CL_KERNEL_LOCAL_MEM_SIZE without __local arguments
+    std::uint64_t maxMemAllocSize = 0;                 // CL_DEVICE_MAX_MEM_ALLOC_SIZE (0: not known)
+    std::uint64_t globalMemSize = 0;                   // CL_DEVICE_GLOBAL_MEM_SIZE (0: not known)
     // Global sizes need not be multiples of the local size: the device supports non-uniform work-groups
     // (OpenCL 2.x, or 3.0 with CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) and the program was built with
     // -cl-std=CL2.0 or later without -cl-uniform-work-group-size. Conservative: false unless both hold.
@@ -70,6 +72,11 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits);
 // Throws RunInputError when __local arguments and the kernel's own local memory pass
 // CL_DEVICE_LOCAL_MEM_SIZE.
 void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits);
+// Throws RunInputError naming the buffer when one is larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE, or when
+// all of them together exceed CL_DEVICE_GLOBAL_MEM_SIZE: errors a driver would report as an unhelpful
+// CL_INVALID_BUFFER_SIZE or as an out-of-memory in the middle of the run. names[i] goes with bytes[i].
+void checkBufferSizes(const std::vector<std::string> &names, const std::vector<std::uint64_t> &bytes,
+                      const LaunchLimits &limits);
 
 // ---- Results ----------------------------------------------------------------------------------------
 

@@ -119,6 +119,9 @@ LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::strin
     l.maxWorkGroupSize =
         deviceValue<std::size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     l.localMemSize = deviceValue<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE, "CL_DEVICE_LOCAL_MEM_SIZE");
+    l.maxMemAllocSize =
+        deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    l.globalMemSize = deviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
 
     // A value the driver will not give stays at "not known" rather than failing the run.
     clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof l.kernelWorkGroupSize,
@@ -243,6 +246,22 @@ void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits)
             "local memory of " + std::to_string(total) + " bytes (__local arguments " +
             std::to_string(localArgBytes) + " + kernel " + std::to_string(limits.kernelLocalMemSize) +
             ") exceeds CL_DEVICE_LOCAL_MEM_SIZE (" + std::to_string(limits.localMemSize) + ")");
+}
+
+void checkBufferSizes(const std::vector<std::string> &names, const std::vector<std::uint64_t> &bytes,
+                      const LaunchLimits &limits)
+{
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (limits.maxMemAllocSize && bytes[i] > limits.maxMemAllocSize)
+            throw RunInputError("buffer " + names[i] + " of " + std::to_string(bytes[i]) +
+                                " bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
+                                std::to_string(limits.maxMemAllocSize) + ")");
+        total += bytes[i];
+    }
+    if (limits.globalMemSize && total > limits.globalMemSize)
+        throw RunInputError("the buffers take " + std::to_string(total) + " bytes together, more than " +
+                            "CL_DEVICE_GLOBAL_MEM_SIZE (" + std::to_string(limits.globalMemSize) + ")");
 }
 
 } // namespace clscope

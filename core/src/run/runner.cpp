@@ -258,6 +258,17 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     const LaunchLimits limits = queryLaunchLimits(device, kernel.get(), request.build.options());
     const NDRange range = resolveNDRange(request.range, limits);
     checkLocalMemory(localBytes, limits);
+    {
+        std::vector<std::string> names;
+        std::vector<std::uint64_t> bytes;
+        for (const auto &a : args) {
+            if (a.kind == ArgKind::Buffer) {
+                names.push_back(a.name);
+                bytes.push_back(a.bufferBytes());
+            }
+        }
+        checkBufferSizes(names, bytes, limits);
+    }
 
     const std::string deviceName = deviceString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
     QueuePtr queue = makeProfilingQueue(request.build.context(), device);
