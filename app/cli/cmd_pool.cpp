@@ -5,6 +5,7 @@
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/pool.h"
+#include "clscope/queue.h"
 
 #include <CL/cl.h>
 #include <nlohmann/json.hpp>
@@ -49,31 +50,9 @@ struct QueueDeleter
 using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
 using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueDeleter>;
 
-bool deviceAtLeast20(cl_device_id device)
-{
-    char text[256] = {};
-    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof(text) - 1, text, nullptr) != CL_SUCCESS)
-        return false;
-    // "OpenCL X.Y ...": compare the major number only, which is all that decides the queue call.
-    return std::strncmp(text, "OpenCL ", 7) == 0 && text[7] >= '2' && text[7] <= '9';
-}
-
 QueuePtr makeQueue(cl_context context, cl_device_id device)
 {
-    cl_int err = CL_SUCCESS;
-    cl_command_queue queue = nullptr;
-    if (deviceAtLeast20(device)) {
-        queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-        check(err, "clCreateCommandQueueWithProperties");
-    } else {
-        // OpenCL 1.x has only the call that 2.0 deprecated.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        queue = clCreateCommandQueue(context, device, 0, &err);
-#pragma GCC diagnostic pop
-        check(err, "clCreateCommandQueue");
-    }
-    return QueuePtr(queue);
+    return QueuePtr(createCommandQueue(context, device, false));
 }
 
 std::string readTrace(const std::string &path)

@@ -3,6 +3,7 @@
 
 #include "clscope/error.h"
 #include "clscope/format.h"
+#include "clscope/queue.h"
 #include "clscope/version.h"
 
 #include <QLocale>
@@ -46,17 +47,6 @@ QString countText(quint64 n)
     return QLocale().toString(n);
 }
 
-std::optional<ClVersion> deviceVersion(cl_device_id device)
-{
-    std::size_t bytes = 0;
-    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes) != CL_SUCCESS)
-        return std::nullopt;
-    std::string text(bytes, '\0');
-    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, bytes, text.data(), nullptr) != CL_SUCCESS)
-        return std::nullopt;
-    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
-    return parseOpenCLVersion(text);
-}
 } // namespace
 
 PoolWorker::PoolWorker(std::shared_ptr<PoolHandoff> handoff, QObject *parent)
@@ -136,17 +126,7 @@ void PoolWorker::setDevice(cl_device_id device, const QString &name, int leading
         cl_int err = CL_SUCCESS;
         m_context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
         check(err, "clCreateContext");
-        const auto version = deviceVersion(device);
-        if (version && *version >= ClVersion{2, 0, 0}) {
-            m_queue = clCreateCommandQueueWithProperties(m_context, device, nullptr, &err);
-            check(err, "clCreateCommandQueueWithProperties");
-        } else {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-            m_queue = clCreateCommandQueue(m_context, device, 0, &err); // OpenCL 1.x has only this one
-#pragma GCC diagnostic pop
-            check(err, "clCreateCommandQueue");
-        }
+        m_queue = createCommandQueue(m_context, device, false);
         m_device = device;
         m_svm = SvmAllocator::isSupported(device);
         emit deviceReady(m_svm);

@@ -2,6 +2,8 @@
 // `bench all` and the GUI's Benchmarks page run from.
 #include "benchcommon.h"
 
+#include "clscope/queue.h"
+
 #include "clscope/version.h"
 
 #include <cmath>
@@ -88,23 +90,7 @@ BenchContext::BenchContext(const DeviceFacts &facts, bool profiling)
 
 ClQueue BenchContext::makeQueue(bool profiling) const
 {
-    cl_int err = CL_SUCCESS;
-    cl_command_queue queue = nullptr;
-    if (m_facts.atLeast20) {
-        const cl_queue_properties props[] = {
-            CL_QUEUE_PROPERTIES, profiling ? cl_queue_properties(CL_QUEUE_PROFILING_ENABLE) : 0, 0};
-        queue = clCreateCommandQueueWithProperties(m_context.get(), m_facts.id, props, &err);
-        check(err, "clCreateCommandQueueWithProperties");
-    } else {
-        // OpenCL 1.x has only the call that 2.0 deprecated.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        queue = clCreateCommandQueue(m_context.get(), m_facts.id, profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
-                                     &err);
-#pragma GCC diagnostic pop
-        check(err, "clCreateCommandQueue");
-    }
-    return ClQueue(queue);
+    return ClQueue(createCommandQueue(m_context.get(), m_facts.id, profiling));
 }
 
 ClProgram BenchContext::build(const std::string &source, const std::string &options) const

@@ -4,6 +4,7 @@
 
 #include "clscope/error.h"
 #include "clscope/pool.h"
+#include "clscope/queue.h"
 #include "clscope/version.h"
 
 #include <algorithm>
@@ -40,39 +41,6 @@ struct QueueDeleter
 };
 using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
 using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueDeleter>;
-
-std::string deviceString(cl_device_id device, cl_device_info param, const char *name)
-{
-    std::size_t bytes = 0;
-    check(clGetDeviceInfo(device, param, 0, nullptr, &bytes), "clGetDeviceInfo", name);
-    std::string text(bytes, '\0');
-    check(clGetDeviceInfo(device, param, bytes, text.data(), nullptr), "clGetDeviceInfo", name);
-    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
-    return text;
-}
-
-std::optional<ClVersion> deviceVersion(cl_device_id device)
-{
-    return parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
-}
-
-QueuePtr makeQueue(cl_context context, cl_device_id device, bool atLeast20)
-{
-    cl_int err = CL_SUCCESS;
-    cl_command_queue queue = nullptr;
-    if (atLeast20) {
-        queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-        check(err, "clCreateCommandQueueWithProperties");
-    } else {
-        // OpenCL 1.x has only the call that 2.0 deprecated.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        queue = clCreateCommandQueue(context, device, 0, &err);
-#pragma GCC diagnostic pop
-        check(err, "clCreateCommandQueue");
-    }
-    return QueuePtr(queue);
-}
 
 void checkCancelled(const PoolBenchOptions &options)
 {
@@ -148,15 +116,14 @@ BenchReport runPoolBench(cl_device_id device, const PoolBenchOptions &options)
 {
     BenchReport report;
     report.kind = "pool";
-    report.device = deviceString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
-    const auto version = deviceVersion(device);
+    report.device = deviceInfoString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
+    const auto version = deviceOpenCLVersion(device);
     const bool canMigrate = version && *version >= ClVersion{1, 2, 0};
-    const bool atLeast20 = version && *version >= ClVersion{2, 0, 0};
 
     cl_int err = CL_SUCCESS;
     ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
     check(err, "clCreateContext");
-    QueuePtr queue = makeQueue(context.get(), device, atLeast20);
+    QueuePtr queue(createCommandQueue(context.get(), device, false));
     const int rounds = std::max(options.rounds, 1);
     const std::size_t small = options.smallSize;
     const std::string smallText = std::to_string(small) + " bytes";

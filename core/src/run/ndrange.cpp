@@ -3,6 +3,8 @@
 // CL_INVALID_WORK_GROUP_SIZE.
 #include "clscope/runner.h"
 
+#include "clscope/queue.h"
+
 #include "clscope/error.h"
 #include "clscope/version.h"
 
@@ -26,17 +28,6 @@ std::string describeLocal(const std::vector<std::size_t> &local, std::size_t pro
     if (local.size() == 1)
         return "local size " + std::to_string(local.front());
     return "local size " + formatSizeList(local) + " (" + std::to_string(product) + " work-items)";
-}
-
-std::string deviceString(cl_device_id device, cl_device_info param, const char *name)
-{
-    std::size_t size = 0;
-    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
-    std::string s(size, '\0');
-    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
 }
 
 template<typename T> T deviceValue(cl_device_id device, cl_device_info param, const char *name)
@@ -137,7 +128,7 @@ LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::strin
 
     // OpenCL 2.x requires non-uniform work-groups; 3.0 makes them optional; 1.x has none.
     bool deviceSupports = false;
-    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    const auto version = parseOpenCLVersion(deviceInfoString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
     if (version && version->major == 2) {
         deviceSupports = true;
     } else if (version && version->major >= 3) {

@@ -3,6 +3,8 @@
 // turns every command's event into a CommandRecord of the immutable RunResult.
 #include "clscope/runner.h"
 
+#include "clscope/queue.h"
+
 #include "clscope/error.h"
 #include "clscope/version.h"
 
@@ -43,39 +45,15 @@ struct FinishGuard
     }
 };
 
-std::string deviceString(cl_device_id device, cl_device_info param, const char *name)
-{
-    std::size_t size = 0;
-    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
-    std::string s(size, '\0');
-    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
-}
-
 bool isOpenCL2(cl_device_id device)
 {
-    const auto version = parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    const auto version = deviceOpenCLVersion(device);
     return version && version->major >= 2;
 }
 
 QueuePtr makeProfilingQueue(cl_context context, cl_device_id device)
 {
-    cl_int err = CL_SUCCESS;
-    if (isOpenCL2(device)) {
-        const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-        cl_command_queue q = clCreateCommandQueueWithProperties(context, device, properties, &err);
-        check(err, "clCreateCommandQueueWithProperties");
-        return QueuePtr(q);
-    }
-    // OpenCL 1.x has only the call that 2.0 deprecated.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    cl_command_queue q = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-#pragma GCC diagnostic pop
-    check(err, "clCreateCommandQueue");
-    return QueuePtr(q);
+    return QueuePtr(createCommandQueue(context, device, true));
 }
 
 // "launch 2 of vector_add", "write a": what a failed command is called in an error.
@@ -270,7 +248,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         checkBufferSizes(names, bytes, limits);
     }
 
-    const std::string deviceName = deviceString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
+    const std::string deviceName = deviceInfoString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
     QueuePtr queue = makeProfilingQueue(request.build.context(), device);
     std::optional<ClockMapping> clock;
     if (options.calibrateClock)

@@ -1,0 +1,47 @@
+// Device strings, versions and command queues for every OpenCL version.
+#include "clscope/queue.h"
+
+#include "clscope/error.h"
+
+namespace clscope {
+
+std::string deviceInfoString(cl_device_id device, cl_device_info param, const char *name)
+{
+    std::size_t size = 0;
+    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
+    std::string s(size, '\0');
+    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
+    while (!s.empty() && s.back() == '\0')
+        s.pop_back();
+    return s;
+}
+
+std::optional<ClVersion> deviceOpenCLVersion(cl_device_id device)
+{
+    try {
+        return parseOpenCLVersion(deviceInfoString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
+    } catch (const ClError &) {
+        return std::nullopt;
+    }
+}
+
+cl_command_queue createCommandQueue(cl_context context, cl_device_id device, bool profiling)
+{
+    cl_int err = CL_SUCCESS;
+    const cl_command_queue_properties flags = profiling ? CL_QUEUE_PROFILING_ENABLE : 0;
+    const auto version = deviceOpenCLVersion(device);
+    if (version && version->major >= 2) {
+        const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, flags, 0};
+        cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, properties, &err);
+        check(err, "clCreateCommandQueueWithProperties");
+        return queue;
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    cl_command_queue queue = clCreateCommandQueue(context, device, flags, &err);
+#pragma GCC diagnostic pop
+    check(err, "clCreateCommandQueue");
+    return queue;
+}
+
+} // namespace clscope
