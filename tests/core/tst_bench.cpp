@@ -2,6 +2,7 @@
 // contract, cancellation, and a clear refusal of kinds that do not exist. No timing assertions:
 // performance figures belong in benchmarks, not in tests.
 #include "clscope/bench.h"
+#include "testhelpers.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,42 +12,12 @@
 #include <cmath>
 
 using namespace clscope;
+using namespace testhelpers;
 
 namespace {
-cl_device_id firstDevice()
-{
-    cl_platform_id platform = nullptr;
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    return device;
-}
-
 const char *const kFigures[] = {"pool_hit_pair_ns", "pool_hit_pair_wall_ns", "pool_miss_pair_ns",
                                 "raw_create_release_ns", "raw_real_alloc_ns"};
 
-struct CliRun
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliRun runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-    CliRun r;
-    if (!p.waitForFinished(120000))
-        return r;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
 } // namespace
 
 class TestBench : public QObject

@@ -4,6 +4,7 @@
 // performance figures belong in benchmarks, not in tests.
 #include "clscope/devicebench.h"
 #include "clscope/devicespec.h"
+#include "testhelpers.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +17,7 @@
 #include <fstream>
 
 using namespace clscope;
+using namespace testhelpers;
 
 namespace {
 cl_device_id testDevice()
@@ -32,26 +34,6 @@ DeviceBenchOptions tiny()
     DeviceBenchOptions options;
     options.effort = BenchEffort::Tiny;
     return options;
-}
-
-struct CliRun
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-CliRun runCli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-    CliRun r;
-    if (!p.waitForFinished(300000))
-        return r;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
 }
 
 BenchDocument syntheticDocument(double bandwidth, double latency, double simd)
@@ -415,16 +397,17 @@ private slots:
             QSKIP("no OpenCL device");
         QTemporaryDir dir;
         const QString saved = dir.filePath(QStringLiteral("run.json"));
-        CliRun r =
-            runCli({QStringLiteral("bench"), QStringLiteral("local"), QStringLiteral("--effort"),
-                    QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("--save"), saved});
+        CliRun r = runCli({QStringLiteral("bench"), QStringLiteral("local"), QStringLiteral("--effort"),
+                           QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("--save"), saved},
+                          300000);
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject first = QJsonDocument::fromJson(r.out).object();
         QVERIFY(first.value(QLatin1String("local_bandwidth_gbps")).toDouble() > 0);
         QVERIFY(QFile::exists(saved));
 
         r = runCli({QStringLiteral("bench"), QStringLiteral("local"), QStringLiteral("--effort"),
-                    QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("--baseline"), saved});
+                    QStringLiteral("tiny"), QStringLiteral("--json"), QStringLiteral("--baseline"), saved},
+                   300000);
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject second = QJsonDocument::fromJson(r.out).object();
         const QJsonObject baseline = second.value(QLatin1String("baseline")).toObject();
@@ -439,7 +422,8 @@ private slots:
                      .isEmpty());
 
         r = runCli({QStringLiteral("bench"), QStringLiteral("local"), QStringLiteral("--effort"),
-                    QStringLiteral("tiny"), QStringLiteral("--baseline"), saved});
+                    QStringLiteral("tiny"), QStringLiteral("--baseline"), saved},
+                   300000);
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY2(r.out.contains("local_bandwidth_gbps") && r.out.contains(" (baseline "), r.out.constData());
     }
@@ -452,8 +436,8 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{ not json");
         f.close();
-        const CliRun r =
-            runCli({QStringLiteral("bench"), QStringLiteral("launch"), QStringLiteral("--baseline"), bad});
+        const CliRun r = runCli(
+            {QStringLiteral("bench"), QStringLiteral("launch"), QStringLiteral("--baseline"), bad}, 300000);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--baseline"), r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);

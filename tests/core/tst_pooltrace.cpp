@@ -1,26 +1,15 @@
 // Tests of pool traces: the parser's accepted forms and its errors (with line numbers), and replay, on
 // a fake allocator and on a real device (PoCL) with each allocator.
 #include "pooltesthelpers.h"
+#include "testhelpers.h"
 
 #include <QtTest/QtTest>
 
 using namespace clscope;
+using namespace testhelpers;
 using namespace pooltest;
 
 namespace {
-// First device of the first platform, as clscope-cli does until device selection lands.
-cl_device_id firstDevice()
-{
-    cl_platform_id platform = nullptr;
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    return device;
-}
-
 cl_uint queueRefs(cl_command_queue queue)
 {
     cl_uint refs = 0;

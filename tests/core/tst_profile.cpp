@@ -1,6 +1,7 @@
 // Profiling records: timestamp checks, statistics, histograms, clock mapping (also on PoCL), and the
 // Chrome trace and CSV exports parsed back and compared with the records.
 #include "clscope/profile.h"
+#include "testhelpers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,7 @@
 #include <set>
 
 using namespace clscope;
+using namespace testhelpers;
 using Type = CommandRecord::Type;
 using F = StampIssues::Flag;
 
@@ -99,18 +101,6 @@ std::vector<std::vector<std::string>> parseCsv(const std::string &text)
         }
     }
     return rows;
-}
-
-cl_device_id firstDevice()
-{
-    cl_platform_id platform = nullptr;
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) != CL_SUCCESS || n == 0)
-        return nullptr;
-    return device;
 }
 
 } // namespace
