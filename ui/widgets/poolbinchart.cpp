@@ -3,7 +3,7 @@
 
 #include "clscope/format.h"
 
-#include "qcustomplotinclude.h"
+#include "plottheme.h"
 
 #include <QEvent>
 #include <QToolTip>
@@ -133,23 +133,7 @@ void PoolBinChart::changeEvent(QEvent *event)
 
 void PoolBinChart::applyTheme()
 {
-    const QPalette pal = palette();
-    const QColor text = pal.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    m_plot->setBackground(pal.brush(QPalette::Base));
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
-    m_plot->legend->setBrush(Qt::NoBrush);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setTextColor(text);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    applyPlotTheme(m_plot, palette(), {m_plot->xAxis, m_plot->yAxis});
 }
 
 } // namespace clscope::ui

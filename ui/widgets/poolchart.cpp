@@ -2,6 +2,8 @@
 // the window, pause and export controls.
 #include "poolchart.h"
 
+#include "plottheme.h"
+
 #include "models/decimate.h"
 #include "models/poolmonitor.h"
 
@@ -301,24 +303,8 @@ void PoolChart::changeEvent(QEvent *event)
 
 void PoolChart::applyTheme()
 {
-    const QPalette pal = palette();
-    const QColor text = pal.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    m_plot->setBackground(pal.brush(QPalette::Base));
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
     m_plot->yAxis2->grid()->setVisible(false);
-    m_plot->legend->setBrush(Qt::NoBrush);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->legend->setTextColor(text);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    applyPlotTheme(m_plot, palette(), {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2});
 }
 
 QString PoolChart::exportPng(const QString &path)

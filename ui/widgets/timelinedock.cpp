@@ -2,6 +2,7 @@
 #include "timelinedock.h"
 
 #include "models/kernelstatsmodel.h"
+#include "plottheme.h"
 #include "timelinewidget.h"
 
 #include <QCheckBox>
@@ -360,21 +361,9 @@ void TimelineDock::changeEvent(QEvent *event)
 
 void TimelineDock::applyPlotTheme()
 {
-    const QPalette pal = palette();
-    m_plot->setBackground(pal.base());
-    const QColor text = pal.color(QPalette::Text);
-    const QColor grid = pal.color(QPalette::Midlight);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
     if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
-        title->setTextColor(text);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+        title->setTextColor(palette().color(QPalette::WindowText));
+    clscope::ui::applyPlotTheme(m_plot, palette(), {m_plot->xAxis, m_plot->yAxis});
 }
 
 QString TimelineDock::exportTrace(const QString &path) const
