@@ -276,6 +276,9 @@ private slots:
         QTest::newRow("float negative hex-float") << "float"
                                                   << "-0x1p-1"
                                                   << "000000bf";
+        QTest::newRow("float hex-float without integer part") << "float"
+                                                              << "0x.8p1"
+                                                              << "0000803f";
         QTest::newRow("float integer") << "float"
                                        << "+2"
                                        << "00000040";
@@ -456,6 +459,22 @@ private slots:
         QTest::newRow("float two signs") << "float"
                                          << "+-1"
                                          << "n: '+-1' is not a valid float";
+        // from_chars took a sign, inf or nan after the stripped 0x (found by fuzz_argspec).
+        QTest::newRow("double sign after 0x") << "double"
+                                              << "0x-1"
+                                              << "n: '0x-1' is not a valid double";
+        QTest::newRow("double two signs around 0x") << "double"
+                                                    << "-0x-1.8p1"
+                                                    << "n: '-0x-1.8p1' is not a valid double";
+        QTest::newRow("float 0xinf") << "float"
+                                     << "0xinf"
+                                     << "n: '0xinf' is not a valid float";
+        QTest::newRow("half 0xnan") << "half"
+                                    << "0xnan"
+                                    << "n: '0xnan' is not a valid half";
+        QTest::newRow("int 0xinf") << "int"
+                                   << "0xinf"
+                                   << "n: '0xinf' is not a valid int";
         QTest::newRow("float4 with 3") << "float4"
                                        << "1,2,3"
                                        << "n: float4 needs 4 values, got 3 ('1,2,3')";
@@ -506,6 +525,10 @@ private slots:
                  std::numeric_limits<std::uint64_t>::max());
         QCOMPARE(std::get<std::int64_t>(parseNumber("-9223372036854775808", ScalarKind::Long, "n")),
                  std::numeric_limits<std::int64_t>::min());
+        // -0 keeps the variant of its kind: unsigned for unsigned kinds and bytes, signed for signed ones.
+        QCOMPARE(std::get<std::uint64_t>(parseNumber("-0", ScalarKind::UInt, "n")), std::uint64_t(0));
+        QCOMPARE(std::get<std::uint64_t>(parseNumber("-0x0", ScalarKind::Bytes, "n")), std::uint64_t(0));
+        QCOMPARE(std::get<std::int64_t>(parseNumber("-0", ScalarKind::Int, "n")), std::int64_t(0));
         QCOMPARE(formatNumber(std::uint64_t(18446744073709551615ull), ScalarKind::ULong),
                  std::string("18446744073709551615"));
         QCOMPARE(formatNumber(0.1, ScalarKind::Float), std::string("0.1")); // shortest as float
@@ -1004,6 +1027,11 @@ private slots:
                                      << "random=8:10:12" << 10.0 << 12.0 << true;
         QTest::newRow("raw bytes") << "bytes4"
                                    << "random=3" << 0.0 << 255.0 << true;
+        // -0 as a bound of an unsigned range threw std::bad_variant_access (found by fuzz_argspec).
+        QTest::newRow("uint range from -0") << "uint"
+                                            << "random=4:-0:9" << 0.0 << 9.0 << true;
+        QTest::newRow("raw bytes range from -0") << "bytes8"
+                                                 << "random=7:-0:5" << 0.0 << 5.0 << true;
     }
 
     void randomIsReproducible()

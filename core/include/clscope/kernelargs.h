@@ -80,7 +80,8 @@ std::string elementTypeNames();
 
 // ---- Values -----------------------------------------------------------------------------------------
 
-// One component as typed: integers stay exact over the whole 64-bit range.
+// One component as typed: integers stay exact over the whole 64-bit range. parseNumber gives
+// std::int64_t for signed kinds, std::uint64_t for unsigned kinds and bytes, double for floating kinds.
 using Number = std::variant<std::int64_t, std::uint64_t, double>;
 
 // Parses one component for a scalar kind: decimal, hex (0x1F, -0x10 where signed), hex-float (0x1.8p1),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -135,6 +136,9 @@ std::optional<double> parseDouble(std::string_view text, bool &overflow)
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         format = std::chars_format::hex;
         text.remove_prefix(2);
+        // from_chars would also take a sign, inf or nan here: "0x-1" as -1, "0xinf" as infinity.
+        if (!std::isxdigit(static_cast<unsigned char>(text.front())) && text.front() != '.')
+            return std::nullopt;
     }
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, format);
@@ -322,8 +326,9 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
     const IntRange range = intRange(kind);
     if ((negative && *magnitude > range.maxNegative) || (!negative && *magnitude > range.maxPositive))
         fail(what, shown + " is out of range for " + typeName + " (" + rangeText(kind) + ")");
-    if (negative)
-        return *magnitude == 0 ? std::int64_t(0) : std::int64_t(0 - *magnitude); // two's complement, exact
+    // "-0" of an unsigned kind stays unsigned: callers take std::uint64_t from unsigned kinds.
+    if (negative && *magnitude != 0)
+        return std::int64_t(0 - *magnitude); // two's complement, exact
     if (isSignedInteger(kind))
         return std::int64_t(*magnitude);
     return *magnitude;
