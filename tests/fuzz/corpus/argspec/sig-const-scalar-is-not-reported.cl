@@ -1,0 +1,1 @@
+kernel void c(const int k, const float4 v) {}

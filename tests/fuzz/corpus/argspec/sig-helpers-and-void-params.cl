@@ -1,0 +1,3 @@
+int helper(int x) { return x; }
+kernel void nothing(void) { helper(1); }
+kernel void empty() {}

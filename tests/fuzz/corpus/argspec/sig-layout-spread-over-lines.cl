@@ -1,0 +1,11 @@
+__kernel
+void
+spread(
+  __global
+  float4
+  *
+  data,
+  uint  count
+)
+{
+}

@@ -1,0 +1,1 @@
+kernel void k(global int *p, local float4 *l, constant uint *c) { }

@@ -1,0 +1,1 @@
+kernel void al(global float * __attribute__((aligned(16))) p) {}

@@ -1,0 +1,1 @@
+kernel void named(global int *pipe, int n) {}

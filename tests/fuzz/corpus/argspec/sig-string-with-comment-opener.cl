@@ -1,0 +1,2 @@
+constant char msg[] = "/* not a comment";
+kernel void str(int a) {}
