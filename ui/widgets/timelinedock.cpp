@@ -146,6 +146,11 @@ TimelineDock::TimelineDock(QWidget *parent)
     m_bars->setPen(QPen(QColor(0x2f, 0x55, 0x7f)));
     m_bars->setBrush(QColor(0x4e, 0x79, 0xa7));
     m_plot->yAxis->setLabel(tr("count"));
+    // Counts are whole: ticks at multiples of 1 (2, 5, 10... when there are many).
+    auto counts = QSharedPointer<QCPAxisTickerFixed>::create();
+    counts->setTickStep(1.0);
+    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(counts);
     applyPlotTheme();
 
     auto *statsSplit = new QSplitter(Qt::Vertical);
