@@ -253,21 +253,14 @@ int main(int argc, char **argv)
         const QStringList docks = parser.values(showOption);
         for (const QString &dock : docks)
             window.showDock(dock);
-        // Give pending layout requests (status bar, tree columns) a moment before the grab.
+        // One picture after pending layout requests (status bar, tree columns) have had a moment, or a
+        // series --screenshot-every apart; the app exits after the last one or at the first error.
         const QString path = parser.value(screenshotOption);
-        if (shots == 1) {
-            QTimer::singleShot(300, &window, [&window, path] {
-                const QString error = window.saveScreenshot(path);
-                if (!error.isEmpty())
-                    fail(error);
-                QApplication::exit(error.isEmpty() ? 0 : 1);
-            });
-            return;
-        }
         auto *timer = new QTimer(&window);
         auto taken = std::make_shared<int>(0);
         QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, taken, path, shots] {
-            const QString error = window.saveScreenshot(seriesPath(path, ++*taken));
+            ++*taken;
+            const QString error = window.saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
             if (!error.isEmpty() || *taken == shots) {
                 timer->stop();
                 if (!error.isEmpty())
@@ -275,7 +268,7 @@ int main(int argc, char **argv)
                 QApplication::exit(error.isEmpty() ? 0 : 1);
             }
         });
-        timer->start(everyMs);
+        timer->start(shots == 1 ? 300 : everyMs);
     };
     auto *bench = window.findChild<clscope::ui::BenchmarkDock *>();
     if (parser.isSet(baselineOption)) {
