@@ -9,6 +9,7 @@
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
 #include "clscope/profile.h"
+#include "clscope/rundirective.h"
 #include "clscope/runner.h"
 
 #include <nlohmann/json.hpp>
@@ -141,9 +142,45 @@ void printBuildFailure(const BuildResult &build, const std::string &file)
     std::cerr << '\n';
 }
 
-int runRun(const RunOptionsCli &opts)
+// Without --global and --arg the file's own `// clscope-run:` line for the kernel says how to run it.
+
+RunOptionsCli withDirective(RunOptionsCli opts)
 {
-    const std::string spec = checkUsage(opts.common, opts.file);
+    if (!opts.global.empty() || !opts.args.empty()) {
+        if (opts.kernel.empty())
+            throw CliFailure{ExitUsage, "--kernel is required"};
+        if (opts.global.empty())
+            throw CliFailure{ExitUsage, "--global is required"};
+        return opts;
+    }
+    const std::vector<RunDirective> directives = parseRunDirectives(readSourceFile(opts.file));
+    const RunDirective *d = findRunDirective(directives, opts.kernel);
+    if (!d) {
+        std::string what =
+            opts.kernel.empty() ? std::string("--kernel") : "--global for kernel " + opts.kernel;
+        if (directives.size() > 1 && opts.kernel.empty())
+            what += " (the file has " + std::to_string(directives.size()) + " clscope-run launches)";
+        throw CliFailure{ExitUsage,
+                         "no " + what + " given and " + opts.file + " has no // clscope-run: line for it"};
+    }
+    opts.kernel = d->kernel;
+    opts.global = d->global;
+    if (opts.local.empty())
+        opts.local = d->local;
+    if (opts.offset.empty())
+        opts.offset = d->offset;
+    if (opts.repeat == 1)
+        opts.repeat = d->repeat;
+    opts.args = d->args;
+    if (opts.prints.empty())
+        opts.prints = d->prints;
+    return opts;
+}
+
+int runRun(const RunOptionsCli &given)
+{
+    const std::string spec = checkUsage(given.common, given.file);
+    const RunOptionsCli opts = withDirective(given);
     if (opts.repeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 
@@ -210,8 +247,10 @@ void addRunCommand(CLI::App &app, Action &action)
     CLI::App *sub =
         app.add_subcommand("run", "Build an OpenCL C file and run one kernel with typed arguments");
     sub->add_option("file", opts->file, "The .cl file")->required();
-    sub->add_option("--kernel", opts->kernel, "The kernel to run")->required();
-    sub->add_option("--global", opts->global, "Global size X[,Y[,Z]]")->required();
+    sub->add_option("--kernel", opts->kernel,
+                    "The kernel to run (default: the one of the file's only // clscope-run: line)");
+    sub->add_option("--global", opts->global,
+                    "Global size X[,Y[,Z]] (default, with the arguments: the file's // clscope-run: line)");
     sub->add_option("--local", opts->local, "Local size X[,Y[,Z]] (default: the driver chooses)");
     sub->add_option("--offset", opts->offset, "Global offset X[,Y[,Z]] (default: 0)");
     sub->add_option("--repeat", opts->repeat, "Launches, one after another (default 1)");

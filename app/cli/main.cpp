@@ -3,6 +3,7 @@
 
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
+#include "clscope/loaderenv.h"
 
 #include <filesystem>
 
@@ -35,6 +36,7 @@ void addCommonOptions(CLI::App *sub, CommonOptions &opts)
 int main(int argc, char **argv)
 {
     using namespace clscope::cli;
+    clscope::registerInstalledPlatforms(); // before any OpenCL call or thread
     CLI::App app{"clscope-cli: OpenCL devices, builds, runs, memory pool and benchmarks, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("clscope-cli ") + CLSCOPE_VERSION);

@@ -2,6 +2,7 @@
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png]; a
 // pool workload and a series of screenshots show the live charts moving.
 #include "benchmark_timeline.h"
+#include "clscope/loaderenv.h"
 #include "models/benchmarkrunner.h"
 #include "models/poolworkload.h"
 #include "widgets/argumentspanel.h"
@@ -79,6 +80,7 @@ QString seriesPath(const QString &path, int index)
 int main(int argc, char **argv)
 {
     allowHeadlessOptions(argc, argv);
+    clscope::registerInstalledPlatforms(); // Oclgrind as a device; before any thread or OpenCL call
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("CLScope"));
     QApplication::setOrganizationName(QStringLiteral("CLScope"));

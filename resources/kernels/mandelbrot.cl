@@ -1,4 +1,6 @@
 // Mandelbrot set: iteration counts for a width x height grid over [-2.5, 1] x [-1, 1].
+// clscope-run: --kernel mandelbrot --global 512,512 --arg iterations=buffer:uint:262144:zeros
+// clscope-run: --arg width=uint:512 --arg height=uint:512 --arg max_iter=uint:256 --print iterations
 __kernel void mandelbrot(__global uint *iterations, const uint width, const uint height, const uint max_iter)
 {
     const uint x = get_global_id(0);

@@ -1,5 +1,8 @@
 // Tiled matrix multiply C = A * B for square N x N matrices (row-major), TILE x TILE work-groups.
 // N must be a multiple of TILE. Build with -D TILE=16 to change the tile size.
+// The launch below multiplies 256x256 matrices of ones and twos: every element of C is 512.
+// clscope-run: --kernel matmul_tiled --global 256,256 --local 16,16 --arg A=buffer:float:65536:fill=1
+// clscope-run: --arg B=buffer:float:65536:fill=2 --arg C=buffer:float:65536:zeros --arg N=int:256 --print C
 #ifndef TILE
 #define TILE 16
 #endif

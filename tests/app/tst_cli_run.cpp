@@ -286,6 +286,47 @@ private slots:
         QVERIFY(r.out.isEmpty());
     }
 
+    void samplesRunFromTheirOwnLaunch_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("buffer");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<QString>("expected"); // "iota+2": element i is i + 2; else every element equals it
+        QTest::newRow("vector_add") << "vector_add.cl"
+                                    << "c" << 1024 << "iota+2";
+        QTest::newRow("reduction") << "reduction.cl"
+                                   << "partial" << 16 << "256";
+        QTest::newRow("matmul_tiled") << "matmul_tiled.cl"
+                                      << "C" << 65536 << "512";
+        QTest::newRow("mandelbrot") << "mandelbrot.cl"
+                                    << "iterations" << 262144 << "";
+    }
+
+    // No --kernel, --global or --arg: the file's `// clscope-run:` lines say how to run it.
+    void samplesRunFromTheirOwnLaunch()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, buffer);
+        QFETCH(int, count);
+        QFETCH(QString, expected);
+        const QJsonObject j = runJson(QStringList{kernelPath(sample.toLatin1().constData())});
+        const QJsonArray values = j.value(QStringLiteral("buffers")).toObject().value(buffer).toArray();
+        QCOMPARE(values.size(), count);
+        for (int i = 0; i < count; ++i) {
+            const double v = values.at(i).toDouble();
+            if (expected == QStringLiteral("iota+2"))
+                QCOMPARE(v, double(i) + 2);
+            else if (!expected.isEmpty())
+                QCOMPARE(v, expected.toDouble());
+        }
+        if (expected
+                .isEmpty()) { // Mandelbrot: the point (0, 0) is inside the set, (-2.5, -1) escapes at once
+            const int x0 = int(2.5 / 3.5 * 512), y0 = 256;
+            QCOMPARE(values.at(y0 * 512 + x0).toDouble(), 256.0);
+            QCOMPARE(values.at(0).toDouble(), 1.0);
+        }
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -362,6 +403,11 @@ private slots:
                                       << "clscope-cli: cannot read /nonexistent/k.cl: no such file";
         QTest::newRow("missing --kernel") << (QStringList{kernelPath("vector_add.cl")} + words("--global 8"))
                                           << 2 << "clscope-cli: --kernel is required";
+        QTest::newRow("no launch in the file")
+            << QStringList{dataPath("types.cl")} << 2 << "clscope-cli: no --kernel given and";
+        QTest::newRow("--kernel without a launch")
+            << (QStringList{kernelPath("vector_add.cl")} + words("--kernel nope")) << 2
+            << "clscope-cli: no --global for kernel nope given";
         QTest::newRow("image argument")
             << types("with_image", "1", "--arg out=buffer:int:1") << 2
             << "clscope-cli: img: image arguments (image2d_t) are not supported yet";

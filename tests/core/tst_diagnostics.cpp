@@ -222,11 +222,21 @@ private slots:
         QCOMPARE(isDriverSourceAlias(file.toStdString()), alias);
     }
 
-    void noSourceNameKeepsDriverNames()
+    void noSourceNameMeansTheMainSource()
     {
-        const auto d = parseDiagnostics("input.cl:1:2: error: e", "");
-        QCOMPARE(d.size(), size_t(1));
-        QCOMPARE(d.front().file, std::string("input.cl"));
+        // An unsaved buffer: the driver's name for it (a temporary file) is never shown; no file name
+        // means the main source, which the GUI maps to the buffer's tab.
+        for (const char *log :
+             {"input.cl:1:2: error: e", "error: /root/.cache/pocl/kcache/tempfile_Ab12.cl:1:2: e",
+              "<kernel>:1:2: error: e"}) {
+            const auto d = parseDiagnostics(log, "");
+            QCOMPARE(d.size(), size_t(1));
+            QCOMPARE(d.front().file, std::string());
+            QCOMPARE(d.front().line, 1);
+        }
+        // A header keeps its name.
+        const auto h = parseDiagnostics("/work/inc/helper.h:3:1: error: e", "");
+        QCOMPARE(h.front().file, std::string("/work/inc/helper.h"));
     }
 };
 

@@ -38,6 +38,9 @@ std::vector<std::string> splitOptions(std::string_view options);
 // The inverse of splitOptions: tokens that need it are double-quoted, so splitOptions(join(t)) == t.
 std::string joinOptions(const std::vector<std::string> &tokens);
 
+// The bytes of a source file; throws BuildInputError naming the file and the reason.
+std::string readSourceFile(const std::string &path);
+
 // The -I directories named by the tokens ("-I dir", "-Idir"), in order.
 std::vector<std::string> includePaths(const std::vector<std::string> &tokens);
 
@@ -293,6 +296,7 @@ struct BuildResultData
     CacheState cache = CacheState::Off; // Hit when every device hit, Off when the cache is off
     std::string options;                // the effective options passed to the driver
     std::string sourcePath;
+    std::vector<std::string> headers; // the headers the source includes that were found (paths)
     std::vector<DeviceBuildLog> logs;
     std::vector<Diagnostic> diagnostics; // of every device, duplicates merged
     std::vector<KernelInfo> kernels;     // empty when the build failed
@@ -312,6 +316,7 @@ public:
     CacheState cache() const { return m_d->cache; }
     const std::string &options() const { return m_d->options; }
     const std::string &sourcePath() const { return m_d->sourcePath; }
+    const std::vector<std::string> &headers() const { return m_d->headers; }
     const std::vector<DeviceBuildLog> &logs() const { return m_d->logs; }
     const std::vector<Diagnostic> &diagnostics() const { return m_d->diagnostics; }
     const std::vector<KernelInfo> &kernels() const { return m_d->kernels; }

@@ -177,7 +177,9 @@ private:
         // A header the include scan found keeps its name even where it looks like a temporary file.
         if (std::find(m_known.begin(), m_known.end(), n) != m_known.end())
             return std::string(file);
-        if (!m_sourceFile.empty() && isDriverSourceAlias(file))
+        // The driver's name for the main source is the source's own name, or none for an unsaved buffer
+        // (never the driver's temporary file, which is gone or meaningless to the user).
+        if (isDriverSourceAlias(file))
             return std::string(m_sourceFile);
         return std::string(file);
     }

@@ -61,6 +61,8 @@ struct Prepared
     std::vector<std::string> knownFiles;
 };
 
+} // namespace
+
 std::string readSourceFile(const std::string &path)
 {
     std::error_code ec;
@@ -75,6 +77,8 @@ std::string readSourceFile(const std::string &path)
     ss << in.rdbuf();
     return ss.str();
 }
+
+namespace {
 
 std::string trimmedLog(std::string log)
 {
@@ -210,6 +214,10 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &c
     d.cache = cache;
     d.options = p.options;
     d.sourcePath = request.sourcePath;
+    for (const IncludedFile &f : p.includes) {
+        if (f.found)
+            d.headers.push_back(f.path);
+    }
     for (const DeviceBuildLog &log : attempt.logs) {
         for (Diagnostic &diag : parseDiagnostics(log.log, request.sourcePath, p.knownFiles)) {
             if (std::find(d.diagnostics.begin(), d.diagnostics.end(), diag) == d.diagnostics.end())

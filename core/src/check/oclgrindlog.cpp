@@ -264,8 +264,8 @@ private:
         const std::string n = std::filesystem::path(file).lexically_normal().string();
         if (std::find(m_known.begin(), m_known.end(), n) != m_known.end())
             return std::string(file);
-        if (!m_sources.sourceFile.empty() && isDriverSourceAlias(file))
-            return m_sources.sourceFile;
+        if (isDriverSourceAlias(file))
+            return m_sources.sourceFile; // empty for an unsaved buffer: the main source, not input.cl
         return std::string(file);
     }
 

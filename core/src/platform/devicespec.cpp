@@ -146,8 +146,13 @@ std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<Dev
 {
     std::vector<size_t> picked;
     if (trim(spec).empty()) {
+        // A GPU, else a real device (PoCL), and a simulator such as Oclgrind only when nothing else is there.
         for (size_t i = 0; i < candidates.size(); ++i) {
             if (candidates[i].type & CL_DEVICE_TYPE_GPU)
+                return {i};
+        }
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (lower(candidates[i].platformName).find("oclgrind") == std::string::npos)
                 return {i};
         }
         if (!candidates.empty())
