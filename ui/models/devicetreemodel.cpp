@@ -2,6 +2,7 @@
 #include "devicetreemodel.h"
 
 #include <QBrush>
+#include <QColor>
 #include <QFont>
 #include <QPalette>
 
@@ -207,15 +208,34 @@ int DeviceTreeModel::columnCount(const QModelIndex &) const
     return ColumnCount;
 }
 
+void DeviceTreeModel::setCurrentDevice(int platform, int device)
+{
+    const QModelIndex before = deviceIndex(m_currentPlatform, m_currentDevice);
+    m_currentPlatform = platform;
+    m_currentDevice = device;
+    for (const QModelIndex &i : {before, deviceIndex(platform, device)}) {
+        if (i.isValid())
+            emit dataChanged(i, i.siblingAtColumn(ValueColumn), {Qt::DisplayRole, Qt::DecorationRole});
+    }
+}
+
 QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid())
         return {};
     const Node *n = node(index);
+    const bool current =
+        n->kind == DeviceNode && n->platform == m_currentPlatform && n->device == m_currentDevice;
     switch (role) {
+    case Qt::DecorationRole:
+        if (current && index.column() == NameColumn)
+            return QColor(0x2e, 0x9d, 0x48); // a green square before the name (no Widgets here for icons)
+        return {};
     case Qt::DisplayRole:
         if (index.column() == NameColumn)
             return n->name;
+        if (current)
+            return n->value.isEmpty() ? tr("current device") : tr("%1 (current device)").arg(n->value);
         // One line in the tree; the whole list is in the tooltip.
         if (n->value.contains(u'\n'))
             return QString(n->value).replace(u'\n', QStringLiteral(" "));

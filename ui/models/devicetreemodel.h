@@ -34,6 +34,8 @@ public:
 
     // Index of the device node, or an invalid index.
     QModelIndex deviceIndex(int platform, int device) const;
+    // The current device's row is marked (an icon and "current" in its value column); -1, -1 for none.
+    void setCurrentDevice(int platform, int device);
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -49,6 +51,8 @@ private:
 
     std::shared_ptr<const SystemSnapshot> m_snapshot;
     std::unique_ptr<Node> m_root;
+    int m_currentPlatform = -1;
+    int m_currentDevice = -1;
 };
 
 // The tree as indented text ("name\tvalue" per row), for copy and test snapshots.

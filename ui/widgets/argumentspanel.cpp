@@ -14,6 +14,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace clscope::ui {
 
 struct ArgumentsPanel::Row
@@ -140,7 +142,7 @@ void ArgumentsPanel::setBuild(const BuildResult &build, const DeviceSnapshot *de
     saveValues();
     const QString previous = currentKernel();
     m_build = build;
-    m_device = device;
+    m_device = device ? std::optional<DeviceSnapshot>(*device) : std::nullopt;
     m_deviceName = device ? device->name() : std::string();
     m_restoring = true;
     m_kernel->clear();
@@ -478,6 +480,35 @@ bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
             *error = qs(e.what());
         return false;
     }
+}
+
+bool ArgumentsPanel::applyDirective(const RunDirective &directive, QString *error)
+{
+    if (!setCurrentKernel(QString::fromStdString(directive.kernel))) {
+        if (error)
+            *error = tr("line %1: the program has no kernel '%2'")
+                         .arg(directive.line)
+                         .arg(QString::fromStdString(directive.kernel));
+        return false;
+    }
+    for (const std::string &spec : directive.args) {
+        if (!applySpec(QString::fromStdString(spec), error))
+            return false;
+    }
+    for (auto &row : m_rowState) {
+        if (row->readBack && !directive.prints.empty())
+            row->readBack->setChecked(std::find(directive.prints.begin(), directive.prints.end(),
+                                                row->slot.name) != directive.prints.end());
+    }
+    setRange(QString::fromStdString(directive.global), QString::fromStdString(directive.local),
+             QString::fromStdString(directive.offset));
+    m_repeat->setValue(directive.repeat);
+    return true;
+}
+
+void ArgumentsPanel::showMessage(const QString &text)
+{
+    m_message->setText(text);
 }
 
 void ArgumentsPanel::setRange(const QString &global, const QString &local, const QString &offset)

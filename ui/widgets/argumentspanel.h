@@ -6,6 +6,7 @@
 
 #include "clscope/build.h"
 #include "clscope/deviceinfo.h"
+#include "clscope/rundirective.h"
 #include "clscope/runner.h"
 
 #include <QWidget>
@@ -41,8 +42,14 @@ public:
     explicit ArgumentsPanel(QWidget *parent = nullptr);
     ~ArgumentsPanel() override;
 
-    // A new build (kernels and their arguments) on a device (for the limits shown).
+    // A new build (kernels and their arguments) on a device (for the limits shown; the panel keeps a copy,
+    // so a refresh of the devices cannot pull it away).
     void setBuild(const BuildResult &build, const DeviceSnapshot *device);
+    // Fills kernel, arguments, NDRange, repeat and read-backs from a `// clscope-run:` directive; false
+    // with *error when the build has no such kernel or an argument does not fit.
+    bool applyDirective(const RunDirective &directive, QString *error = nullptr);
+    // Shows why a run did not happen (next to Run), or clears it with an empty text.
+    void showMessage(const QString &text);
     const BuildResult &build() const { return m_build; }
     QStringList kernelNames() const;
     QString currentKernel() const;
@@ -64,6 +71,8 @@ public:
     bool applyState(const ArgumentsState &state, QString *error = nullptr);
 
     void setRunning(bool running);
+    // Remembers the values per kernel (QSettings), as a run does.
+    void saveValues() const;
     QPushButton *runButton() const { return m_run; }
     QPushButton *stopButton() const { return m_stop; }
 
@@ -74,14 +83,13 @@ signals:
 private:
     struct Row;
     void rebuildRows();
-    void saveValues() const;
     void restoreValues();
     void validateRow(Row &row) const;
     void updateLimits();
     std::optional<ArgValue> rowValue(const Row &row, QString *error) const;
 
     BuildResult m_build;
-    const DeviceSnapshot *m_device = nullptr;
+    std::optional<DeviceSnapshot> m_device;
     std::string m_deviceName;
     QComboBox *m_kernel;
     QWidget *m_rowsHost;

@@ -110,7 +110,7 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
     connect(m_list, &QTreeWidget::itemActivated, this, activate);
 }
 
-void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic> &diagnostics)
+void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic> &diagnostics, const QString &mainTitle)
 {
     m_list->clear();
     for (const Diagnostic &d : diagnostics) {
@@ -122,8 +122,9 @@ void DiagnosticsPanel::setDiagnostics(const std::vector<Diagnostic> &diagnostics
         item->setIcon(0, style()->standardIcon(icon));
         item->setText(0, QString::fromUtf8(severityName(d.severity).data()));
         const QString file = QString::fromStdString(d.file);
-        item->setText(1, file.isEmpty() ? QString() : QFileInfo(file).fileName());
-        item->setToolTip(1, file);
+        const bool main = file.isEmpty() && d.line > 0;
+        item->setText(1, main ? mainTitle : file.isEmpty() ? QString() : QFileInfo(file).fileName());
+        item->setToolTip(1, main ? tr("%1 (unsaved buffer)").arg(mainTitle) : file);
         item->setData(1, Qt::UserRole, file);
         item->setText(2, d.line > 0 ? QString::number(d.line) : QString());
         item->setText(3, d.column > 0 ? QString::number(d.column) : QString());

@@ -36,7 +36,8 @@ class DiagnosticsPanel : public QWidget
 public:
     explicit DiagnosticsPanel(QWidget *parent = nullptr);
 
-    void setDiagnostics(const std::vector<Diagnostic> &diagnostics);
+    // mainTitle names the main source's tab (diagnostics without a file belong to it: an unsaved buffer).
+    void setDiagnostics(const std::vector<Diagnostic> &diagnostics, const QString &mainTitle = {});
     QTreeWidget *list() const { return m_list; }
 
 signals:

@@ -16,11 +16,14 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace clscope::ui {
 
@@ -82,6 +85,11 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->header()->setSectionResizeMode(DeviceTreeModel::NameColumn, QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(true);
+    // One click on a device row makes it current (double click anywhere under a device too).
+    connect(m_view, &QTreeView::clicked, this, [this](const QModelIndex &index) {
+        if (index.data(DeviceTreeModel::NodeKindRole).toInt() == DeviceTreeModel::DeviceNode)
+            onActivated(index);
+    });
     connect(m_view, &QTreeView::doubleClicked, this, &DeviceDock::onActivated);
 
     auto *toolbar = new QHBoxLayout;
@@ -181,11 +189,28 @@ void DeviceDock::showSnapshot(const SnapshotPtr &snapshot)
         }
     }
     m_view->resizeColumnToContents(DeviceTreeModel::NameColumn);
+    m_nameWidth = m_view->columnWidth(DeviceTreeModel::NameColumn);
+    fitColumns();
     onCurrentDeviceChanged(m_manager->currentDevice());
+}
+
+void DeviceDock::fitColumns()
+{
+    // Parameter names get about 40 % of the width (never more than they need), values the rest: a narrow
+    // dock still shows both.
+    const int width = m_view->viewport()->width();
+    m_view->setColumnWidth(DeviceTreeModel::NameColumn, std::max(80, std::min(m_nameWidth, width * 2 / 5)));
+}
+
+void DeviceDock::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
 }
 
 void DeviceDock::onCurrentDeviceChanged(DeviceKey key)
 {
+    m_model->setCurrentDevice(key.platform, key.device);
     const QModelIndex source = m_model->deviceIndex(key.platform, key.device);
     if (!source.isValid())
         return;

@@ -37,7 +37,11 @@ public:
 signals:
     void exportRequested();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void fitColumns();
     void showSnapshot(const SnapshotPtr &snapshot);
     void onCurrentDeviceChanged(DeviceKey key);
     void onActivated(const QModelIndex &proxyIndex);
@@ -53,6 +57,7 @@ private:
     QWidget *m_loadingPage;
     QWidget *m_treePage;
     QWidget *m_emptyPage;
+    int m_nameWidth = 240; // what the parameter names need
 };
 
 } // namespace clscope::ui

@@ -8,11 +8,15 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+
+#include <utility>
 
 namespace clscope::ui {
 
@@ -81,11 +85,97 @@ BuildCoordinator::BuildCoordinator(WorkQueue *queue, DeviceManager *devices, Edi
     connect(m_controller, &BuildController::buildFinished, this, &BuildCoordinator::onFinished);
     connect(m_controller, &BuildController::buildFailed, this, &BuildCoordinator::onFailed);
     connect(m_diagnostics, &DiagnosticsPanel::diagnosticActivated, this, &BuildCoordinator::jumpTo);
+    connect(m_editors, &EditorTabs::currentDocumentChanged, this, &BuildCoordinator::markEditors);
+}
+
+KernelEditor *BuildCoordinator::programEditor() const
+{
+    KernelEditor *current = m_editors->currentEditor();
+    if (!current || current == m_builtEditor || !m_builtEditor)
+        return current;
+    // A header of the latest build builds (and runs) the program that includes it.
+    const QString path = m_editors->currentPath();
+    for (const QString &header : m_builtHeaders) {
+        if (samePath(path, header))
+            return m_builtEditor;
+    }
+    return current;
+}
+
+QStringList BuildCoordinator::headerTimes(const QStringList &headers) const
+{
+    QStringList out;
+    for (const QString &h : headers)
+        out << h + u'@' + QString::number(QFileInfo(h).lastModified().toMSecsSinceEpoch());
+    return out;
+}
+
+BuildStamp BuildCoordinator::currentStamp() const
+{
+    BuildStamp stamp;
+    stamp.editor = programEditor();
+    if (!stamp.editor)
+        return stamp;
+    const int index = m_editors->indexOf(stamp.editor);
+    stamp.path = m_editors->path(index);
+    stamp.title = m_editors->title(index);
+    stamp.text = stamp.editor->text();
+    stamp.options = m_options->currentText().trimmed();
+    const DeviceSnapshot *device = m_devices->currentDeviceSnapshot();
+    stamp.device = device ? device->id : nullptr;
+    // The latest build's headers, as far as it read them: an edited header makes the build stale.
+    if (stamp.editor == m_built.editor)
+        stamp.headerTimes = headerTimes(m_builtHeaders);
+    return stamp;
 }
 
 bool BuildCoordinator::buildCurrent(bool allDevicesOfPlatform)
 {
-    KernelEditor *editor = m_editors->currentEditor();
+    // A build asked for by hand supersedes a run that waited for the previous one.
+    m_then = nullptr;
+    m_refused = nullptr;
+    return startBuild(currentStamp(), allDevicesOfPlatform);
+}
+
+bool BuildCoordinator::buildThen(std::function<void()> then, std::function<void(const QString &)> refused)
+{
+    const BuildStamp now = currentStamp();
+    if (!now.editor) {
+        refused(tr("nothing to run: open a sample or a kernel first (File menu)"));
+        return false;
+    }
+    if (!now.device) {
+        refused(tr("no device: choose one in the Devices panel"));
+        return false;
+    }
+    if (m_busy->isVisible() && m_pending.sameInput(now)) {
+        m_then = std::move(then); // that very build is under way
+        m_refused = std::move(refused);
+        return true;
+    }
+    if (m_built.editor && m_built.sameInput(now)) {
+        if (m_builtOk) {
+            then();
+            return true;
+        }
+        refused(
+            tr("the build of %1 failed; fix the errors in Diagnostics and press F5 again").arg(now.title));
+        return false;
+    }
+    m_then = std::move(then);
+    m_refused = std::move(refused);
+    if (!startBuild(now, false)) {
+        m_then = nullptr;
+        if (auto r = std::exchange(m_refused, nullptr))
+            r(tr("the build could not start"));
+        return false;
+    }
+    return true;
+}
+
+bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlatform)
+{
+    KernelEditor *editor = stamp.editor;
     if (!editor) {
         m_statusBar->showMessage(tr("Nothing to build: open or write a kernel first"), 5000);
         return false;
@@ -96,9 +186,9 @@ bool BuildCoordinator::buildCurrent(bool allDevicesOfPlatform)
         return false;
     }
     BuildJob job;
-    job.source = editor->text();
-    job.sourcePath = m_editors->currentPath();
-    job.options = m_options->currentText().trimmed();
+    job.source = stamp.text;
+    job.sourcePath = stamp.path;
+    job.options = stamp.options;
     if (allDevicesOfPlatform) {
         const auto &platform =
             m_devices->snapshot()->platforms[static_cast<size_t>(m_devices->currentDevice().platform)];
@@ -111,11 +201,10 @@ bool BuildCoordinator::buildCurrent(bool allDevicesOfPlatform)
         job.deviceNames << QString::fromStdString(device->name());
     }
     rememberOptions(job.options);
-    m_builtEditor = editor;
-    m_builtPath = job.sourcePath;
+    m_pending = stamp;
     setBusy(true);
     m_statusBar->showMessage(
-        tr("Building %1 on %2…").arg(m_editors->title(), job.deviceNames.join(QStringLiteral(", "))));
+        tr("Building %1 on %2…").arg(stamp.title, job.deviceNames.join(QStringLiteral(", "))));
     m_controller->build(job);
     return true;
 }
@@ -145,10 +234,25 @@ void BuildCoordinator::rememberOptions(const QString &options)
 void BuildCoordinator::onFinished(const BuildResult &result)
 {
     setBusy(false);
+    m_builtEditor = m_pending.editor;
+    m_builtPath = m_pending.path;
+    m_builtHeaders.clear();
+    for (const std::string &h : result.headers())
+        m_builtHeaders << QString::fromStdString(h);
+    m_built = m_pending;
+    m_built.headerTimes = headerTimes(m_builtHeaders);
+    m_builtOk = result.success();
     m_log->showResult(result);
     showDiagnostics(result.diagnostics());
     m_statusBar->showMessage(buildSummary(result));
     emit buildFinished(result);
+    auto then = std::exchange(m_then, nullptr);
+    auto refused = std::exchange(m_refused, nullptr);
+    if (result.success() && then)
+        then();
+    else if (!result.success() && refused)
+        refused(tr("the build of %1 failed; fix the errors in Diagnostics and press F5 again")
+                    .arg(m_built.title));
 }
 
 KernelEditor *BuildCoordinator::builtEditor() const
@@ -158,18 +262,40 @@ KernelEditor *BuildCoordinator::builtEditor() const
 
 void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
-    m_diagnostics->setDiagnostics(diagnostics);
-    if (!m_builtEditor)
-        return;
-    QVector<EditorDiagnostic> marks;
-    for (const Diagnostic &d : diagnostics) {
+    m_shown = diagnostics;
+    const int builtIndex = m_builtEditor ? m_editors->indexOf(m_builtEditor) : -1;
+    m_diagnostics->setDiagnostics(diagnostics, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
+    markEditors();
+}
+
+void BuildCoordinator::markEditors()
+{
+    // Every open tab the diagnostics name gets its markers: the main source (no file, or its path) and
+    // headers open in tabs; tabs that had markers of an earlier build lose them.
+    QHash<KernelEditor *, QVector<EditorDiagnostic>> marks;
+    for (const QPointer<KernelEditor> &e : std::as_const(m_markedEditors)) {
+        if (e)
+            marks[e.data()];
+    }
+    for (const Diagnostic &d : m_shown) {
+        if (d.line <= 0)
+            continue;
         const QString file = QString::fromStdString(d.file);
-        // The main source's diagnostics (the driver's temp names are mapped back to it by the core).
-        if (d.line > 0 && (file.isEmpty() || file == m_builtPath || samePath(file, m_builtPath)))
-            marks.push_back(
+        KernelEditor *target = nullptr;
+        if (file.isEmpty() || samePath(file, m_builtPath))
+            target = m_builtEditor;
+        else if (const int index = m_editors->indexOfPath(file); index >= 0)
+            target = m_editors->editor(index);
+        if (target)
+            marks[target].push_back(
                 {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
     }
-    m_builtEditor->setDiagnostics(marks);
+    m_markedEditors.clear();
+    for (auto it = marks.begin(); it != marks.end(); ++it) {
+        it.key()->setDiagnostics(it.value());
+        if (!it.value().isEmpty())
+            m_markedEditors << it.key();
+    }
 }
 
 void BuildCoordinator::onFailed(const QString &message)
@@ -177,6 +303,9 @@ void BuildCoordinator::onFailed(const QString &message)
     setBusy(false);
     m_log->showFailure(message);
     m_statusBar->showMessage(tr("Build could not start: %1").arg(message));
+    m_then = nullptr;
+    if (auto refused = std::exchange(m_refused, nullptr))
+        refused(tr("the build could not start: %1").arg(message));
     emit buildFailed(message);
 }
 

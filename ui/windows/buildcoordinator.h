@@ -5,9 +5,13 @@
 
 #include "clscope/build.h"
 #include "models/devicemanager.h"
+#include "widgets/kerneleditor.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QStringList>
+
+#include <functional>
 
 class QAction;
 class QComboBox;
@@ -20,8 +24,25 @@ class BuildController;
 class BuildLogPanel;
 class DiagnosticsPanel;
 class EditorTabs;
-class KernelEditor;
 class WorkQueue;
+
+// What a build was made from: the tab, its text, the options, the device, and when the headers it read
+// last changed. F5 runs a build only while its stamp equals what the user sees now.
+struct BuildStamp
+{
+    QPointer<KernelEditor> editor;
+    QString path;  // empty for an unsaved buffer
+    QString title; // the tab's name
+    QString text;
+    QString options;
+    cl_device_id device = nullptr;
+    QStringList headerTimes; // "path@mtime" of the headers the build read
+    bool sameInput(const BuildStamp &o) const
+    {
+        return editor == o.editor && text == o.text && options == o.options && device == o.device &&
+               headerTimes == o.headerTimes;
+    }
+};
 
 class BuildCoordinator : public QObject
 {
@@ -35,8 +56,17 @@ public:
     QComboBox *optionsBox() const { return m_options; }
     BuildController *controller() const { return m_controller; }
 
-    // Builds the current document; false (with a status message) when there is nothing to build on.
+    // Builds the current document's program (a header's includer when the current tab is a header of the
+    // latest build); false (with a status message) when there is nothing to build on.
     bool buildCurrent(bool allDevicesOfPlatform = false);
+    // Calls then() once the current program is built on the current device from what the editor shows:
+    // at once when the latest build is of exactly that, else after a new build succeeds. A failed build
+    // calls refused(why) instead, and so does a build that cannot start. Returns false when refused at once.
+    bool buildThen(std::function<void()> then, std::function<void(const QString &)> refused);
+    // The editor whose program the current tab belongs to.
+    KernelEditor *programEditor() const;
+    // The stamp of the latest finished build (editor null before one).
+    const BuildStamp &lastBuilt() const { return m_built; }
 
     // The editor and file of the latest build (null / empty before one, or once the tab is closed).
     KernelEditor *builtEditor() const;
@@ -50,6 +80,10 @@ signals:
     void buildFailed(const QString &message);
 
 private:
+    BuildStamp currentStamp() const;
+    QStringList headerTimes(const QStringList &headers) const;
+    bool startBuild(const BuildStamp &stamp, bool allDevicesOfPlatform);
+    void markEditors();
     void onFinished(const BuildResult &result);
     void onFailed(const QString &message);
     void setBusy(bool busy);
@@ -68,6 +102,14 @@ private:
     QProgressBar *m_busy;
     QPointer<KernelEditor> m_builtEditor;
     QString m_builtPath;
+    BuildStamp m_pending; // the build in flight
+    BuildStamp m_built;   // the latest finished build
+    bool m_builtOk = false;
+    QStringList m_builtHeaders;
+    std::function<void()> m_then;
+    std::function<void(const QString &)> m_refused;
+    std::vector<Diagnostic> m_shown;               // the diagnostics on screen
+    QList<QPointer<KernelEditor>> m_markedEditors; // editors that carry markers of m_shown
 };
 
 } // namespace clscope::ui

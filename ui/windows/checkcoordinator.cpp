@@ -121,7 +121,8 @@ bool CheckCoordinator::checkCurrent()
         emit checkFailed(tr("the built kernel's tab is closed"));
         return false;
     }
-    const std::string shownName = userPath.isEmpty() ? std::string("untitled.cl") : userPath.toStdString();
+    // An unsaved buffer's reports name no file: they belong to its tab, not to the session's copy.
+    const std::string shownName = userPath.toStdString();
     const std::string fileName =
         userPath.isEmpty() ? std::string("untitled.cl") : QFileInfo(userPath).fileName().toStdString();
     std::string options = request->build.options();

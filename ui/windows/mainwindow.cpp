@@ -3,6 +3,7 @@
 
 #include "buildcoordinator.h"
 #include "checkcoordinator.h"
+#include "models/buildcontroller.h"
 #include "models/runcontroller.h"
 #include "models/workqueue.h"
 #include "runcoordinator.h"
@@ -120,7 +121,12 @@ MainWindow::MainWindow(QWidget *parent)
         (result.diagnostics().empty() ? logDock : diagDock)->raise();
     });
 
-    m_runs = new RunCoordinator(m_queue, m_devices, m_arguments, m_results, m_runHistory, statusBar(), this);
+    m_runs = new RunCoordinator(m_queue, m_devices, m_builds, m_arguments, m_results, m_runHistory,
+                                statusBar(), this);
+    connect(m_runs, &RunCoordinator::runRefused, this, [diagDock, this] {
+        if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
+            diagDock->raise();
+    });
     connect(m_builds, &BuildCoordinator::buildFinished, m_runs, &RunCoordinator::onBuildFinished);
     connect(m_builds, &BuildCoordinator::buildFinished, this, [argsDock](const BuildResult &result) {
         if (result.success())
@@ -270,8 +276,7 @@ void MainWindow::createMenus()
     build->addAction(m_builds->buildAction());
     build->addAction(m_builds->buildAllAction());
     build->addSeparator();
-    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this,
-                     [this] { m_arguments->runButton()->click(); });
+    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_runs->requestRun(); });
     build->addAction(m_checks->checkAction());
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));

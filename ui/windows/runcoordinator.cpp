@@ -1,8 +1,11 @@
 // Run flow between the arguments panel, the worker and the results.
 #include "runcoordinator.h"
 
+#include "buildcoordinator.h"
+#include "clscope/rundirective.h"
 #include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
+#include "widgets/kerneleditor.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 
@@ -10,18 +13,19 @@
 
 namespace clscope::ui {
 
-RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel,
-                               ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
-                               QObject *parent)
+RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, BuildCoordinator *builds,
+                               ArgumentsPanel *panel, ResultsViewer *results, RunHistoryPanel *history,
+                               QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_devices(devices)
+    , m_builds(builds)
     , m_panel(panel)
     , m_results(results)
     , m_history(history)
     , m_statusBar(statusBar)
     , m_controller(new RunController(queue, this))
 {
-    connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::runCurrent);
+    connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::requestRun);
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {
         m_controller->abandon();
         m_panel->setRunning(false);
@@ -35,8 +39,51 @@ RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, Argumen
 
 void RunCoordinator::onBuildFinished(const BuildResult &result)
 {
-    if (result.success())
-        m_panel->setBuild(result, m_devices->currentDeviceSnapshot());
+    if (!result.success())
+        return;
+    // The limits shown are those of the device the build was made for.
+    const BuildStamp &built = m_builds->lastBuilt();
+    const DeviceSnapshot *device = nullptr;
+    if (const SnapshotPtr snapshot = m_devices->snapshot()) {
+        for (const auto &p : snapshot->platforms) {
+            for (const auto &d : p.devices) {
+                if (d.id == built.device)
+                    device = &d;
+            }
+        }
+    }
+    m_panel->setBuild(result, device ? device : m_devices->currentDeviceSnapshot());
+    // The first good build of a tab fills the panel from the source's own `// clscope-run:` launch (the
+    // samples carry one); later builds keep what the user typed.
+    KernelEditor *editor = built.editor;
+    if (!editor || editor->property("clscope.launchApplied").toBool())
+        return;
+    editor->setProperty("clscope.launchApplied", true);
+    try {
+        const std::vector<RunDirective> directives = parseRunDirectives(built.text.toStdString());
+        if (directives.empty())
+            return;
+        const RunDirective *d = findRunDirective(directives, m_panel->currentKernel().toStdString());
+        QString error;
+        if (!m_panel->applyDirective(d ? *d : directives.front(), &error))
+            m_statusBar->showMessage(
+                tr("The clscope-run launch of %1 does not fit: %2").arg(built.title, error), 10000);
+    } catch (const std::exception &e) {
+        m_statusBar->showMessage(tr("%1: %2").arg(built.title, QString::fromStdString(e.what())), 10000);
+    }
+}
+
+bool RunCoordinator::requestRun()
+{
+    return m_builds->buildThen([this] { runCurrent(); }, [this](const QString &why) { refuse(why); });
+}
+
+void RunCoordinator::refuse(const QString &why)
+{
+    const QString text = tr("Not run: %1").arg(why);
+    m_statusBar->showMessage(text, 15000);
+    m_panel->showMessage(text);
+    emit runRefused(why);
 }
 
 bool RunCoordinator::runCurrent()
@@ -48,6 +95,8 @@ bool RunCoordinator::runCurrent()
         emit runFailed(error);
         return false;
     }
+    m_panel->saveValues();
+    m_panel->showMessage({});
     m_running = std::make_unique<ArgumentsState>(m_panel->state());
     m_panel->setRunning(true);
     m_statusBar->showMessage(tr("Running %1 (%2)…").arg(m_running->kernel, m_panel->rangeText()));

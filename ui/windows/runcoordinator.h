@@ -13,6 +13,7 @@ class QStatusBar;
 namespace clscope::ui {
 
 class ArgumentsPanel;
+class BuildCoordinator;
 class ResultsViewer;
 class RunController;
 class RunHistoryPanel;
@@ -23,11 +24,15 @@ class RunCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel, ResultsViewer *results,
-                   RunHistoryPanel *history, QStatusBar *statusBar, QObject *parent = nullptr);
+    RunCoordinator(WorkQueue *queue, DeviceManager *devices, BuildCoordinator *builds, ArgumentsPanel *panel,
+                   ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
+                   QObject *parent = nullptr);
 
     RunController *controller() const { return m_controller; }
     void onBuildFinished(const BuildResult &result);
+    // F5: runs what the user sees: the current tab's program on the current device, rebuilt first when its
+    // text, options or device changed since the last build; a failed build is not run (runRefused says why).
+    bool requestRun();
     // Runs what the panel holds; false (with a status message) when it does not describe a run.
     bool runCurrent();
     void rerun(const ArgumentsState &state);
@@ -35,12 +40,17 @@ public:
 signals:
     void runFinished(const clscope::RunResult &result);
     void runFailed(const QString &message);
+    // F5 did not run: the build failed, or there is nothing to build on.
+    void runRefused(const QString &why);
 
 private:
     void onFinished(const RunResult &result);
     void onFailed(const QString &message);
 
+    void refuse(const QString &why);
+
     DeviceManager *m_devices;
+    BuildCoordinator *m_builds;
     ArgumentsPanel *m_panel;
     ResultsViewer *m_results;
     RunHistoryPanel *m_history;
