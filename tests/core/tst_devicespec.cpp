@@ -82,6 +82,20 @@ private slots:
         QCOMPARE(picked.size(), size_t(1));
         QCOMPARE(cpuOnly[picked[0]].platformName, std::string("Portable Computing Language"));
     }
+    // Oclgrind says it is a GPU (it reports every device type) and comes first in /etc/OpenCL/vendors'
+    // order (oclgrind.icd < pocl.icd); the default is still the real device.
+    void defaultIsNeverTheSimulator()
+    {
+        auto noGpu = candidates();
+        noGpu.erase(noGpu.begin(), noGpu.begin() + 2);
+        std::swap(noGpu[0], noGpu[1]);
+        const auto picked = matchDeviceSpec("", noGpu);
+        QCOMPARE(picked.size(), size_t(1));
+        QCOMPARE(noGpu[picked[0]].platformName, std::string("Portable Computing Language"));
+        // Oclgrind alone is still a device to use.
+        const auto alone = matchDeviceSpec("", {noGpu[0]});
+        QCOMPARE(alone.size(), size_t(1));
+    }
     void malformed_data()
     {
         QTest::addColumn<QString>("spec");

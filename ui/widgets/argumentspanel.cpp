@@ -3,7 +3,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,6 +14,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -98,29 +101,41 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_rowsHost);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // rows fit the width, never scroll sideways
 
+    // Two lines of NDRange, so that the argument rows keep the height.
     auto *range = new QGroupBox(tr("NDRange"));
-    auto *rangeForm = new QFormLayout(range);
-    rangeForm->addRow(tr("Global"), m_global);
-    rangeForm->addRow(tr("Local"), m_local);
-    rangeForm->addRow(tr("Offset"), m_offset);
-    rangeForm->addRow(tr("Repeat"), m_repeat);
-    rangeForm->addRow(m_limits);
+    auto *rangeGrid = new QGridLayout(range);
+    rangeGrid->setContentsMargins(6, 4, 6, 4);
+    rangeGrid->addWidget(new QLabel(tr("Global")), 0, 0);
+    rangeGrid->addWidget(m_global, 0, 1);
+    rangeGrid->addWidget(new QLabel(tr("Local")), 0, 2);
+    rangeGrid->addWidget(m_local, 0, 3);
+    rangeGrid->addWidget(new QLabel(tr("Offset")), 1, 0);
+    rangeGrid->addWidget(m_offset, 1, 1);
+    rangeGrid->addWidget(new QLabel(tr("Repeat")), 1, 2);
+    rangeGrid->addWidget(m_repeat, 1, 3);
+    rangeGrid->addWidget(m_limits, 2, 0, 1, 4);
+    rangeGrid->setColumnStretch(1, 1);
+    rangeGrid->setColumnStretch(3, 1);
+    m_global->setToolTip(tr("Global size: X, X,Y or X,Y,Z work-items"));
+    m_local->setToolTip(tr("Local size (work-group), or empty to let the driver choose"));
+    m_offset->setToolTip(tr("Global offset, or empty for 0"));
+    m_local->setPlaceholderText(tr("driver chooses"));
+    m_offset->setPlaceholderText(tr("0"));
 
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
-    buttons->addStretch();
-
-    auto *top = new QFormLayout;
-    top->addRow(tr("Kernel"), m_kernel);
+    // Kernel, Run and Stop on one line at the top; the rows take the height that is left.
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Kernel")));
+    top->addWidget(m_kernel, 1);
+    top->addWidget(m_run);
+    top->addWidget(m_stop);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_message);
     layout->addWidget(scroll, 1);
     layout->addWidget(range);
-    layout->addWidget(m_message);
-    layout->addLayout(buttons);
 
     connect(m_run, &QPushButton::clicked, this, [this] {
         saveValues();
@@ -217,19 +232,47 @@ void ArgumentsPanel::rebuildRows()
             row->type->addItems(bufferTypeChoices(slot.type));
             row->count = new QLineEdit(QStringLiteral("1024"));
             row->count->setPlaceholderText(tr("elements"));
-            row->count->setMaximumWidth(110);
+            row->count->setToolTip(tr("Number of elements"));
+            row->count->setMinimumWidth(
+                row->count->fontMetrics().horizontalAdvance(QStringLiteral("1048576")) + 12);
+            row->count->setMaximumWidth(100);
             row->init = new QComboBox;
             row->init->addItems(kInitKinds);
             row->initParam = new QLineEdit;
             row->initParam->setPlaceholderText(
                 tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
-            row->readBack = new QCheckBox(tr("read back"));
+            row->readBack = new QCheckBox(tr("show"));
+            row->readBack->setToolTip(tr("Read the buffer back after the run and show it in Results"));
+            row->initParam->setToolTip(
+                tr("The initialiser's parameter: fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, "
+                   "copy=NAME"));
+            row->initParam->setMinimumWidth(36);
+            row->type->setMinimumContentsLength(4);
+            row->type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
             row->readBack->setChecked((slot.typeQualifiers & TypeConst) == 0);
             h->addWidget(row->type);
-            h->addWidget(new QLabel(tr("×")));
             h->addWidget(row->count);
             h->addWidget(row->init);
             h->addWidget(row->initParam, 1);
+            {
+                // file=: a browser beside the field, shown while the initialiser is a file.
+                auto *browse = new QToolButton;
+                browse->setText(QStringLiteral("…"));
+                browse->setToolTip(tr("Choose the file (.npy or raw bytes)"));
+                browse->setVisible(false);
+                QLineEdit *param = row->initParam;
+                connect(row->init, &QComboBox::currentTextChanged, browse, [browse](const QString &kind) {
+                    browse->setVisible(kind == QStringLiteral("file"));
+                });
+                connect(browse, &QToolButton::clicked, this, [this, param] {
+                    const QString path =
+                        QFileDialog::getOpenFileName(this, tr("Initialise the buffer from"), QString(),
+                                                     tr("NumPy or raw (*.npy *.bin);;All files (*)"));
+                    if (!path.isEmpty())
+                        param->setText(path);
+                });
+                h->addWidget(browse);
+            }
             h->addWidget(row->readBack);
             break;
         case ArgKind::Local:
@@ -245,8 +288,11 @@ void ArgumentsPanel::rebuildRows()
             break;
         }
         }
-        row->label = new QLabel(qs(slot.declaration()) + u' ' + qs(slot.name));
-        row->label->setToolTip(tr("argument %1: %2").arg(slot.index).arg(qs(slot.typeName)));
+        // The name and the type, short; the whole declaration in the tooltip.
+        row->label = new QLabel(QStringLiteral("<b>%1</b> <span style='color: palette(mid)'>%2</span>")
+                                    .arg(qs(slot.name).toHtmlEscaped(), qs(slot.typeName).toHtmlEscaped()));
+        row->label->setToolTip(
+            tr("argument %1: %2 %3").arg(slot.index).arg(qs(slot.declaration()), qs(slot.name)));
         m_rows->addRow(row->label, field);
         Row *raw = row.get();
         auto revalidate = [this, raw] { validateRow(*raw); };

@@ -59,28 +59,35 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     auto *compare = new QPushButton(tr("Compare"));
     auto *browse = new QPushButton(tr("File…"));
 
+    // One row of controls and one of text around the table: the bottom docks get a quarter of the window.
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Buffer")));
-    top->addWidget(m_buffer, 1);
+    top->addWidget(m_buffer, 2);
     top->addWidget(new QLabel(tr("Format")));
     top->addWidget(m_format);
+    top->addSpacing(12);
+    top->addWidget(new QLabel(tr("Compare with")));
+    top->addWidget(m_compareWith, 1);
+    top->addWidget(browse);
+    top->addWidget(new QLabel(tr("±")));
+    top->addWidget(m_tolerance);
+    top->addWidget(compare);
+    top->addSpacing(12);
     top->addWidget(save);
-    auto *cmp = new QHBoxLayout;
-    cmp->addWidget(new QLabel(tr("Compare with")));
-    cmp->addWidget(m_compareWith, 1);
-    cmp->addWidget(browse);
-    cmp->addWidget(new QLabel(tr("±")));
-    cmp->addWidget(m_tolerance);
-    cmp->addWidget(compare);
+    auto *texts = new QHBoxLayout;
+    texts->addWidget(m_summary, 1);
+    texts->addWidget(m_compareResult, 1);
+    m_summary->setWordWrap(true);
+    m_compareResult->setWordWrap(true);
+    m_table->setMinimumHeight(40);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(2);
     layout->addWidget(m_header);
     layout->addLayout(top);
     layout->addWidget(m_table, 1);
-    layout->addWidget(m_summary);
-    layout->addLayout(cmp);
-    layout->addWidget(m_compareResult);
+    layout->addLayout(texts);
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, &ResultsViewer::onBufferChosen);
     connect(m_format, &QComboBox::currentIndexChanged, this,

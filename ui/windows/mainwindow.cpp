@@ -16,6 +16,7 @@
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
+#include "widgets/startpage.h"
 #include "widgets/timelinedock.h"
 
 #include <QApplication>
@@ -32,7 +33,9 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -74,20 +77,42 @@ MainWindow::MainWindow(QWidget *parent)
 
     setAcceptDrops(true);
     m_editors->setObjectName(QStringLiteral("editors"));
-    setCentralWidget(m_editors);
+    // The centre: the editor, or the start page while no kernel is open.
+    m_startPage = new StartPage(EditorTabs::sampleNames());
+    m_centre = new QStackedWidget;
+    m_centre->addWidget(m_startPage);
+    m_centre->addWidget(m_editors);
+    setCentralWidget(m_centre);
+    auto showCentre = [this] {
+        m_centre->setCurrentWidget(m_editors->count() > 0 ? static_cast<QWidget *>(m_editors) : m_startPage);
+    };
+    connect(m_editors, &EditorTabs::currentDocumentChanged, this, showCentre);
+    connect(m_startPage, &StartPage::sampleRequested, this,
+            [this](const QString &name) { m_editors->openSample(name); });
+    connect(m_startPage, &StartPage::newKernelRequested, this, &MainWindow::newKernelFromTemplate);
+    connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::chooseFilesToOpen);
+    connect(m_startPage, &StartPage::recentFileRequested, this,
+            [this](const QString &path) { m_editors->openFile(path); });
+    connect(m_editors, &EditorTabs::recentFilesChanged, this,
+            [this] { m_startPage->setRecentFiles(m_editors->recentFiles()); });
+    m_startPage->setRecentFiles(m_editors->recentFiles());
+    showCentre();
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
         QMessageBox::warning(this, tr("CLScope"), message);
     });
 
+    // Right: Arguments with Devices beside it; bottom: one group of tabs. The editor keeps the rest.
     m_deviceDock = new DeviceDock(m_devices);
-    addPanel(m_deviceDock, tr("Devices"), QStringLiteral("devicesDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *devicesDock =
+        addPanel(m_deviceDock, tr("Devices"), QStringLiteral("devicesDock"), Qt::RightDockWidgetArea);
     QDockWidget *logDock =
         addPanel(m_buildLog, tr("Build log"), QStringLiteral("buildLogDock"), Qt::BottomDockWidgetArea);
     QDockWidget *diagDock = addPanel(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
                                      Qt::BottomDockWidgetArea);
     QDockWidget *argsDock =
         addPanel(m_arguments, tr("Arguments"), QStringLiteral("argumentsDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(argsDock, devicesDock);
     QDockWidget *resultsDock =
         addPanel(m_results, tr("Results"), QStringLiteral("resultsDock"), Qt::BottomDockWidgetArea);
     QDockWidget *historyDock =
@@ -107,6 +132,7 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(diagDock, resultsDock);
     tabifyDockWidget(resultsDock, historyDock);
     diagDock->raise();
+    devicesDock->raise(); // first the devices there are; a good build brings the Arguments forward
 
     m_builds =
         new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
@@ -116,6 +142,18 @@ MainWindow::MainWindow(QWidget *parent)
     buildBar->addWidget(m_builds->optionsBox());
     buildBar->addAction(m_builds->buildAction());
     buildBar->addAction(m_builds->buildAllAction());
+    buildBar->addSeparator();
+    buildBar->addWidget(new QLabel(tr(" Device: ")));
+    m_deviceChoice = new QComboBox;
+    m_deviceChoice->setObjectName(QStringLiteral("deviceChoice"));
+    m_deviceChoice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_deviceChoice->setMinimumContentsLength(12);
+    m_deviceChoice->setToolTip(tr("The device that builds and runs (also chosen by a click in Devices)"));
+    buildBar->addWidget(m_deviceChoice);
+    connect(m_deviceChoice, &QComboBox::activated, this, [this](int index) {
+        const QPoint key = m_deviceChoice->itemData(index).toPoint();
+        m_devices->setCurrentDevice({key.x(), key.y()});
+    });
     connect(m_builds, &BuildCoordinator::buildFinished, this, [diagDock, logDock](const BuildResult &result) {
         // Errors and warnings first; a clean build shows its log.
         (result.diagnostics().empty() ? logDock : diagDock)->raise();
@@ -174,6 +212,8 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_deviceLabel);
 
     connect(m_devices, &DeviceManager::currentDeviceChanged, this, &MainWindow::onCurrentDeviceChanged);
+    connect(m_devices, &DeviceManager::currentDeviceChanged, this, &MainWindow::updateDeviceChoice);
+    connect(m_devices, &DeviceManager::devicesAvailable, this, &MainWindow::updateDeviceChoice);
     connect(m_devices, &DeviceManager::devicesAvailable, this, [this](const SnapshotPtr &snapshot) {
         if (snapshot && snapshot->platforms.empty())
             m_deviceLabel->setText(tr("No OpenCL platform"));
@@ -184,15 +224,66 @@ MainWindow::MainWindow(QWidget *parent)
         }
     });
 
+    m_bottomDock = logDock;
+    m_sideDock = argsDock;
     createMenus();
+    m_defaultState = saveState(kStateVersion);
     resize(1280, 800);
-    const QSettings settings;
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    if (!restoreState(settings.value(kStateKey).toByteArray(), kStateVersion)) {
-        // First start: the editor gets the room, the panels a sensible share of it.
-        resizeDocks({logDock}, {240}, Qt::Vertical);
-        resizeDocks({argsDock}, {520}, Qt::Horizontal);
-        resizeDocks({findChild<QDockWidget *>(QStringLiteral("devicesDock"))}, {420}, Qt::Horizontal);
+    restoreGeometry(QSettings().value(kGeometryKey).toByteArray());
+}
+
+void MainWindow::applyDefaultSizes()
+{
+    // The editor holds the centre: the side panels about a third of the width, the bottom tabs a quarter of
+    // the height.
+    resizeDocks({m_sideDock}, {std::clamp(width() * 17 / 50, 320, 520)}, Qt::Horizontal);
+    resizeDocks({m_bottomDock}, {std::max(150, height() * 26 / 100)}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultState, kStateVersion);
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        if (dock->isFloating())
+            dock->setFloating(false);
+        dock->show();
+    }
+    findChild<QDockWidget *>(QStringLiteral("devicesDock"))->raise();
+    findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"))->raise();
+    applyDefaultSizes();
+}
+
+void MainWindow::newKernelFromTemplate()
+{
+    const int index = m_editors->newDocument();
+    if (KernelEditor *editor = m_editors->editor(index)) {
+        editor->setText(StartPage::kernelTemplate());
+        editor->setCursorPosition(3, 0);
+    }
+}
+
+void MainWindow::chooseFilesToOpen()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open kernel sources"), QString(), tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
+    openFiles(paths);
+}
+
+void MainWindow::updateDeviceChoice()
+{
+    m_deviceChoice->clear();
+    const SnapshotPtr snapshot = m_devices->snapshot();
+    if (!snapshot)
+        return;
+    const DeviceKey current = m_devices->currentDevice();
+    for (const auto &p : snapshot->platforms) {
+        for (const auto &d : p.devices) {
+            m_deviceChoice->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(d.name()),
+                                                                  QString::fromStdString(p.name())),
+                                    QPoint(p.index, d.index));
+            if (p.index == current.platform && d.index == current.device)
+                m_deviceChoice->setCurrentIndex(m_deviceChoice->count() - 1);
+        }
     }
 }
 
@@ -203,7 +294,14 @@ QDockWidget *MainWindow::addPanel(QWidget *panel, const QString &title, const QS
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
-    dock->setWidget(panel);
+    // No panel may force a minimum window size (charts and forms have large minimums, and tabified docks
+    // count even when hidden): below its minimum a panel scrolls inside its dock.
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    scroll->setMinimumSize(120, 80);
+    dock->setWidget(scroll);
     addDockWidget(area, dock);
     m_docks << dock;
     return dock;
@@ -212,12 +310,9 @@ QDockWidget *MainWindow::addPanel(QWidget *panel, const QString &title, const QS
 void MainWindow::createFileMenu()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New kernel"), QKeySequence::New, m_editors, [this] { m_editors->newDocument(); });
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Open kernel sources"), QString(), tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
-        openFiles(paths);
-    });
+    file->addAction(tr("&New kernel"), QKeySequence::New, this, &MainWindow::newKernelFromTemplate);
+    file->addAction(tr("New &empty file"), this, [this] { m_editors->newDocument(); });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFilesToOpen);
     QMenu *samples = file->addMenu(tr("Open &sample"));
     for (const QString &name : EditorTabs::sampleNames())
         samples->addAction(name, this, [this, name] { m_editors->openSample(name); });
@@ -286,6 +381,8 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *dock : std::as_const(m_docks))
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About CLScope"), this, [this] {
@@ -300,6 +397,9 @@ void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
     if (!m_started) {
+        // The layout as the user left it, now that the window has its final size; else the default one.
+        if (!restoreState(QSettings().value(kStateKey).toByteArray(), kStateVersion))
+            applyDefaultSizes();
         // Enumerate after the window is up: drivers can take seconds, the window must not.
         m_started = true;
         QTimer::singleShot(0, m_devices, &DeviceManager::refresh);

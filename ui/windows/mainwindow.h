@@ -6,8 +6,10 @@
 
 #include <QMainWindow>
 
+class QComboBox;
 class QDockWidget;
 class QLabel;
+class QStackedWidget;
 
 namespace clscope::ui {
 
@@ -21,6 +23,7 @@ class BuildLogPanel;
 class DeviceDock;
 class DiagnosticsPanel;
 class EditorTabs;
+class StartPage;
 class WorkQueue;
 
 class MainWindow : public QMainWindow
@@ -68,7 +71,15 @@ protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
+public slots:
+    // The panels where a first start puts them, at the default sizes (View → Reset layout).
+    void resetLayout();
+
 private:
+    void applyDefaultSizes();
+    void newKernelFromTemplate();
+    void chooseFilesToOpen();
+    void updateDeviceChoice();
     void createMenus();
     void createFileMenu();
     void rebuildRecentMenu();
@@ -90,6 +101,12 @@ private:
     CheckCoordinator *m_checks;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
+    QComboBox *m_deviceChoice = nullptr;
+    StartPage *m_startPage = nullptr;
+    QStackedWidget *m_centre = nullptr;
+    QDockWidget *m_bottomDock = nullptr;
+    QDockWidget *m_sideDock = nullptr;
+    QByteArray m_defaultState;
     QList<QDockWidget *> m_docks;
     bool m_ready = false;
     bool m_started = false;

@@ -146,13 +146,17 @@ std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<Dev
 {
     std::vector<size_t> picked;
     if (trim(spec).empty()) {
-        // A GPU, else a real device (PoCL), and a simulator such as Oclgrind only when nothing else is there.
+        // A GPU, else a real device (PoCL), and a simulator only when nothing else is there: Oclgrind says it
+        // is of every type (CPU, GPU, accelerator and default) so that any query finds it.
+        auto simulator = [&](size_t i) {
+            return lower(candidates[i].platformName).find("oclgrind") != std::string::npos;
+        };
         for (size_t i = 0; i < candidates.size(); ++i) {
-            if (candidates[i].type & CL_DEVICE_TYPE_GPU)
+            if ((candidates[i].type & CL_DEVICE_TYPE_GPU) && !simulator(i))
                 return {i};
         }
         for (size_t i = 0; i < candidates.size(); ++i) {
-            if (lower(candidates[i].platformName).find("oclgrind") == std::string::npos)
+            if (!simulator(i))
                 return {i};
         }
         if (!candidates.empty())
