@@ -237,6 +237,8 @@ int main(int argc, char **argv)
     if (!window.openFiles(files) && scripted)
         return 1;
     window.show();
+    if (!scripted && files.isEmpty())
+        window.restoreSession();
     if (!scripted)
         window.offerRecovery();
     // Panels are raised after show so that tabified docks come to the front.

@@ -41,6 +41,13 @@ public:
     bool closeTab(int index);
     // Closes every tab, asking about each modified one; false (and nothing more closed) on Cancel.
     bool closeAll();
+    // Quit: one question for all modified buffers (Save all / Discard / Cancel), then every tab closes;
+    // false with every tab still open on Cancel or when a save fails (implemented in editorsession.cpp).
+    bool closeAllAsking();
+    // What is open, for the next start: saved files by path, unmodified samples as "sample:NAME".
+    QStringList sessionEntries() const;
+    // Reopens sessionEntries() that still exist; returns how many.
+    int restoreSession(const QStringList &entries);
 
     KernelEditor *currentEditor() const;
     KernelEditor *editor(int index) const;
@@ -63,6 +70,9 @@ public:
     static QStringList sampleNames();
 
     void setConfirmCallback(ConfirmCallback callback) { m_confirm = std::move(callback); }
+    // Asked once by closeAllAsking with the titles of every modified buffer.
+    using ConfirmAllCallback = std::function<CloseChoice(const QStringList &titles)>;
+    void setConfirmAllCallback(ConfirmAllCallback callback) { m_confirmAll = std::move(callback); }
     void setSavePathCallback(SavePathCallback callback) { m_savePath = std::move(callback); }
 
     void setAutosaveInterval(int msec);
@@ -127,6 +137,7 @@ private:
     std::unique_ptr<AutosaveStore> m_store;
     QTimer *m_autosaveTimer;
     ConfirmCallback m_confirm;
+    ConfirmAllCallback m_confirmAll;
     SavePathCallback m_savePath;
     QString m_lastError;
     int m_untitledCounter = 0;

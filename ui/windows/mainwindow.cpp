@@ -52,6 +52,7 @@ constexpr std::uint64_t kPoolLeadNs = 20'000'000;
 
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+const QString kSessionKey = QStringLiteral("window/openFiles");
 constexpr int kStateVersion = 1;
 } // namespace
 
@@ -445,13 +446,20 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+void MainWindow::restoreSession()
+{
+    m_editors->restoreSession(QSettings().value(kSessionKey).toStringList());
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!m_editors->closeAll()) {
+    const QStringList session = m_editors->sessionEntries();
+    if (!m_editors->closeAllAsking()) {
         event->ignore(); // the user cancelled: nothing typed may be lost
         return;
     }
     QSettings settings;
+    settings.setValue(kSessionKey, session);
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kStateVersion));
     event->accept();

@@ -51,6 +51,8 @@ public:
     bool openFiles(const QStringList &paths);
     // Offers the buffers an earlier instance left behind (crash, kill -9) back to the user.
     void offerRecovery();
+    // Reopens the tabs that were open at the last normal quit.
+    void restoreSession();
 
     // Raises the dock whose object name or title matches (case-insensitive); false when none does.
     bool showDock(const QString &name);

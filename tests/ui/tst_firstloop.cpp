@@ -1,0 +1,294 @@
+// The first ten minutes in the window, offscreen, as issue 12 walks them: a sample opened from the
+// menu builds and runs from its own launch; an error in an unsaved buffer is marked in its tab; F5 runs
+// what the user sees (never a failed build, never the previous tab's program, never the previous
+// device); the window fits 1280x800 and 1024x700; Quit with unsaved tabs asks once and Cancel keeps them.
+#include "clscope/runner.h"
+#include "testicd.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/buildlogpanel.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+#include "widgets/runhistory.h"
+#include "windows/buildcoordinator.h"
+#include "windows/mainwindow.h"
+#include "windows/runcoordinator.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+class TestFirstLoop : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+    QTemporaryDir m_vendors;
+    std::unique_ptr<MainWindow> m_window;
+    bool m_haveOclgrind = false;
+
+    EditorTabs *tabs() const { return m_window->editors(); }
+
+    BuildResult pressCtrlB()
+    {
+        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
+        QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
+        if (!spy.wait(120000))
+            return {};
+        return spy.at(0).at(0).value<BuildResult>();
+    }
+
+    // F5 as the user presses it; the run's result, or nothing when it was refused or failed.
+    std::optional<RunResult> pressF5(QString *refusal = nullptr)
+    {
+        QSignalSpy finished(m_window->runs(), &RunCoordinator::runFinished);
+        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QSignalSpy refused(m_window->runs(), &RunCoordinator::runRefused);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        for (int waited = 0; waited < 240 && finished.isEmpty() && failed.isEmpty() && refused.isEmpty();
+             ++waited)
+            QTest::qWait(500);
+        if (!refused.isEmpty() && refusal)
+            *refusal = refused.at(0).at(0).toString();
+        if (!failed.isEmpty())
+            qWarning("run failed: %s", qPrintable(failed.at(0).at(0).toString()));
+        if (finished.isEmpty())
+            return std::nullopt;
+        return finished.at(0).at(0).value<RunResult>();
+    }
+
+    void setDevice(const QString &platformPart)
+    {
+        const SnapshotPtr snapshot = m_window->deviceManager()->snapshot();
+        for (const auto &p : snapshot->platforms) {
+            if (QString::fromStdString(p.name()).contains(platformPart) && !p.devices.empty())
+                m_window->deviceManager()->setCurrentDevice({p.index, p.devices.front().index});
+        }
+    }
+
+    QString currentPlatform() const
+    {
+        const auto key = m_window->deviceManager()->currentDevice();
+        return QString::fromStdString(
+            m_window->deviceManager()->snapshot()->platforms[size_t(key.platform)].name());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_cache.path().toLocal8Bit());
+        qunsetenv("CLSCOPE_DEVICE");
+        qunsetenv("PYOPENCL_CTX");
+        // PoCL and Oclgrind, in the loader's order (Oclgrind's .icd sorts first).
+        m_haveOclgrind = clscope::test::setUpVendors(m_vendors, false);
+        m_window = std::make_unique<MainWindow>();
+        // A modal on an error would hang the test: every error here must be in the window instead.
+        connect(tabs(), &EditorTabs::errorOccurred, this,
+                [](const QString &message) { QFAIL(qPrintable(QStringLiteral("modal: ") + message)); });
+        tabs()->setConfirmCallback([](const QString &) { return EditorTabs::CloseChoice::Discard; });
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        QVERIFY(m_window->deviceManager()->currentDeviceSnapshot());
+    }
+
+    void pocLIsTheDefaultDevice()
+    {
+        QVERIFY2(currentPlatform().contains(QStringLiteral("Portable Computing Language")),
+                 qPrintable(currentPlatform()));
+    }
+
+    void windowFits_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1024x700") << QSize(1024, 700);
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+    }
+
+    // No dock forces a minimum size, the editor holds most of the area, the bottom docks about a quarter.
+    void windowFits()
+    {
+        QFETCH(QSize, size);
+        QVERIFY(m_window->minimumSizeHint().width() <= size.width());
+        QVERIFY(m_window->minimumSizeHint().height() <= size.height());
+        m_window->resize(size);
+        m_window->resetLayout();
+        QTest::qWait(50);
+        QCOMPARE(m_window->size(), size);
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        QTest::qWait(50);
+        const QRect centre = m_window->centralWidget()->geometry();
+        const double share =
+            double(centre.width()) * centre.height() / (double(size.width()) * size.height());
+        QVERIFY2(share > 0.40, qPrintable(QStringLiteral("editor share %1").arg(share)));
+        QVERIFY2(centre.width() > size.width() / 2, qPrintable(QString::number(centre.width())));
+        const auto *bottom = m_window->findChild<QDockWidget *>(QStringLiteral("buildLogDock"));
+        QVERIFY2(bottom->height() <= size.height() * 3 / 10, qPrintable(QString::number(bottom->height())));
+        tabs()->closeTab(tabs()->currentIndex());
+        m_window->resize(1280, 800);
+        m_window->resetLayout();
+    }
+
+    void samplesRunFromTheirLaunch_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("buffer");
+        QTest::addColumn<double>("first");
+        QTest::addColumn<double>("last");
+        QTest::newRow("vector_add") << "vector_add.cl"
+                                    << "c" << 2.0 << 1025.0;
+        QTest::newRow("reduction") << "reduction.cl"
+                                   << "partial" << 256.0 << 256.0;
+        QTest::newRow("matmul_tiled") << "matmul_tiled.cl"
+                                      << "C" << 512.0 << 512.0;
+        QTest::newRow("mandelbrot") << "mandelbrot.cl"
+                                    << "iterations" << 1.0 << 2.0; // corners escape
+    }
+
+    // Open sample, Ctrl+B, F5: a correct result with no typing.
+    void samplesRunFromTheirLaunch()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, buffer);
+        QFETCH(double, first);
+        QFETCH(double, last);
+        QVERIFY(tabs()->openSample(sample));
+        QVERIFY(pressCtrlB().success());
+        const auto result = pressF5();
+        QVERIFY(result);
+        const BufferData *b = result->buffer(buffer.toStdString());
+        QVERIFY2(b, qPrintable(buffer));
+        QCOMPARE(b->value(0), first);
+        QCOMPARE(b->value(b->count - 1), last);
+        // The run names its device: the history row and the status bar.
+        QVERIFY(m_window->runHistory()->entries().back().device.contains(QStringLiteral("pthread")));
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QString::fromStdString(result->device())));
+    }
+
+    // A syntax error in an unsaved sample: the marker in its tab, the list names the tab, a click lands
+    // there.
+    void unsavedBufferDiagnostics()
+    {
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        KernelEditor *editor = tabs()->currentEditor();
+        const QString title = tabs()->title();
+        editor->setText(editor->text().replace(QStringLiteral("c[i] = a[i] + b[i];"),
+                                               QStringLiteral("c[i] = a[i] + b[i] + oops;")));
+        const int line = editor->text().left(editor->text().indexOf(QStringLiteral("oops"))).count(u'\n') + 1;
+        QVERIFY(!pressCtrlB().success());
+        QCOMPARE(editor->markedLines(EditorDiagnostic::Error), QVector<int>{line});
+        QTreeWidget *list = m_window->diagnostics()->list();
+        QVERIFY(list->topLevelItemCount() >= 1);
+        QCOMPARE(list->topLevelItem(0)->text(1), title);
+        QVERIFY(!list->topLevelItem(0)->toolTip(1).contains(QStringLiteral("tempfile")));
+        // Another tab in front, then a click on the diagnostic: back in the sample's tab, at the line.
+        tabs()->newDocument();
+        editor->setCursorPosition(0, 0);
+        emit list->itemClicked(list->topLevelItem(0), 0);
+        QCOMPARE(tabs()->currentEditor(), editor);
+        int at = 0, column = 0;
+        editor->getCursorPosition(&at, &column);
+        QCOMPARE(at, line - 1);
+        QVERIFY(tabs()->closeTab(tabs()->count() - 1)); // the empty one
+
+        // F5 after the failed build: no run, and it says why.
+        QString why;
+        QVERIFY(!pressF5(&why));
+        QVERIFY2(why.contains(QStringLiteral("failed")), qPrintable(why));
+        QVERIFY(m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Not run")));
+        // Fixed, F5 alone rebuilds and runs.
+        editor->setText(editor->text().replace(QStringLiteral(" + oops"), QString()));
+        const auto result = pressF5();
+        QVERIFY(result);
+        QCOMPARE(result->buffer("c")->value(3), 5.0);
+        QVERIFY(editor->markedLines(EditorDiagnostic::Error).isEmpty());
+    }
+
+    // F5 with another tab in front runs that tab's program, built first.
+    void f5RunsTheActiveTab()
+    {
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        QVERIFY(pressF5());
+        QVERIFY(tabs()->openSample(QStringLiteral("reduction.cl")));
+        QSignalSpy builds(m_window->builds(), &BuildCoordinator::buildFinished);
+        const auto result = pressF5();
+        QVERIFY(result);
+        QCOMPARE(builds.size(), 1);
+        QCOMPARE(result->kernel(), std::string("reduce_sum"));
+        // Unchanged: the next F5 does not build again.
+        QVERIFY(pressF5());
+        QCOMPARE(builds.size(), 1);
+        // Edited: it does.
+        tabs()->currentEditor()->append(QStringLiteral("\n// edited\n"));
+        QVERIFY(pressF5());
+        QCOMPARE(builds.size(), 2);
+    }
+
+    // F5 after choosing another device builds and runs there.
+    void f5RunsOnTheCurrentDevice()
+    {
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        const auto onPocl = pressF5();
+        QVERIFY(onPocl);
+        setDevice(QStringLiteral("Oclgrind"));
+        QVERIFY(currentPlatform().contains(QStringLiteral("Oclgrind")));
+        const auto onOclgrind = pressF5();
+        QVERIFY(onOclgrind);
+        QVERIFY2(QString::fromStdString(onOclgrind->device()).contains(QStringLiteral("Oclgrind")),
+                 onOclgrind->device().c_str());
+        QCOMPARE(onOclgrind->buffer("c")->value(7), 9.0);
+        QVERIFY(m_window->runHistory()->entries().back().device.contains(QStringLiteral("Oclgrind")));
+        setDevice(QStringLiteral("Portable"));
+    }
+
+    // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.
+    void quitCancelKeepsTabs()
+    {
+        QVERIFY(tabs()->openSample(QStringLiteral("mandelbrot.cl")));
+        tabs()->currentEditor()->append(QStringLiteral("// one\n"));
+        QVERIFY(tabs()->openSample(QStringLiteral("matmul_tiled.cl")));
+        tabs()->currentEditor()->append(QStringLiteral("// two\n"));
+        const int open = tabs()->count();
+        QStringList asked;
+        int questions = 0;
+        tabs()->setConfirmAllCallback([&](const QStringList &titles) {
+            ++questions;
+            asked = titles;
+            return EditorTabs::CloseChoice::Cancel;
+        });
+        int perTab = 0;
+        tabs()->setConfirmCallback([&](const QString &) {
+            ++perTab;
+            return EditorTabs::CloseChoice::Cancel;
+        });
+        QVERIFY(!m_window->close());
+        QCOMPARE(questions, 1);
+        QCOMPARE(perTab, 0);
+        QCOMPARE(tabs()->count(), open);
+        QVERIFY(asked.contains(QStringLiteral("mandelbrot.cl")));
+        QVERIFY(asked.contains(QStringLiteral("matmul_tiled.cl")));
+        QVERIFY(asked.size() >= 2);
+    }
+
+    void cleanupTestCase()
+    {
+        tabs()->setConfirmAllCallback([](const QStringList &) { return EditorTabs::CloseChoice::Discard; });
+        QVERIFY(m_window->close());
+        QCOMPARE(tabs()->count(), 0);
+        m_window.reset();
+    }
+};
+
+QTEST_MAIN(TestFirstLoop)
+#include "tst_firstloop.moc"
