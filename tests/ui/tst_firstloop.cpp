@@ -14,6 +14,9 @@
 #include "windows/runcoordinator.h"
 
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -40,6 +43,7 @@ class TestFirstLoop : public QObject
         QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
         if (!spy.wait(120000))
             return {};
+        QTest::qWait(1); // the new argument rows show through the event loop, as they do for a user
         return spy.at(0).at(0).value<BuildResult>();
     }
 
@@ -250,6 +254,44 @@ private slots:
         QCOMPARE(onOclgrind->buffer("c")->value(7), 9.0);
         QVERIFY(m_window->runHistory()->entries().back().device.contains(QStringLiteral("Oclgrind")));
         setDevice(QStringLiteral("Portable"));
+    }
+
+    // A bad value is marked on its field with the reason under it; a buffer over the device's allocation
+    // limit is refused there at once, before any host memory is made.
+    void errorsWhereTheMistakeIs()
+    {
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        QVERIFY(pressCtrlB().success());
+        ArgumentsPanel *panel = m_window->arguments();
+        QString error;
+        QVERIFY(panel->applySpec(QStringLiteral("c=buffer:float:4611686018427387903:zeros"), &error));
+        QElapsedTimer timer;
+        timer.start();
+        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QVERIFY(!failed.isEmpty() || failed.wait(10000));
+        QVERIFY(timer.elapsed() < 5000);
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.contains(QStringLiteral("CL_DEVICE_MAX_MEM_ALLOC_SIZE")), qPrintable(message));
+        const QList<QLabel *> why = panel->findChildren<QLabel *>();
+        const auto shown = std::find_if(why.begin(), why.end(), [&](QLabel *l) {
+            // Under the argument's field, not (only) the panel's message line.
+            return l->isVisible() && l->text() == message && l->parentWidget() != panel;
+        });
+        QVERIFY2(shown != why.end(), "the reason is not shown under the field");
+        QVERIFY(panel->isVisible()); // the Arguments dock is in front, not an empty one
+        QVERIFY(panel->applySpec(QStringLiteral("c=buffer:float:1024:zeros"), &error));
+
+        // A local size over the device limit: the Local field carries it.
+        panel->setRange(QStringLiteral("1024"), QStringLiteral("999999"));
+        QSignalSpy failedAgain(m_window->runs(), &RunCoordinator::runFailed);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QVERIFY(!failedAgain.isEmpty() || failedAgain.wait(60000));
+        auto *local = panel->findChild<QLineEdit *>(QStringLiteral("localSize"));
+        QVERIFY(local);
+        QVERIFY2(local->toolTip().contains(QStringLiteral("WORK_GROUP_SIZE")), qPrintable(local->toolTip()));
+        panel->setRange(QStringLiteral("1024"));
+        QVERIFY(pressF5());
     }
 
     // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.

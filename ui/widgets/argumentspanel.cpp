@@ -31,6 +31,8 @@ struct ArgumentsPanel::Row
     QComboBox *init = nullptr;
     QLineEdit *initParam = nullptr;
     QCheckBox *readBack = nullptr;
+    QWidget *field = nullptr;
+    QLabel *why = nullptr; // the reason a run refused this argument, under its field
     QString error;
 };
 
@@ -87,6 +89,8 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     m_kernel->setObjectName(QStringLiteral("kernelChoice"));
     m_rows->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_global->setObjectName(QStringLiteral("globalSize"));
+    m_local->setObjectName(QStringLiteral("localSize"));
+    m_offset->setObjectName(QStringLiteral("globalOffset"));
     m_global->setPlaceholderText(tr("global: 1024 or 64,64"));
     m_local->setPlaceholderText(tr("local: none (driver chooses)"));
     m_offset->setPlaceholderText(tr("offset: none"));
@@ -97,7 +101,7 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     m_message->setWordWrap(true);
     m_message->setStyleSheet(QStringLiteral("color: #a01010;"));
 
-    auto *scroll = new QScrollArea;
+    auto *scroll = m_rowsScroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_rowsHost);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -116,6 +120,17 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     rangeGrid->addWidget(new QLabel(tr("Repeat")), 1, 2);
     rangeGrid->addWidget(m_repeat, 1, 3);
     rangeGrid->addWidget(m_limits, 2, 0, 1, 4);
+    m_rangeError = new QLabel;
+    m_rangeError->setWordWrap(true);
+    m_rangeError->setStyleSheet(QStringLiteral("color: #a01010;"));
+    m_rangeError->hide();
+    rangeGrid->addWidget(m_rangeError, 3, 0, 1, 4);
+    for (QLineEdit *e : {m_global, m_local, m_offset}) {
+        connect(e, &QLineEdit::textEdited, this, [this, e] {
+            markValid(e, {});
+            m_rangeError->hide();
+        });
+    }
     rangeGrid->setColumnStretch(1, 1);
     rangeGrid->setColumnStretch(3, 1);
     m_global->setToolTip(tr("Global size: X, X,Y or X,Y,Z work-items"));
@@ -293,7 +308,19 @@ void ArgumentsPanel::rebuildRows()
                                     .arg(qs(slot.name).toHtmlEscaped(), qs(slot.typeName).toHtmlEscaped()));
         row->label->setToolTip(
             tr("argument %1: %2 %3").arg(slot.index).arg(qs(slot.declaration()), qs(slot.name)));
-        m_rows->addRow(row->label, field);
+        // The field and, under it, the reason a run refused it (hidden until then).
+        row->why = new QLabel;
+        row->why->setWordWrap(true);
+        row->why->setStyleSheet(QStringLiteral("color: #a01010;"));
+        row->why->hide();
+        auto *cell = new QWidget;
+        auto *cellLayout = new QVBoxLayout(cell);
+        cellLayout->setContentsMargins(0, 0, 0, 0);
+        cellLayout->setSpacing(0);
+        cellLayout->addWidget(field);
+        cellLayout->addWidget(row->why);
+        row->field = cell;
+        m_rows->addRow(row->label, cell);
         Row *raw = row.get();
         auto revalidate = [this, raw] { validateRow(*raw); };
         for (QLineEdit *e : {row->value, row->count, row->initParam}) {
@@ -346,6 +373,16 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
             if (!param.isEmpty())
                 init += u'=' + param;
             b.init = parseBufferInit(init.toStdString(), name);
+            // Against the device's limit here, before the run makes any host memory for it.
+            if (m_device) {
+                const std::uint64_t limit = m_device->integer("CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+                const std::size_t element = type->size();
+                if (limit > 0 && (count > limit / element || count * element > limit))
+                    throw RunInputError(name + ": " + std::to_string(count) + " elements of " + type->name() +
+                                            " exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE (" + std::to_string(limit) +
+                                            " bytes) of " + m_device->name(),
+                                        name);
+            }
             return ArgValue{name, b};
         }
         case ArgKind::Local: {
@@ -369,6 +406,8 @@ void ArgumentsPanel::validateRow(Row &row) const
 {
     row.error.clear();
     rowValue(row, &row.error);
+    if (row.why && row.why->isVisible() && row.error.isEmpty())
+        row.why->hide(); // fixed since the run refused it
     for (QWidget *w : std::initializer_list<QWidget *>{row.value, row.count, row.initParam}) {
         if (w)
             markValid(w, row.error);
@@ -555,6 +594,43 @@ bool ArgumentsPanel::applyDirective(const RunDirective &directive, QString *erro
 void ArgumentsPanel::showMessage(const QString &text)
 {
     m_message->setText(text);
+}
+
+QWidget *ArgumentsPanel::markError(const QString &message)
+{
+    m_message->setText(message);
+    // The argument the message names ("n: ...", "buffer c of ...", "... 'c' ..."), else the NDRange field.
+    for (auto &row : m_rowState) {
+        const QString name = qs(row->slot.name);
+        if (message.startsWith(name + u':') || message.startsWith(QStringLiteral("buffer ") + name + u' ') ||
+            message.contains(u'\'' + name + u'\'') ||
+            message.startsWith(QStringLiteral("clSetKernelArg(") + name)) {
+            row->why->setText(message);
+            row->why->show();
+            for (QWidget *w : std::initializer_list<QWidget *>{row->value, row->count, row->initParam}) {
+                if (w)
+                    markValid(w, message);
+            }
+            m_rowsScroll->ensureWidgetVisible(row->field);
+            QWidget *focus = row->value ? static_cast<QWidget *>(row->value) : row->count;
+            if (focus)
+                focus->setFocus();
+            return row->field;
+        }
+    }
+    QLineEdit *field =
+        message.startsWith(QStringLiteral("local size")) || message.contains(QStringLiteral("WORK_GROUP"))
+            ? m_local
+        : message.startsWith(QStringLiteral("offset"))      ? m_offset
+        : message.startsWith(QStringLiteral("global size")) ? m_global
+                                                            : nullptr;
+    if (!field)
+        return nullptr;
+    markValid(field, message);
+    m_rangeError->setText(message);
+    m_rangeError->show();
+    field->setFocus();
+    return field;
 }
 
 void ArgumentsPanel::setRange(const QString &global, const QString &local, const QString &offset)

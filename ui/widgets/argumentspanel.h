@@ -19,6 +19,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace clscope::ui {
@@ -50,6 +51,9 @@ public:
     bool applyDirective(const RunDirective &directive, QString *error = nullptr);
     // Shows why a run did not happen (next to Run), or clears it with an empty text.
     void showMessage(const QString &text);
+    // A run's error where the mistake is: the argument or NDRange field it names is marked, its reason shown
+    // under it and scrolled into view. Returns the field, or null when the message names none.
+    QWidget *markError(const QString &message);
     const BuildResult &build() const { return m_build; }
     QStringList kernelNames() const;
     QString currentKernel() const;
@@ -98,6 +102,8 @@ private:
     QLineEdit *m_local;
     QLineEdit *m_offset;
     QLabel *m_limits;
+    QLabel *m_rangeError = nullptr;
+    QScrollArea *m_rowsScroll = nullptr;
     QSpinBox *m_repeat;
     QPushButton *m_run;
     QPushButton *m_stop;

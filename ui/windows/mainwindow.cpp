@@ -206,7 +206,8 @@ MainWindow::MainWindow(QWidget *parent)
         }
         timeline->appendRecords(std::move(commands), std::move(series));
     });
-    connect(m_runs, &RunCoordinator::runFailed, this, [historyDock] { historyDock->raise(); });
+    // A failed run shows where the mistake is (the Arguments panel marks the field), not an empty panel.
+    connect(m_runs, &RunCoordinator::runFailed, this, [argsDock] { argsDock->raise(); });
 
     m_deviceLabel->setObjectName(QStringLiteral("deviceStatus"));
     m_deviceLabel->setText(tr("Looking for OpenCL devices…"));

@@ -92,6 +92,7 @@ bool RunCoordinator::runCurrent()
     auto request = m_panel->makeRequest(&error);
     if (!request) {
         m_statusBar->showMessage(tr("Cannot run: %1").arg(error), 10000);
+        m_panel->markError(error);
         emit runFailed(error);
         return false;
     }
@@ -139,6 +140,7 @@ void RunCoordinator::onFinished(const RunResult &result)
 void RunCoordinator::onFailed(const QString &message)
 {
     m_panel->setRunning(false);
+    m_panel->markError(message);
     RunHistoryEntry entry;
     entry.when = QDateTime::currentDateTime();
     entry.state = m_running ? *m_running : m_panel->state();
