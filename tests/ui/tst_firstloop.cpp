@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -292,6 +293,39 @@ private slots:
         QVERIFY2(local->toolTip().contains(QStringLiteral("WORK_GROUP_SIZE")), qPrintable(local->toolTip()));
         panel->setRange(QStringLiteral("1024"));
         QVERIFY(pressF5());
+    }
+
+    // Edit menu: find and replace in the current tab, next/previous diagnostic (F8 / Shift+F8).
+    void editMenu()
+    {
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        KernelEditor *editor = tabs()->currentEditor();
+        QTest::keyClick(m_window.get(), Qt::Key_H, Qt::ControlModifier);
+        auto *find = m_window->findChild<QLineEdit *>(QStringLiteral("findText"));
+        auto *replace = m_window->findChild<QLineEdit *>(QStringLiteral("replaceText"));
+        QVERIFY(find && replace && find->isVisible() && replace->isVisible());
+        find->setText(QStringLiteral("b[i]"));
+        replace->setText(QStringLiteral("b[i] * oops1 + oops2"));
+        const QList<QPushButton *> buttons = m_window->findChildren<QPushButton *>();
+        const auto all = std::find_if(buttons.begin(), buttons.end(), [](QPushButton *b) {
+            return b->text() == QStringLiteral("Replace all");
+        });
+        QVERIFY(all != buttons.end());
+        (*all)->click();
+        QVERIFY(editor->text().contains(QStringLiteral("b[i] * oops1 + oops2")));
+        QVERIFY(!pressCtrlB().success());
+        const QVector<int> marked = editor->markedLines(EditorDiagnostic::Error);
+        QVERIFY(!marked.isEmpty());
+        editor->setCursorPosition(0, 0);
+        QTest::keyClick(m_window.get(), Qt::Key_F8);
+        int line = 0, column = 0;
+        editor->getCursorPosition(&line, &column);
+        QCOMPARE(line + 1, marked.front());
+        QTest::keyClick(m_window.get(), Qt::Key_F8, Qt::ShiftModifier); // wraps to the last one
+        editor->getCursorPosition(&line, &column);
+        QCOMPARE(line + 1, marked.back());
+        editor->undo(); // Replace all is one undo step
+        QVERIFY(!editor->text().contains(QStringLiteral("oops")));
     }
 
     // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.

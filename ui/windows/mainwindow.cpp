@@ -12,6 +12,7 @@
 #include "widgets/buildlogpanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
+#include "widgets/findbar.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
@@ -27,6 +28,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QImageWriter>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,6 +41,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <limits>
@@ -82,10 +85,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_startPage = new StartPage(EditorTabs::sampleNames());
     m_centre = new QStackedWidget;
     m_centre->addWidget(m_startPage);
-    m_centre->addWidget(m_editors);
+    m_findBar = new FindBar(m_editors);
+    auto *editorArea = new QWidget;
+    auto *editorLayout = new QVBoxLayout(editorArea);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    editorLayout->addWidget(m_editors, 1);
+    editorLayout->addWidget(m_findBar);
+    m_centre->addWidget(editorArea);
     setCentralWidget(m_centre);
     auto showCentre = [this] {
-        m_centre->setCurrentWidget(m_editors->count() > 0 ? static_cast<QWidget *>(m_editors) : m_startPage);
+        m_centre->setCurrentWidget(m_editors->count() > 0 ? m_editors->parentWidget() : m_startPage);
     };
     connect(m_editors, &EditorTabs::currentDocumentChanged, this, showCentre);
     connect(m_startPage, &StartPage::sampleRequested, this,
@@ -365,9 +375,73 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+void MainWindow::createEditMenu()
+{
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    auto onEditor = [this](auto call) {
+        return [this, call] {
+            if (KernelEditor *e = m_editors->currentEditor())
+                call(e);
+        };
+    };
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, onEditor([](KernelEditor *e) { e->undo(); }));
+    edit->addAction(tr("&Redo"), QKeySequence::Redo, this, onEditor([](KernelEditor *e) { e->redo(); }));
+    edit->addSeparator();
+    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] { m_findBar->start(false); });
+    edit->addAction(tr("Find and &replace…"), QKeySequence(Qt::CTRL | Qt::Key_H), this,
+                    [this] { m_findBar->start(true); });
+    edit->addAction(tr("Find &next"), QKeySequence::FindNext, this, [this] { m_findBar->findNext(true); });
+    edit->addAction(tr("Find pre&vious"), QKeySequence::FindPrevious, this,
+                    [this] { m_findBar->findNext(false); });
+    edit->addSeparator();
+    edit->addAction(tr("&Go to line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
+        KernelEditor *e = m_editors->currentEditor();
+        if (!e)
+            return;
+        int line = 0, index = 0;
+        e->getCursorPosition(&line, &index);
+        bool ok = false;
+        const int to = QInputDialog::getInt(this, tr("Go to line"), tr("Line (1–%1):").arg(e->lines()),
+                                            line + 1, 1, std::max(1, e->lines()), 1, &ok);
+        if (ok)
+            e->goTo(to, 1);
+    });
+    edit->addAction(tr("Next &diagnostic"), QKeySequence(Qt::Key_F8), this, [this] { goToDiagnostic(true); });
+    edit->addAction(tr("Previous d&iagnostic"), QKeySequence(Qt::SHIFT | Qt::Key_F8), this,
+                    [this] { goToDiagnostic(false); });
+}
+
+bool MainWindow::goToDiagnostic(bool forward)
+{
+    KernelEditor *e = m_editors->currentEditor();
+    if (!e || e->diagnostics().isEmpty()) {
+        statusBar()->showMessage(tr("No diagnostics in this tab"), 3000);
+        return false;
+    }
+    int line = 0, index = 0;
+    e->getCursorPosition(&line, &index);
+    const int here = line + 1; // 1-based, as diagnostics count
+    std::vector<const EditorDiagnostic *> sorted;
+    for (const EditorDiagnostic &d : e->diagnostics())
+        sorted.push_back(&d);
+    std::sort(sorted.begin(), sorted.end(), [](auto *a, auto *b) { return a->line < b->line; });
+    const EditorDiagnostic *to = nullptr;
+    if (forward) {
+        auto it = std::find_if(sorted.begin(), sorted.end(), [&](auto *d) { return d->line > here; });
+        to = it != sorted.end() ? *it : sorted.front(); // wraps
+    } else {
+        auto it = std::find_if(sorted.rbegin(), sorted.rend(), [&](auto *d) { return d->line < here; });
+        to = it != sorted.rend() ? *it : sorted.back();
+    }
+    e->goTo(to->line, std::max(1, to->column));
+    statusBar()->showMessage(tr("Line %1: %2").arg(to->line).arg(to->message), 8000);
+    return true;
+}
+
 void MainWindow::createMenus()
 {
     createFileMenu();
+    createEditMenu();
 
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_builds->buildAction());

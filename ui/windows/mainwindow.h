@@ -23,6 +23,7 @@ class BuildLogPanel;
 class DeviceDock;
 class DiagnosticsPanel;
 class EditorTabs;
+class FindBar;
 class StartPage;
 class WorkQueue;
 
@@ -83,6 +84,9 @@ private:
     void chooseFilesToOpen();
     void updateDeviceChoice();
     void createMenus();
+    void createEditMenu();
+    // F8 / Shift+F8: the next or previous diagnostic of the current tab (wrapping); false when it has none.
+    bool goToDiagnostic(bool forward);
     void createFileMenu();
     void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
@@ -105,6 +109,7 @@ private:
     QLabel *m_deviceLabel;
     QComboBox *m_deviceChoice = nullptr;
     StartPage *m_startPage = nullptr;
+    FindBar *m_findBar = nullptr;
     QStackedWidget *m_centre = nullptr;
     QDockWidget *m_bottomDock = nullptr;
     QDockWidget *m_sideDock = nullptr;
