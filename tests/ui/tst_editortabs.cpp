@@ -1,5 +1,6 @@
 // EditorTabs: open/save round trips, atomic saves that fail safely, recent files, drops, samples, and
 // autosave recovery after a real kill -9 of a child process (this binary re-executed as the child).
+#include "fulldisk.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 
@@ -211,6 +212,39 @@ private slots:
         QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl*"));
         QCOMPARE(QDir(QFileInfo(a).absolutePath()).entryList(QDir::Files),
                  QStringList{QStringLiteral("a.cl")});
+    }
+
+    void saveOnFullDiskKeepsFileAndEdits()
+    {
+        FullDisk disk(m_dir->filePath(QStringLiteral("disk")));
+        REQUIRE_TMPFS(disk);
+        const QString a = file(QStringLiteral("disk/a.cl"));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        const QString edit = QStringLiteral("// ") + QString(4000, u'x') + u'\n';
+        tabs.currentEditor()->append(edit);
+        QVERIFY(disk.fill());
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        QVERIFY(!tabs.save());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(tabs.lastError().contains(QStringLiteral("No space left on device")),
+                 qPrintable(tabs.lastError()));
+        QVERIFY(tabs.lastError().contains(a));
+        QCOMPARE(readAll(a), kOriginal); // not a 0-byte file
+        QVERIFY(tabs.isModified());
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl*"));
+        const QStringList onDisk = QDir(QFileInfo(a).absolutePath()).entryList(QDir::Files | QDir::Hidden);
+        QCOMPARE(onDisk, (QStringList{QStringLiteral(".filler"), QStringLiteral("a.cl")}));
+        // Save as a new name on the full disk: nothing appears, the tab keeps its file.
+        const QString b = m_dir->filePath(QStringLiteral("disk/b.cl"));
+        QVERIFY(!tabs.saveAs(b));
+        QVERIFY(!QFileInfo::exists(b));
+        QCOMPARE(tabs.currentPath(), a);
+
+        disk.free();
+        QVERIFY(tabs.save());
+        QCOMPARE(readAll(a), kOriginal + edit);
+        QVERIFY(!tabs.isModified());
     }
 
     void sameFileOpensOnce()

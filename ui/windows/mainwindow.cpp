@@ -4,6 +4,7 @@
 #include "buildcoordinator.h"
 #include "checkcoordinator.h"
 #include "models/runcontroller.h"
+#include "models/safewrite.h"
 #include "models/workqueue.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
@@ -76,7 +77,8 @@ MainWindow::MainWindow(QWidget *parent)
     setCentralWidget(m_editors);
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
-        QMessageBox::warning(this, tr("CLScope"), message);
+        if (m_modalErrors)
+            QMessageBox::warning(this, tr("CLScope"), message);
     });
 
     m_deviceDock = new DeviceDock(m_devices);
@@ -395,9 +397,8 @@ QString MainWindow::saveScreenshot(const QString &path)
     const QPixmap pixmap = grab();
     if (pixmap.isNull())
         return tr("Could not capture the window");
-    QImageWriter writer(path);
-    if (!writer.write(pixmap.toImage()))
-        return tr("Cannot write %1: %2").arg(path, writer.errorString());
+    if (const QString error = writeImageSafely(path, pixmap.toImage()); !error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 
