@@ -343,9 +343,12 @@ int EditorTabs::restoreRecoveries()
                 diskBytes = file.readAll();
             onDisk = QString::fromUtf8(diskBytes);
         }
-        restored << editor(addDocument(path, untitled, onDisk, &record.text));
-        if (!path.isEmpty())
+        const int index = addDocument(path, untitled, onDisk, &record.text);
+        restored << editor(index);
+        if (!path.isEmpty()) {
+            document(index)->utf8Bom = diskBytes.startsWith("\xEF\xBB\xBF");
             m_watch->track(restored.last(), path, diskBytes);
+        }
     }
     if (records.isEmpty())
         return 0;

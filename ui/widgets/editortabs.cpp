@@ -31,6 +31,7 @@ namespace {
 const QString kRecentKey = QStringLiteral("editor/recentFiles");
 constexpr int kMaxRecent = 10;
 constexpr int kDefaultAutosaveMs = 3000;
+const QByteArray kUtf8Bom("\xEF\xBB\xBF");
 
 // QsciAPIs prepares completions on a worker thread that calls back into the lexer. Deleted as the
 // lexer's child it joins that thread only once the lexer is half destroyed, and the worker crashes on
@@ -195,6 +196,7 @@ bool EditorTabs::openFile(const QString &path)
     if (!readFile(normalized, &text, &bytes))
         return false;
     const int index = addDocument(normalized, QString(), text);
+    document(index)->utf8Bom = bytes.startsWith(kUtf8Bom);
     m_watch->track(editor(index), normalized, bytes);
     closePristineUntitled(index);
     addRecentFile(normalized);
@@ -235,7 +237,8 @@ bool EditorTabs::writeFile(int index, const QString &path)
     if (!e || !doc)
         return false;
     // Someone else changed the file since we loaded or saved it: saving would silently undo that.
-    if (doc->path == normalizedPath(path) && m_watch->isChangedOnDisk(e)) {
+    // (A deleted file has nothing to overwrite: saving writes it again.)
+    if (doc->path == normalizedPath(path) && QFileInfo::exists(path) && m_watch->isChangedOnDisk(e)) {
         const bool overwrite = m_overwrite ? m_overwrite(title(index)) : [this, index] {
             return QMessageBox::warning(this, tr("File changed on disk"),
                                         tr("%1 has changed on disk since it was opened or saved here. "
@@ -249,7 +252,8 @@ bool EditorTabs::writeFile(int index, const QString &path)
     }
     // A temporary file renamed over the target once it is complete, so a full disk or a lost
     // permission never leaves the user's file truncated; the buffer stays modified on failure.
-    const QByteArray data = e->text().toUtf8();
+    // The editor never holds the byte order mark (QString::fromUtf8 drops it): put it back.
+    const QByteArray data = (doc->utf8Bom ? kUtf8Bom : QByteArray()) + e->text().toUtf8();
     if (const QString error = writeFileSafely(path, data); !error.isEmpty()) {
         reportError(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
         return false;
@@ -337,8 +341,9 @@ bool EditorTabs::reload(int index)
     if (!readFile(doc->path, &text, &bytes))
         return false;
     // One undoable step: Undo gets the text from before the reload back.
-    e->SendScintilla(QsciScintillaBase::SCI_SETTEXT, bytes.constData());
+    e->SendScintilla(QsciScintillaBase::SCI_SETTEXT, text.toUtf8().constData());
     e->setModified(false);
+    doc->utf8Bom = bytes.startsWith(kUtf8Bom);
     m_watch->track(e, doc->path, bytes);
     hideNotice(i, QStringLiteral("diskChangedNotice"));
     return true;

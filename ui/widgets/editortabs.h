@@ -121,6 +121,7 @@ private:
         QString autosaveId;
         quint64 edits = 0;
         quint64 autosavedEdits = 0;
+        bool utf8Bom = false; // the file starts with a byte order mark: kept on save
     };
 
     // The form paths are compared in: canonical where the file exists, else absolute and clean.
