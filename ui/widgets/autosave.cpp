@@ -287,7 +287,7 @@ int EditorTabs::autosaveNow()
         // Said in the window, without a modal box every few seconds: these edits are only in memory.
         NoticeBar *bar = showNotice(
             i, QStringLiteral("autosaveNotice"),
-            tr("%1 Your changes to %2 are only in memory until they are saved; autosave keeps trying.")
+            tr("%1. Your changes to %2 are only in memory until they are saved; autosave keeps trying.")
                 .arg(m_store->error(), title(i)));
         QPushButton *saveAsButton = bar->button(QStringLiteral("saveAsButton"), tr("Save As…"));
         disconnect(saveAsButton, nullptr, this, nullptr);
