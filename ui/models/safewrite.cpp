@@ -91,6 +91,10 @@ QString writeFileSafely(const QString &path, const QByteArray &data)
 
     struct stat existing = {};
     const bool replacing = ::stat(targetName.constData(), &existing) == 0;
+    // A file the user may not write stays as it is, as QSaveFile refused it too (renaming over it
+    // would only need the folder's permission).
+    if (replacing && ::access(targetName.constData(), W_OK) != 0)
+        return errnoText(errno);
 
     QByteArray tempPath;
     const int fd = createTemporary(folder, info.fileName(), &tempPath);
