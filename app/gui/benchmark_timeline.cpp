@@ -4,6 +4,7 @@
 // CLSCOPE_BENCHMARK_TIMELINE_PNG=PREFIX also saves PREFIX-fit.png and PREFIX-1000x.png to look at.
 #include "benchmark_timeline.h"
 
+#include "models/safewrite.h"
 #include "widgets/timelinewidget.h"
 
 #include "clscope/profile.h"
@@ -104,7 +105,11 @@ int runTimelineBenchmark(int events)
                 const QString name =
                     QString::fromLocal8Bit(pngPrefix) +
                     (factor == 1 ? QStringLiteral("-fit.png") : QStringLiteral("-1000x.png"));
-                image.save(name);
+                if (const QString error = clscope::ui::writeImageSafely(name, image); !error.isEmpty()) {
+                    std::fprintf(stderr, "clscope: cannot write %s: %s\n", qPrintable(name),
+                                 qPrintable(error));
+                    return 1;
+                }
             }
         }
         const QString key = factor == 1 ? QStringLiteral("fit_all") : QStringLiteral("zoom_%1x").arg(factor);

@@ -7,6 +7,7 @@
 #include "models/poolworkload.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
+#include "widgets/editortabs.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/timelinedock.h"
@@ -21,6 +22,8 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,9 +34,35 @@
 
 namespace {
 
+// Set by the first failure: a scripted session still takes its picture, then exits 1.
+bool g_failed = false;
+
 void fail(const QString &message)
 {
+    g_failed = true;
     std::fprintf(stderr, "clscope: %s\n", qPrintable(message));
+}
+
+// Window sides a scripted session may ask for: a huge window is a huge pixmap (100000x100000 is 40 GB),
+// a tiny one lays out nothing.
+constexpr int kMinSide = 320;
+constexpr int kMaxSide = 8192;
+
+// "1280x800" -> the size, clamped per side with a line on stderr; nullopt when it is not WxH.
+std::optional<QSize> parseWindowSize(const QString &text)
+{
+    const QStringList wh = text.split(u'x');
+    bool wOk = false, hOk = false;
+    const long long w = wh.size() == 2 ? wh[0].toLongLong(&wOk) : 0;
+    const long long h = wh.size() == 2 ? wh[1].toLongLong(&hOk) : 0;
+    if (!wOk || !hOk || w <= 0 || h <= 0)
+        return std::nullopt;
+    const QSize size(int(std::clamp<long long>(w, kMinSide, kMaxSide)),
+                     int(std::clamp<long long>(h, kMinSide, kMaxSide)));
+    if (size.width() != w || size.height() != h)
+        std::fprintf(stderr, "clscope: --size %s clamped to %dx%d (each side %d..%d)\n", qPrintable(text),
+                     size.width(), size.height(), kMinSide, kMaxSide);
+    return size;
 }
 
 // --help, --version and --benchmark-timeline need no screen: without a display they use the offscreen
@@ -226,14 +255,25 @@ int main(int argc, char **argv)
     if (parser.isSet(benchTimelineOption))
         return runTimelineBenchmark(parser.value(benchTimelineOption).toInt());
 
-    clscope::ui::MainWindow window;
+    std::optional<QSize> windowSize;
     if (parser.isSet(sizeOption)) {
-        const QStringList wh = parser.value(sizeOption).split(u'x');
-        if (wh.size() == 2)
-            window.resize(wh[0].toInt(), wh[1].toInt());
+        windowSize = parseWindowSize(parser.value(sizeOption));
+        if (!windowSize) {
+            fail(QStringLiteral("--size takes WIDTHxHEIGHT in pixels, e.g. 1280x800"));
+            return 2;
+        }
     }
+
+    clscope::ui::MainWindow window;
+    if (windowSize)
+        window.resize(*windowSize);
     const QStringList files = parser.values(openOption) + parser.positionalArguments();
     const bool scripted = parser.isSet(screenshotOption);
+    if (scripted) {
+        // Nobody is there to close a message box: errors go to stderr and the exit status.
+        window.setModalErrors(false);
+        QObject::connect(window.editors(), &clscope::ui::EditorTabs::errorOccurred, &app, &fail);
+    }
     if (!window.openFiles(files) && scripted)
         return 1;
     window.show();
@@ -269,7 +309,7 @@ int main(int argc, char **argv)
                 timer->stop();
                 if (!error.isEmpty())
                     fail(error);
-                QApplication::exit(error.isEmpty() ? 0 : 1);
+                QApplication::exit(g_failed ? 1 : 0);
             }
         });
         timer->start(shots == 1 ? 300 : everyMs);
@@ -319,6 +359,18 @@ int main(int argc, char **argv)
         QObject::connect(
             builds, &clscope::ui::BuildCoordinator::buildFinished, &app,
             [&](const clscope::BuildResult &result) {
+                if (!result.success()) {
+                    QString first = QStringLiteral("see the build log");
+                    for (const clscope::Diagnostic &d : result.diagnostics()) {
+                        if (d.severity == clscope::Severity::Error) {
+                            first = QStringLiteral("line %1: %2")
+                                        .arg(d.line)
+                                        .arg(QString::fromStdString(d.message));
+                            break;
+                        }
+                    }
+                    fail(QStringLiteral("the build failed (%1)").arg(first));
+                }
                 if (!parser.isSet(runOption) || !result.success()) {
                     finish();
                     return;
@@ -372,8 +424,10 @@ int main(int argc, char **argv)
                              fail(message);
                              finish();
                          });
-        if (!builds->buildCurrent())
+        if (!builds->buildCurrent()) {
+            fail(QStringLiteral("cannot build: no kernel is open or no device was found"));
             finish();
+        }
     });
     if (scripted) {
         // A driver that hangs must not hang a scripted screenshot forever.

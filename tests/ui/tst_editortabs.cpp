@@ -1,7 +1,9 @@
 // EditorTabs: open/save round trips, atomic saves that fail safely, recent files, drops, samples, and
 // autosave recovery after a real kill -9 of a child process (this binary re-executed as the child).
+#include "fulldisk.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "widgets/noticebar.h"
 
 #include <QApplication>
 #include <QDir>
@@ -12,6 +14,7 @@
 #include <QJsonObject>
 #include <QMimeData>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -213,6 +216,39 @@ private slots:
                  QStringList{QStringLiteral("a.cl")});
     }
 
+    void saveOnFullDiskKeepsFileAndEdits()
+    {
+        FullDisk disk(m_dir->filePath(QStringLiteral("disk")));
+        REQUIRE_TMPFS(disk);
+        const QString a = file(QStringLiteral("disk/a.cl"));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        const QString edit = QStringLiteral("// ") + QString(4000, u'x') + u'\n';
+        tabs.currentEditor()->append(edit);
+        QVERIFY(disk.fill());
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        QVERIFY(!tabs.save());
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(tabs.lastError().contains(QStringLiteral("No space left on device")),
+                 qPrintable(tabs.lastError()));
+        QVERIFY(tabs.lastError().contains(a));
+        QCOMPARE(readAll(a), kOriginal); // not a 0-byte file
+        QVERIFY(tabs.isModified());
+        QCOMPARE(tabs.tabText(0), QStringLiteral("a.cl*"));
+        const QStringList onDisk = QDir(QFileInfo(a).absolutePath()).entryList(QDir::Files | QDir::Hidden);
+        QCOMPARE(onDisk, (QStringList{QStringLiteral(".filler"), QStringLiteral("a.cl")}));
+        // Save as a new name on the full disk: nothing appears, the tab keeps its file.
+        const QString b = m_dir->filePath(QStringLiteral("disk/b.cl"));
+        QVERIFY(!tabs.saveAs(b));
+        QVERIFY(!QFileInfo::exists(b));
+        QCOMPARE(tabs.currentPath(), a);
+
+        disk.free();
+        QVERIFY(tabs.save());
+        QCOMPARE(readAll(a), kOriginal + edit);
+        QVERIFY(!tabs.isModified());
+    }
+
     void sameFileOpensOnce()
     {
         const QString a = file(QStringLiteral("a.cl"));
@@ -333,6 +369,283 @@ private slots:
         QCOMPARE(tabs.autosaveNow(), 1);
         EditorTabs other;
         QVERIFY(other.pendingRecoveries().isEmpty());
+    }
+
+    // Item 2: an autosave that cannot be written says so above the editor, keeps trying, and clears
+    // the notice once a write succeeds.
+    void autosaveFailureIsShownAndRetried_data()
+    {
+        QTest::addColumn<bool>("rootIsFile");
+        QTest::newRow("autosave folder is a file") << true;
+        QTest::newRow("session folder replaced by a file") << false;
+    }
+
+    void autosaveFailureIsShownAndRetried()
+    {
+        QFETCH(bool, rootIsFile);
+        const QString root = AutosaveStore::defaultRoot();
+        QString blocker = root;
+        if (rootIsFile) {
+            QVERIFY(QDir().mkpath(QFileInfo(root).absolutePath()));
+            QVERIFY(writeAll(root, QStringLiteral("in the way")));
+        }
+        EditorTabs tabs;
+        tabs.setAutosaveInterval(50);
+        if (!rootIsFile) {
+            blocker = tabs.autosaveSessionPath();
+            QVERIFY(QDir(blocker).removeRecursively());
+            QVERIFY(writeAll(blocker, QStringLiteral("in the way")));
+        }
+        const QString a = file(QStringLiteral("a.cl"));
+        QVERIFY(tabs.openFile(a));
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        QSignalSpy autosaved(&tabs, &EditorTabs::autosaved);
+        QTest::keyClicks(tabs.currentEditor(), QStringLiteral("edit "));
+        QVERIFY(autosaved.wait(5000));
+        QCOMPARE(autosaved.last().at(0).toInt(), 0);
+        NoticeBar *bar = tabs.notice(0, QStringLiteral("autosaveNotice"));
+        QVERIFY(bar);
+        QVERIFY(!bar->isHidden());
+        const QString reason = QDir::toNativeSeparators(blocker) + QStringLiteral(" is a file, not a folder");
+        QVERIFY2(bar->text().contains(reason), qPrintable(bar->text()));
+        QVERIFY(bar->text().contains(QStringLiteral("only in memory")));
+        QVERIFY(tabs.autosaveError().contains(reason));
+        QVERIFY(bar->findChild<QPushButton *>(QStringLiteral("saveAsButton")));
+        QCOMPARE(errors.size(), 0); // a notice, not an error box every few seconds
+        // It keeps trying without another keystroke, and the notice goes once a write succeeds.
+        QVERIFY(autosaved.wait(5000));
+        QVERIFY(!bar->isHidden());
+        QVERIFY(QFile::remove(blocker));
+        QTRY_VERIFY(bar->isHidden());
+        QVERIFY(tabs.autosaveError().isEmpty());
+        QCOMPARE(autosaveTexts(tabs.autosaveSessionPath()).size(), 1);
+        QCOMPARE(readAll(a), kOriginal); // autosave never touches the user's file
+    }
+
+    void autosaveOnFullDisk()
+    {
+        FullDisk disk(AutosaveStore::defaultRoot());
+        REQUIRE_TMPFS(disk);
+        EditorTabs tabs;
+        tabs.setAutosaveInterval(50);
+        tabs.resize(600, 400);
+        tabs.show();
+        QVERIFY(tabs.openFile(file(QStringLiteral("a.cl"))));
+        QVERIFY(disk.fill());
+        QSignalSpy autosaved(&tabs, &EditorTabs::autosaved);
+        tabs.currentEditor()->append(QStringLiteral("// ") + QString(2000, u'y'));
+        QVERIFY(autosaved.wait(5000));
+        NoticeBar *bar = tabs.notice(0, QStringLiteral("autosaveNotice"));
+        QVERIFY(bar && !bar->isHidden());
+        QVERIFY2(bar->text().contains(QStringLiteral("No space left on device")), qPrintable(bar->text()));
+        // Room is made above the text: the notice covers none of it.
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY(tabs.currentEditor()->viewport()->geometry().top() >= bar->height());
+        // No 0-byte autosave pretends to hold the edits.
+        QVERIFY(autosaveTexts(tabs.autosaveSessionPath()).isEmpty());
+
+        // Save As… from the notice puts the edits somewhere safe, and the notice goes.
+        const QString elsewhere = m_dir->filePath(QStringLiteral("rescued.cl"));
+        tabs.setSavePathCallback([&](const QString &) { return elsewhere; });
+        bar->findChild<QPushButton *>(QStringLiteral("saveAsButton"))->click();
+        QCOMPARE(readAll(elsewhere), tabs.currentEditor()->text());
+        QVERIFY(!tabs.isModified());
+        QVERIFY(bar->isHidden());
+        QTRY_VERIFY(tabs.currentEditor()->viewport()->geometry().top() < bar->height());
+
+        // Edited again with the disk freed: the next autosave succeeds.
+        tabs.currentEditor()->append(QStringLiteral("z"));
+        QVERIFY(autosaved.wait(5000));
+        disk.free();
+        QTRY_COMPARE(autosaveTexts(tabs.autosaveSessionPath()).size(), 1);
+        QVERIFY(tabs.autosaveError().isEmpty());
+        QVERIFY(bar->isHidden());
+    }
+
+    // Item 6: a file changed on disk is never reloaded or overwritten behind the user's back.
+    void changedOnDiskOffersReload_data()
+    {
+        QTest::addColumn<bool>("modified");
+        QTest::newRow("unmodified buffer") << false;
+        QTest::newRow("modified buffer") << true;
+    }
+
+    void changedOnDiskOffersReload()
+    {
+        QFETCH(bool, modified);
+        const QString a = file(QStringLiteral("a.cl"));
+        EditorTabs tabs;
+        tabs.resize(600, 400);
+        tabs.show();
+        QVERIFY(tabs.openFile(a));
+        if (modified)
+            tabs.currentEditor()->append(QStringLiteral("// mine\n"));
+        const QString before = tabs.currentEditor()->text();
+        QSignalSpy changed(&tabs, &EditorTabs::changedOnDisk);
+        QVERIFY(writeAll(a, QStringLiteral("changed elsewhere\n")));
+        QVERIFY(changed.wait(5000));
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.first().at(0).toString(), a);
+        QVERIFY(tabs.isChangedOnDisk());
+        NoticeBar *bar = tabs.notice(0, QStringLiteral("diskChangedNotice"));
+        QVERIFY(bar && !bar->isHidden());
+        QVERIFY2(bar->text().startsWith(a + QStringLiteral(" changed on disk.")), qPrintable(bar->text()));
+        QCOMPARE(bar->text().contains(QStringLiteral("unsaved changes")), modified);
+        QCOMPARE(tabs.currentEditor()->text(), before); // never reloaded by itself
+        QCOMPARE(tabs.isModified(), modified);
+        QTRY_VERIFY(tabs.currentEditor()->viewport()->geometry().top() >= bar->height());
+
+        bar->findChild<QPushButton *>(QStringLiteral("reloadButton"))->click();
+        QCOMPARE(tabs.currentEditor()->text(), QStringLiteral("changed elsewhere\n"));
+        QVERIFY(!tabs.isModified());
+        QVERIFY(bar->isHidden());
+        QVERIFY(!tabs.isChangedOnDisk());
+        tabs.currentEditor()->undo(); // the reload is one undoable step
+        QCOMPARE(tabs.currentEditor()->text(), before);
+    }
+
+    void saveWarnsBeforeOverwritingAChangedFile()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        int asked = 0;
+        bool answer = false;
+        tabs.setOverwriteCallback([&](const QString &title) {
+            ++asked;
+            [&] { QCOMPARE(title, QStringLiteral("a.cl")); }();
+            return answer;
+        });
+        QSignalSpy changed(&tabs, &EditorTabs::changedOnDisk);
+        QVERIFY(writeAll(a, QStringLiteral("other\n")));
+        QVERIFY(changed.wait(5000));
+        // Ctrl+S on the unmodified buffer would put the old text back over the other program's.
+        QVERIFY(!tabs.save());
+        QCOMPARE(asked, 1);
+        QCOMPARE(readAll(a), QStringLiteral("other\n"));
+        answer = true;
+        QVERIFY(tabs.save());
+        QCOMPARE(asked, 2);
+        QCOMPARE(readAll(a), kOriginal);
+        QVERIFY(tabs.notice(0, QStringLiteral("diskChangedNotice"))->isHidden());
+
+        // Our own saves are neither reported nor asked about.
+        tabs.currentEditor()->append(QStringLiteral("x"));
+        QVERIFY(tabs.save());
+        QCOMPARE(asked, 2);
+        QVERIFY(!changed.wait(300));
+        QCOMPARE(changed.size(), 1);
+
+        // Keep mine: the change counts as seen, the next save overwrites without asking.
+        QVERIFY(writeAll(a, QStringLiteral("third\n")));
+        QVERIFY(changed.wait(5000));
+        NoticeBar *bar = tabs.notice(0, QStringLiteral("diskChangedNotice"));
+        QVERIFY(!bar->isHidden());
+        bar->findChild<QPushButton *>(QStringLiteral("keepMineButton"))->click();
+        QVERIFY(bar->isHidden());
+        QCOMPARE(tabs.currentEditor()->text(), kOriginal + QStringLiteral("x"));
+        QVERIFY(tabs.save());
+        QCOMPARE(asked, 2);
+        QCOMPARE(readAll(a), kOriginal + QStringLiteral("x"));
+
+        // The same bytes written again (a touch, a tool rewriting it unchanged) are no change.
+        QVERIFY(writeAll(a, kOriginal + QStringLiteral("x")));
+        QVERIFY(!changed.wait(300));
+        QVERIFY(!tabs.isChangedOnDisk());
+    }
+
+    void replacedAndDeletedFilesAreNoticed()
+    {
+        const QString a = file(QStringLiteral("a.cl"));
+        EditorTabs tabs;
+        QVERIFY(tabs.openFile(a));
+        QSignalSpy changed(&tabs, &EditorTabs::changedOnDisk);
+        // Replaced by rename, as editors and git do, twice: the watch follows the new file each time.
+        for (int round = 1; round <= 2; ++round) {
+            const QString next = m_dir->filePath(QStringLiteral("next.cl"));
+            const QString text = QStringLiteral("version %1\n").arg(round);
+            QVERIFY(writeAll(next, text));
+            QVERIFY(std::rename(QFile::encodeName(next).constData(), QFile::encodeName(a).constData()) == 0);
+            QVERIFY(changed.wait(5000));
+            QCOMPARE(changed.size(), round);
+            QVERIFY(tabs.reload());
+            QCOMPARE(tabs.currentEditor()->text(), text);
+        }
+        QVERIFY(QFile::remove(a));
+        QVERIFY(changed.wait(5000));
+        NoticeBar *bar = tabs.notice(0, QStringLiteral("diskChangedNotice"));
+        QVERIFY(bar && !bar->isHidden());
+        QVERIFY2(bar->text().contains(QStringLiteral("was deleted on disk")), qPrintable(bar->text()));
+        QVERIFY(bar->findChild<QPushButton *>(QStringLiteral("reloadButton"))->isHidden());
+        int asked = 0;
+        tabs.setOverwriteCallback([&](const QString &) { return ++asked, true; });
+        QVERIFY(tabs.save()); // writes it again: nothing there to overwrite, so no question
+        QCOMPARE(asked, 0);
+        QCOMPARE(readAll(a), QStringLiteral("version 2\n"));
+        // Created again by someone else after that: noticed too.
+        QVERIFY(QFile::remove(a));
+        QVERIFY(changed.wait(5000));
+        QVERIFY(writeAll(a, QStringLiteral("back\n")));
+        QVERIFY(changed.wait(5000));
+        QVERIFY(tabs.reload());
+        QCOMPARE(tabs.currentEditor()->text(), QStringLiteral("back\n"));
+    }
+
+    void refusesBytesThatAreNotText_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("reason"); // empty: opens, byte for byte
+        QTest::newRow("latin-1") << QByteArray("// caf\xe9\n") << QStringLiteral("byte 0xE9 at offset 6");
+        QTest::newRow("NUL") << QByteArray("ab\0cd\n", 6) << QStringLiteral("NUL byte at offset 2");
+        QTest::newRow("cut at the end")
+            << QByteArray("ok \xe2\x82") << QStringLiteral("byte 0xE2 at offset 3");
+        QTest::newRow("overlong") << QByteArray("\xc0\xaf") << QStringLiteral("byte 0xC0 at offset 0");
+        QTest::newRow("surrogate") << QByteArray("x\xed\xa0\x80") << QStringLiteral("byte 0xED at offset 1");
+        QTest::newRow("above U+10FFFF")
+            << QByteArray("\xf4\x90\x80\x80") << QStringLiteral("byte 0xF4 at offset 0");
+        QTest::newRow("valid UTF-8") << QByteArray("\xef\xbb\xbf// \xc2\xb5 \xe2\x9c\x93 \xf0\x9f\x98\x80\n")
+                                     << QString();
+    }
+
+    void refusesBytesThatAreNotText()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, reason);
+        const QString path = m_dir->filePath(QStringLiteral("k.cl"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+        }
+        EditorTabs tabs;
+        if (reason.isEmpty()) {
+            QVERIFY(tabs.openFile(path));
+            QCOMPARE(tabs.currentEditor()->text(), QString::fromUtf8(bytes)); // shown without the BOM
+            QVERIFY(!tabs.currentEditor()->text().startsWith(QChar(0xFEFF)));
+            tabs.currentEditor()->append(QStringLiteral("x"));
+            QVERIFY(tabs.save());
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), bytes + "x"); // saved with it
+            return;
+        }
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        QVERIFY(!tabs.openFile(path));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(tabs.lastError().startsWith(QStringLiteral("Cannot open ") + path),
+                 qPrintable(tabs.lastError()));
+        QVERIFY2(tabs.lastError().contains(reason), qPrintable(tabs.lastError()));
+        QCOMPARE(tabs.documentCount(), 0);
+
+        // A file that turns into such bytes while open is not reloaded either: the buffer stays.
+        const QString a = file(QStringLiteral("a.cl"));
+        QVERIFY(tabs.openFile(a));
+        {
+            QFile f(a);
+            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size());
+        }
+        QVERIFY(!tabs.reload());
+        QVERIFY(tabs.lastError().contains(reason));
+        QCOMPARE(tabs.currentEditor()->text(), kOriginal);
     }
 
     void recoversAfterKill_data()
@@ -516,7 +829,12 @@ int main(int argc, char **argv)
     QStandardPaths::setTestModeEnabled(true);
     const QStringList args = QCoreApplication::arguments();
     if (args.size() == 4 && args.at(1) == kChildArg)
-        return runChild(args.at(2), args.at(3));
+        return runChild(args.at(2), args.at(3)); // with the parent's HOME
+    // A home of its own (settings, autosaves, the full-disk mount): runs of this suite in other
+    // checkouts at the same time neither see nor disturb each other's files.
+    QTemporaryDir home;
+    if (!home.isValid() || !qputenv("HOME", QFile::encodeName(home.path())))
+        return 2;
     app.setAttribute(Qt::AA_Use96Dpi, true);
     TestEditorTabs test;
     QTEST_SET_MAIN_SOURCE_PATH

@@ -2,8 +2,7 @@
 #include "buffertablemodel.h"
 
 #include "clscope/npy.h"
-
-#include <QSaveFile>
+#include "safewrite.h"
 
 #include <cmath>
 #include <limits>
@@ -162,12 +161,9 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
 namespace {
 QString writeBytes(const QString &path, const QByteArray &bytes)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-    file.write(bytes);
-    if (!file.commit())
-        return QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    const QString error = writeFileSafely(path, bytes);
+    if (!error.isEmpty())
+        return QObject::tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 } // namespace

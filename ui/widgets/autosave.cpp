@@ -4,6 +4,9 @@
 
 #include "editortabs.h"
 #include "kerneleditor.h"
+#include "models/filewatch.h"
+#include "models/safewrite.h"
+#include "noticebar.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -12,8 +15,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
+#include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTimer>
@@ -30,12 +33,8 @@ const QString kMetaSuffix = QStringLiteral(".json");
 
 bool writeAtomically(const QString &path, const QByteArray &data, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        *error = file.errorString();
-        return false;
-    }
-    return true;
+    *error = writeFileSafely(path, data);
+    return error->isEmpty();
 }
 
 std::unique_ptr<QLockFile> makeLock(const QString &path)
@@ -50,10 +49,21 @@ std::unique_ptr<QLockFile> makeLock(const QString &path)
 AutosaveStore::AutosaveStore(const QString &root)
     : m_root(root.isEmpty() ? defaultRoot() : root)
 {
-    if (m_root.isEmpty() || !QDir().mkpath(m_root)) {
-        m_error = QCoreApplication::translate("AutosaveStore", "Cannot create the autosave folder %1")
-                      .arg(QDir::toNativeSeparators(m_root));
-        return;
+    open();
+}
+
+bool AutosaveStore::reopen()
+{
+    return m_active || open();
+}
+
+bool AutosaveStore::open()
+{
+    const QString why = m_root.isEmpty() ? QStringLiteral("no writable data location") : makeFolder(m_root);
+    if (!why.isEmpty()) {
+        m_error = QCoreApplication::translate("AutosaveStore", "Cannot create the autosave folder %1: %2")
+                      .arg(QDir::toNativeSeparators(m_root), why);
+        return false;
     }
     static std::atomic<int> counter{0};
     // The lock comes first: a folder without a held lock would look abandoned to another instance.
@@ -67,13 +77,18 @@ AutosaveStore::AutosaveStore(const QString &root)
             m_session = name;
         }
     }
-    if (!m_lock || !QDir().mkpath(sessionPath())) {
-        m_error = QCoreApplication::translate("AutosaveStore", "Cannot lock an autosave session in %1")
-                      .arg(QDir::toNativeSeparators(m_root));
+    const QString folderError = m_lock ? makeFolder(sessionPath()) : QString();
+    if (!m_lock || !folderError.isEmpty()) {
+        m_error = QCoreApplication::translate("AutosaveStore", "Cannot lock an autosave session in %1%2")
+                      .arg(QDir::toNativeSeparators(m_root),
+                           folderError.isEmpty() ? QString() : QStringLiteral(": ") + folderError);
         m_lock.reset();
-        return;
+        m_session.clear();
+        return false;
     }
     m_active = true;
+    m_error.clear();
+    return true;
 }
 
 AutosaveStore::~AutosaveStore()
@@ -111,9 +126,8 @@ bool AutosaveStore::write(const QString &docId, const QString &text, const QStri
     if (!m_active)
         return false;
     const QString dir = sessionPath();
-    if (!QDir().mkpath(dir)) {
-        m_error = QCoreApplication::translate("AutosaveStore", "Cannot create %1")
-                      .arg(QDir::toNativeSeparators(dir));
+    if (const QString why = makeFolder(dir); !why.isEmpty()) {
+        m_error = QCoreApplication::translate("AutosaveStore", "Autosave failed: %1").arg(why);
         return false;
     }
     QJsonObject meta;
@@ -246,30 +260,50 @@ void EditorTabs::removeAutosave(Document &doc)
 
 int EditorTabs::autosaveNow()
 {
-    if (!m_store->isActive())
-        return 0;
+    // A store that could not start (its folder was a file, the disk was full) is tried again each time.
+    const bool storeOpen = m_store->reopen();
     int written = 0;
     bool failed = false;
     for (int i = 0; i < count(); ++i) {
         const KernelEditor *e = editor(i);
         Document *doc = document(i);
-        if (!e || !doc || !e->isModified())
+        if (!e || !doc)
             continue;
-        if (doc->edits == doc->autosavedEdits && m_store->contains(doc->autosaveId))
+        if (!e->isModified()) {
+            hideNotice(i, QStringLiteral("autosaveNotice")); // nothing left to lose
             continue;
-        if (m_store->write(doc->autosaveId, e->text(), doc->path, title(i))) {
+        }
+        if (storeOpen && doc->edits == doc->autosavedEdits && m_store->contains(doc->autosaveId))
+            continue;
+        if (storeOpen && m_store->write(doc->autosaveId, e->text(), doc->path, title(i))) {
             doc->autosavedEdits = doc->edits;
             ++written;
-        } else {
-            failed = true;
+            hideNotice(i, QStringLiteral("autosaveNotice"));
+            continue;
         }
+        failed = true;
+        if (m_destroying)
+            continue;
+        // Said in the window, without a modal box every few seconds: these edits are only in memory.
+        NoticeBar *bar = showNotice(
+            i, QStringLiteral("autosaveNotice"),
+            tr("%1. Your changes to %2 are only in memory until they are saved; autosave keeps trying.")
+                .arg(m_store->error(), title(i)));
+        QPushButton *saveAsButton = bar->button(QStringLiteral("saveAsButton"), tr("Save As…"));
+        disconnect(saveAsButton, nullptr, this, nullptr);
+        connect(saveAsButton, &QPushButton::clicked, this, [this, e] {
+            const int index = indexOf(const_cast<KernelEditor *>(e));
+            const QString target = askSavePath(index);
+            if (!target.isEmpty())
+                saveAs(target, index);
+        });
     }
-    // Report a failing autosave once, not every few seconds, and keep retrying.
-    if (failed && !m_autosaveFailing)
-        reportError(m_store->error());
     m_autosaveFailing = failed;
-    if (failed)
-        m_autosaveTimer->start();
+    m_autosaveError = failed ? m_store->error() : QString();
+    if (failed) {
+        m_lastError = m_autosaveError;
+        m_autosaveTimer->start(); // keep trying
+    }
     emit autosaved(written);
     return written;
 }
@@ -293,6 +327,7 @@ int EditorTabs::restoreRecoveries()
             continue;
         }
         QString onDisk;
+        QByteArray diskBytes;
         QString path;
         QString untitled;
         if (record.originalPath.isEmpty()) {
@@ -305,9 +340,15 @@ int EditorTabs::restoreRecoveries()
             // The file as it is on disk becomes the unmodified state, so undo leads back to it.
             QFile file(path);
             if (file.open(QIODevice::ReadOnly) && file.size() <= kMaxFileSize)
-                onDisk = QString::fromUtf8(file.readAll());
+                diskBytes = file.readAll();
+            onDisk = QString::fromUtf8(diskBytes);
         }
-        restored << editor(addDocument(path, untitled, onDisk, &record.text));
+        const int index = addDocument(path, untitled, onDisk, &record.text);
+        restored << editor(index);
+        if (!path.isEmpty()) {
+            document(index)->utf8Bom = diskBytes.startsWith("\xEF\xBB\xBF");
+            m_watch->track(restored.last(), path, diskBytes);
+        }
     }
     if (records.isEmpty())
         return 0;

@@ -41,6 +41,8 @@ public:
 
     // False when the session folder or its lock could not be created; see error().
     bool isActive() const { return m_active; }
+    // Tries again to create the session (the folder may have become creatable); true once active.
+    bool reopen();
     QString error() const { return m_error; }
     QString root() const { return m_root; }
     QString sessionPath() const;
@@ -61,6 +63,7 @@ private:
         QString name;
         std::unique_ptr<QLockFile> lock;
     };
+    bool open();
     QString lockPath(const QString &session) const;
     void claimDeadSessions();
     static QList<AutosaveRecord> readSession(const QString &dir, const QString &session);

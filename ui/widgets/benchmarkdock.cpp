@@ -2,6 +2,7 @@
 #include "benchmarkdock.h"
 
 #include "models/benchmarkrunner.h"
+#include "models/safewrite.h"
 
 #include "qcustomplotinclude.h"
 
@@ -480,11 +481,10 @@ void BenchmarkDock::clearBaseline()
 
 QString BenchmarkDock::saveResults(const QString &path) const
 {
-    try {
-        saveBenchFile(path.toStdString(), m_document);
-    } catch (const BenchFileError &e) {
-        return QString::fromStdString(e.what());
-    }
+    // The same document saveBenchFile writes, through the checked write (a full disk is an error).
+    const QString error = writeFileSafely(path, QByteArray::fromStdString(benchToJson(m_document)) + '\n');
+    if (!error.isEmpty())
+        return tr("cannot write %1: %2").arg(path, error);
     return {};
 }
 

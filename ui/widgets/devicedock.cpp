@@ -3,6 +3,7 @@
 
 #include "models/devicefilterproxy.h"
 #include "models/devicetreemodel.h"
+#include "models/safewrite.h"
 
 #include <QAction>
 #include <QApplication>
@@ -17,7 +18,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QResizeEvent>
-#include <QSaveFile>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -264,13 +264,9 @@ QString DeviceDock::exportJson(const QString &path) const
     const auto snapshot = m_model->snapshot();
     if (!snapshot)
         return tr("No devices have been read yet.");
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
-    file.write(QByteArray::fromStdString(snapshotToJson(*snapshot)));
-    file.write("\n");
-    if (!file.commit())
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
+    const QString error = writeFileSafely(path, QByteArray::fromStdString(snapshotToJson(*snapshot)) + '\n');
+    if (!error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 

@@ -2,6 +2,10 @@
 #include "editortabs.h"
 
 #include "kerneleditor.h"
+#include "models/filewatch.h"
+#include "models/safewrite.h"
+#include "models/textfile.h"
+#include "noticebar.h"
 
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscilexer.h>
@@ -13,9 +17,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLayout>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
+#include <QPushButton>
 #include <QSettings>
 #include <QTimer>
 #include <QUrl>
@@ -26,6 +31,7 @@ namespace {
 const QString kRecentKey = QStringLiteral("editor/recentFiles");
 constexpr int kMaxRecent = 10;
 constexpr int kDefaultAutosaveMs = 3000;
+const QByteArray kUtf8Bom("\xEF\xBB\xBF");
 
 // QsciAPIs prepares completions on a worker thread that calls back into the lexer. Deleted as the
 // lexer's child it joins that thread only once the lexer is half destroyed, and the worker crashes on
@@ -44,6 +50,7 @@ EditorTabs::EditorTabs(QWidget *parent)
     : QTabWidget(parent)
     , m_store(std::make_unique<AutosaveStore>())
     , m_autosaveTimer(new QTimer(this))
+    , m_watch(new FileWatch(this))
 {
     setObjectName(QStringLiteral("editorTabs"));
     setDocumentMode(true);
@@ -58,11 +65,18 @@ EditorTabs::EditorTabs(QWidget *parent)
     connect(m_autosaveTimer, &QTimer::timeout, this, [this] { autosaveNow(); });
     connect(this, &QTabWidget::tabCloseRequested, this, [this](int index) { closeTab(index); });
     connect(this, &QTabWidget::currentChanged, this, &EditorTabs::onCurrentChanged);
+    connect(m_watch, &FileWatch::changedOnDisk, this, [this](const QObject *owner) {
+        for (int i = 0; i < count(); ++i) {
+            if (editor(i) == owner)
+                onChangedOnDisk(i);
+        }
+    });
 }
 
 EditorTabs::~EditorTabs()
 {
     m_autosaveTimer->stop();
+    m_destroying = true; // no notices now: widgets cannot be made while the window goes
     // Whatever is still unsaved goes to disk now, so quitting without a prompt loses nothing.
     autosaveNow();
     disconnect(this, nullptr, this, nullptr);
@@ -134,7 +148,7 @@ int EditorTabs::newDocument()
     return addDocument(QString(), nextUntitledName(), QString());
 }
 
-bool EditorTabs::readFile(const QString &path, QString *text)
+bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
 {
     const QFileInfo info(path);
     QString why;
@@ -151,7 +165,16 @@ bool EditorTabs::readFile(const QString &path, QString *text)
         reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), why));
         return false;
     }
-    *text = QString::fromUtf8(file.readAll());
+    const QByteArray data = file.readAll();
+    // Bytes that are not UTF-8 text would come back as U+FFFD, and text after a NUL would be cut off;
+    // saving would then destroy them. Refuse instead, saying where.
+    if (const QString problem = textProblem(data); !problem.isEmpty()) {
+        reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), problem));
+        return false;
+    }
+    *text = QString::fromUtf8(data);
+    if (bytes)
+        *bytes = data;
     return true;
 }
 
@@ -169,9 +192,12 @@ bool EditorTabs::openFile(const QString &path)
         return true;
     }
     QString text;
-    if (!readFile(normalized, &text))
+    QByteArray bytes;
+    if (!readFile(normalized, &text, &bytes))
         return false;
     const int index = addDocument(normalized, QString(), text);
+    document(index)->utf8Bom = bytes.startsWith(kUtf8Bom);
+    m_watch->track(editor(index), normalized, bytes);
     closePristineUntitled(index);
     addRecentFile(normalized);
     return true;
@@ -210,16 +236,33 @@ bool EditorTabs::writeFile(int index, const QString &path)
     Document *doc = document(index);
     if (!e || !doc)
         return false;
-    // QSaveFile writes a temporary file and renames it over the target on commit, so a full disk or
-    // a lost permission never leaves the user's file truncated.
-    QSaveFile file(path);
-    const QByteArray data = e->text().toUtf8();
-    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
-        reportError(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+    // Someone else changed the file since we loaded or saved it: saving would silently undo that.
+    // (A deleted file has nothing to overwrite: saving writes it again.)
+    if (doc->path == normalizedPath(path) && QFileInfo::exists(path) && m_watch->isChangedOnDisk(e)) {
+        const bool overwrite = m_overwrite ? m_overwrite(title(index)) : [this, index] {
+            return QMessageBox::warning(this, tr("File changed on disk"),
+                                        tr("%1 has changed on disk since it was opened or saved here. "
+                                           "Overwrite it with the text in the editor?")
+                                            .arg(title(index)),
+                                        QMessageBox::Save | QMessageBox::Cancel,
+                                        QMessageBox::Cancel) == QMessageBox::Save;
+        }();
+        if (!overwrite)
+            return false;
+    }
+    // A temporary file renamed over the target once it is complete, so a full disk or a lost
+    // permission never leaves the user's file truncated; the buffer stays modified on failure.
+    // The editor never holds the byte order mark (QString::fromUtf8 drops it): put it back.
+    const QByteArray data = (doc->utf8Bom ? kUtf8Bom : QByteArray()) + e->text().toUtf8();
+    if (const QString error = writeFileSafely(path, data); !error.isEmpty()) {
+        reportError(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
     const bool pathChanged = doc->path != normalizedPath(path);
     doc->path = normalizedPath(path);
+    m_watch->track(e, doc->path, data);
+    hideNotice(index, QStringLiteral("diskChangedNotice"));
+    hideNotice(index, QStringLiteral("autosaveNotice"));
     if (e->isModified())
         e->setModified(false); // removes the autosave through modificationChanged
     removeAutosave(*doc);
@@ -238,15 +281,107 @@ bool EditorTabs::save(int index)
         return false;
     if (!doc->path.isEmpty())
         return writeFile(i, doc->path);
-    const QString suggested = title(i);
-    const QString target =
-        m_savePath ? m_savePath(suggested)
-                   : QFileDialog::getSaveFileName(this, tr("Save kernel"), suggested,
-                                                  tr("OpenCL sources (*.cl *.clh *.h);;Text files (*.txt);;"
-                                                     "All files (*)"));
+    const QString target = askSavePath(i);
     if (target.isEmpty())
         return false; // cancelled
     return saveAs(target, i);
+}
+
+QString EditorTabs::askSavePath(int index)
+{
+    const QString suggested = path(index).isEmpty() ? title(index) : path(index);
+    return m_savePath
+               ? m_savePath(suggested)
+               : QFileDialog::getSaveFileName(this, tr("Save kernel"), suggested,
+                                              tr("OpenCL sources (*.cl *.clh *.h);;Text files (*.txt);;"
+                                                 "All files (*)"));
+}
+
+// ---- changed on disk -------------------------------------------------------------------------
+
+bool EditorTabs::isChangedOnDisk(int index) const
+{
+    const KernelEditor *e = editor(resolve(index));
+    return e && m_watch->isChangedOnDisk(e);
+}
+
+void EditorTabs::onChangedOnDisk(int index)
+{
+    const Document *doc = document(index);
+    if (!doc)
+        return;
+    const QString name = QDir::toNativeSeparators(doc->path);
+    const bool deleted = !QFileInfo::exists(doc->path);
+    // Never reloaded by itself, modified or not: the user decides, and nothing is lost either way.
+    QString text = deleted ? tr("%1 was deleted on disk. Saving writes it again.").arg(name)
+                           : tr("%1 changed on disk.").arg(name);
+    if (!deleted && isModified(index))
+        text += u' ' + tr("Reloading discards your unsaved changes (Undo brings them back).");
+    NoticeBar *bar = showNotice(index, QStringLiteral("diskChangedNotice"), text);
+    KernelEditor *e = editor(index);
+    QPushButton *reloadButton = bar->button(QStringLiteral("reloadButton"), tr("Reload"));
+    reloadButton->setVisible(!deleted);
+    QPushButton *keep = bar->button(QStringLiteral("keepMineButton"), tr("Keep mine"));
+    disconnect(reloadButton, nullptr, this, nullptr);
+    disconnect(keep, nullptr, this, nullptr);
+    connect(reloadButton, &QPushButton::clicked, this, [this, e] { reload(indexOf(e)); });
+    connect(keep, &QPushButton::clicked, this, [this, e] { keepMine(indexOf(e)); });
+    emit changedOnDisk(doc->path);
+}
+
+bool EditorTabs::reload(int index)
+{
+    const int i = resolve(index);
+    KernelEditor *e = editor(i);
+    Document *doc = document(i);
+    if (!e || !doc || doc->path.isEmpty())
+        return false;
+    QString text;
+    QByteArray bytes;
+    if (!readFile(doc->path, &text, &bytes))
+        return false;
+    // One undoable step: Undo gets the text from before the reload back.
+    e->SendScintilla(QsciScintillaBase::SCI_SETTEXT, text.toUtf8().constData());
+    e->setModified(false);
+    doc->utf8Bom = bytes.startsWith(kUtf8Bom);
+    m_watch->track(e, doc->path, bytes);
+    hideNotice(i, QStringLiteral("diskChangedNotice"));
+    return true;
+}
+
+void EditorTabs::keepMine(int index)
+{
+    const int i = resolve(index);
+    if (KernelEditor *e = editor(i))
+        m_watch->acknowledge(e);
+    hideNotice(i, QStringLiteral("diskChangedNotice"));
+}
+
+NoticeBar *EditorTabs::notice(int index, const QString &name) const
+{
+    // Looked up, never created here: this also runs while the window is being destroyed.
+    KernelEditor *e = editor(resolve(index));
+    return e ? e->findChild<NoticeBar *>(name) : nullptr;
+}
+
+NoticeBar *EditorTabs::showNotice(int index, const QString &name, const QString &text)
+{
+    KernelEditor *e = editor(index);
+    NoticeBar *bar = notice(index, name);
+    if (!bar) {
+        bar = new NoticeBar(e->noticeArea());
+        bar->setObjectName(name);
+        e->noticeArea()->layout()->addWidget(bar);
+    }
+    bar->setText(text);
+    bar->show();
+    return bar;
+}
+
+void EditorTabs::hideNotice(int index, const QString &name)
+{
+    if (NoticeBar *bar = notice(index, name))
+        bar->hide();
 }
 
 bool EditorTabs::saveAs(const QString &path, int index)
@@ -416,7 +551,7 @@ void EditorTabs::onTextChanged(KernelEditor *e)
     if (!doc)
         return;
     ++doc->edits;
-    if (m_store->isActive() && !m_autosaveTimer->isActive())
+    if (!m_autosaveTimer->isActive()) // also while the store is down: autosaveNow retries it
         m_autosaveTimer->start();
 }
 

@@ -16,7 +16,9 @@ class QTimer;
 
 namespace clscope::ui {
 
+class FileWatch;
 class KernelEditor;
+class NoticeBar;
 
 class EditorTabs : public QTabWidget
 {
@@ -27,6 +29,9 @@ public:
     using ConfirmCallback = std::function<CloseChoice(const QString &title)>;
     // Asked for a path when an untitled buffer is saved; returns empty to cancel.
     using SavePathCallback = std::function<QString(const QString &suggestedName)>;
+    // Asked before a save would overwrite a file that changed on disk since it was loaded or saved;
+    // true to overwrite it.
+    using OverwriteCallback = std::function<bool(const QString &title)>;
 
     explicit EditorTabs(QWidget *parent = nullptr);
     ~EditorTabs() override;
@@ -74,6 +79,18 @@ public:
     using ConfirmAllCallback = std::function<CloseChoice(const QStringList &titles)>;
     void setConfirmAllCallback(ConfirmAllCallback callback) { m_confirmAll = std::move(callback); }
     void setSavePathCallback(SavePathCallback callback) { m_savePath = std::move(callback); }
+    void setOverwriteCallback(OverwriteCallback callback) { m_overwrite = std::move(callback); }
+
+    // Files changed on disk by someone else: a notice above the editor offers Reload / Keep mine.
+    bool isChangedOnDisk(int index = -1) const;
+    // Loads the file again (one undoable step); false, with the reason reported, if it cannot be read.
+    bool reload(int index = -1);
+    // Keeps the buffer: the file as it is now counts as seen, so saving does not ask again.
+    void keepMine(int index = -1);
+    // The notice above a document's editor (objectName "diskChangedNotice" or "autosaveNotice"), or null.
+    NoticeBar *notice(int index, const QString &name) const;
+    // Why the last autosave of some buffer failed; empty while autosave works.
+    QString autosaveError() const { return m_autosaveError; }
 
     void setAutosaveInterval(int msec);
     int autosaveInterval() const;
@@ -93,6 +110,8 @@ signals:
     void documentModified(bool modified);
     void recentFilesChanged();
     void errorOccurred(const QString &message);
+    // A file open in a tab changed on disk (or was deleted) behind the editor's back.
+    void changedOnDisk(const QString &path);
     void autosaved(int written);
 
 protected:
@@ -112,6 +131,7 @@ private:
         QString autosaveId;
         quint64 edits = 0;
         quint64 autosavedEdits = 0;
+        bool utf8Bom = false; // the file starts with a byte order mark: kept on save
     };
 
     // The form paths are compared in: canonical where the file exists, else absolute and clean.
@@ -129,7 +149,11 @@ private:
     void onTextChanged(KernelEditor *editor);
     void addRecentFile(const QString &path);
     void reportError(const QString &message);
-    bool readFile(const QString &path, QString *text);
+    bool readFile(const QString &path, QString *text, QByteArray *bytes = nullptr);
+    QString askSavePath(int index);
+    void onChangedOnDisk(int index);
+    NoticeBar *showNotice(int index, const QString &name, const QString &text);
+    void hideNotice(int index, const QString &name);
     QString nextUntitledName();
     void closePristineUntitled(int keep);
 
@@ -139,10 +163,14 @@ private:
     ConfirmCallback m_confirm;
     ConfirmAllCallback m_confirmAll;
     SavePathCallback m_savePath;
+    OverwriteCallback m_overwrite;
+    FileWatch *m_watch;
+    QString m_autosaveError;
     QString m_lastError;
     int m_untitledCounter = 0;
     int m_docCounter = 0;
     bool m_autosaveFailing = false;
+    bool m_destroying = false;
 };
 
 } // namespace clscope::ui

@@ -7,6 +7,8 @@
 
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QResizeEvent>
+#include <QVBoxLayout>
 
 namespace clscope::ui {
 
@@ -120,6 +122,67 @@ void KernelEditor::goTo(int line, int column)
     setCursorPosition(l, qMax(0, column - 1));
     ensureLineVisible(l);
     setFocus();
+}
+
+// ---- notices above the text ------------------------------------------------------------------
+
+QWidget *KernelEditor::noticeArea()
+{
+    if (!m_noticeArea) {
+        m_noticeArea = new QWidget(this);
+        m_noticeArea->setObjectName(QStringLiteral("noticeArea"));
+        auto *layout = new QVBoxLayout(m_noticeArea);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        // Notices shown, hidden, added or reworded make the area ask for a new layout.
+        m_noticeArea->installEventFilter(this);
+        layoutNoticeArea();
+    }
+    return m_noticeArea;
+}
+
+void KernelEditor::resizeEvent(QResizeEvent *event)
+{
+    QsciScintilla::resizeEvent(event);
+    layoutNoticeArea();
+}
+
+bool KernelEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    // A notice shown or hidden while the area itself is hidden makes no layout request of its own:
+    // each notice is watched for that too.
+    const QEvent::Type type = event->type();
+    if (watched == m_noticeArea) {
+        if (type == QEvent::ChildAdded) {
+            if (auto *child = qobject_cast<QWidget *>(static_cast<QChildEvent *>(event)->child()))
+                child->installEventFilter(this);
+        }
+        if (type == QEvent::LayoutRequest || type == QEvent::ChildAdded || type == QEvent::ChildRemoved)
+            layoutNoticeArea();
+    } else if (m_noticeArea && watched->parent() == m_noticeArea &&
+               (type == QEvent::ShowToParent || type == QEvent::HideToParent)) {
+        layoutNoticeArea();
+    }
+    return QsciScintilla::eventFilter(watched, event);
+}
+
+void KernelEditor::layoutNoticeArea()
+{
+    if (!m_noticeArea)
+        return;
+    bool any = false;
+    for (const QWidget *w : m_noticeArea->findChildren<QWidget *>(Qt::FindDirectChildrenOnly))
+        any = any || !w->isHidden();
+    const int frame = frameWidth();
+    const int width = qMax(0, this->width() - 2 * frame);
+    QLayout *layout = m_noticeArea->layout();
+    const int height = !any                          ? 0
+                       : layout->hasHeightForWidth() ? layout->heightForWidth(width)
+                                                     : layout->sizeHint().height();
+    setViewportMargins(0, height, 0, 0);
+    m_noticeArea->setGeometry(frame, frame, width, height);
+    m_noticeArea->setVisible(height > 0);
+    m_noticeArea->raise();
 }
 
 } // namespace clscope::ui

@@ -36,7 +36,15 @@ public:
     // Moves the cursor to a 1-based line and column and makes it visible.
     void goTo(int line, int column);
 
+    // A strip above the text for notices (NoticeBar children); the text moves down while one shows.
+    QWidget *noticeArea();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
+    void layoutNoticeArea();
     int markerFor(EditorDiagnostic::Severity severity) const;
 
     OpenCLLexer *m_lexer;
@@ -45,6 +53,7 @@ private:
     int m_warningMarker = 1;
     int m_noteMarker = 2;
     int m_annotationStyleBase = 0;
+    QWidget *m_noticeArea = nullptr;
 };
 
 } // namespace clscope::ui

@@ -6,7 +6,9 @@
 
 #include "models/decimate.h"
 #include "models/poolmonitor.h"
+#include "models/safewrite.h"
 
+#include <QBuffer>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -15,7 +17,8 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -309,30 +312,55 @@ void PoolChart::applyTheme()
 
 QString PoolChart::exportPng(const QString &path)
 {
-    if (!m_plot->savePng(path, 0, 0, 1.0, -1, 96))
-        return tr("Cannot write %1").arg(path);
+    QImage image = m_plot->toPixmap(0, 0, 1.0).toImage();
+    constexpr int kDotsPerMeter = 3780; // 96 dpi, as the PNG export has always said
+    image.setDotsPerMeterX(kDotsPerMeter);
+    image.setDotsPerMeterY(kDotsPerMeter);
+    if (const QString error = writeImageSafely(path, image); !error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 
 QString PoolChart::exportPdf(const QString &path)
 {
-    if (!m_plot->savePdf(path, 0, 0, QCP::epNoCosmetic, QStringLiteral("CLScope"), tr("Memory pool")))
-        return tr("Cannot write %1").arg(path);
+    // Drawn into memory and written in one checked step: QCustomPlot::savePdf writes the file itself
+    // and does not notice a full disk.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        constexpr int kDpi = 96;
+        const int width = m_plot->width();
+        const int height = m_plot->height();
+        QPdfWriter writer(&buffer);
+        writer.setCreator(QStringLiteral("CLScope"));
+        writer.setTitle(tr("Memory pool"));
+        writer.setResolution(kDpi);
+        writer.setPageSize(QPageSize(QSizeF(width * 72.0 / kDpi, height * 72.0 / kDpi), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            return tr("Cannot write %1: the PDF could not be drawn").arg(path);
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        m_plot->toPainter(&painter, width, height);
+        painter.end();
+    }
+    if (const QString error = writeFileSafely(path, buffer.data()); !error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 
 QString PoolChart::exportCsv(const QString &path) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly | QIODevice::Text);
     QString error;
-    if (!m_monitor->history().writeCsv(file, &error)) {
-        file.cancelWriting();
+    if (!m_monitor->history().writeCsv(buffer, &error))
         return tr("Cannot write %1: %2").arg(path, error);
-    }
-    if (!file.commit())
-        return tr("Cannot write %1: %2").arg(path, file.errorString());
+    error = writeFileSafely(path, buffer.data());
+    if (!error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 

@@ -2,6 +2,7 @@
 #include "timelinedock.h"
 
 #include "models/kernelstatsmodel.h"
+#include "models/safewrite.h"
 #include "plottheme.h"
 #include "timelinewidget.h"
 
@@ -32,6 +33,7 @@
 #endif
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace clscope::ui {
@@ -375,29 +377,35 @@ QString TimelineDock::exportTrace(const QString &path) const
 {
     ChromeTraceOptions options;
     options.stages = m_stagesCheck->isChecked();
+    std::string json;
     try {
-        writeChromeTrace(QDir::toNativeSeparators(path).toStdString(), *m_records, options, m_pool);
+        json = chromeTraceJson(*m_records, options, m_pool);
     } catch (const std::exception &e) {
         return QString::fromStdString(e.what());
     }
+    if (const QString error = writeFileSafely(path, QByteArray::fromStdString(json)); !error.isEmpty())
+        return tr("cannot write %1: %2").arg(path, error);
     return {};
 }
 
 QString TimelineDock::exportCsv(const QString &path) const
 {
+    std::ostringstream csv;
     try {
-        writeCsv(QDir::toNativeSeparators(path).toStdString(), *m_records);
+        writeCsv(csv, *m_records);
     } catch (const std::exception &e) {
         return QString::fromStdString(e.what());
     }
+    if (const QString error = writeFileSafely(path, QByteArray::fromStdString(csv.str())); !error.isEmpty())
+        return tr("cannot write %1: %2").arg(path, error);
     return {};
 }
 
 QString TimelineDock::exportPng(const QString &path) const
 {
     const QImage image = m_timeline->renderImage(m_timeline->size().expandedTo(QSize(640, 240)));
-    if (!image.save(path, "PNG"))
-        return tr("cannot write %1").arg(path);
+    if (const QString error = writeImageSafely(path, image); !error.isEmpty())
+        return tr("cannot write %1: %2").arg(path, error);
     return {};
 }
 

@@ -2,6 +2,7 @@
 #include "checkcoordinator.h"
 
 #include "buildcoordinator.h"
+#include "models/safewrite.h"
 #include "models/workqueue.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
@@ -14,7 +15,6 @@
 #include <QStatusBar>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 namespace clscope::ui {
@@ -149,13 +149,11 @@ bool CheckCoordinator::checkCurrent()
             try {
                 CheckSession session(environment);
                 const std::filesystem::path file = session.directory() / fileName;
-                {
-                    std::ofstream out(file, std::ios::binary);
-                    out << source;
-                    if (!out.flush())
-                        return {std::nullopt,
-                                QStringLiteral("cannot write %1").arg(QString::fromStdString(file))};
-                }
+                if (const QString error = writeFileSafely(QString::fromStdString(file.string()),
+                                                          QByteArray::fromStdString(source));
+                    !error.isEmpty())
+                    return {std::nullopt,
+                            QStringLiteral("cannot write %1: %2").arg(QString::fromStdString(file), error)};
                 CheckSources sources;
                 sources.sourceFile = shownName;
                 sources.texts[shownName] = source;

@@ -5,6 +5,7 @@
 #include "checkcoordinator.h"
 #include "models/buildcontroller.h"
 #include "models/runcontroller.h"
+#include "models/safewrite.h"
 #include "models/workqueue.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
@@ -110,7 +111,8 @@ MainWindow::MainWindow(QWidget *parent)
     showCentre();
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
-        QMessageBox::warning(this, tr("CLScope"), message);
+        if (m_modalErrors)
+            QMessageBox::warning(this, tr("CLScope"), message);
     });
 
     // Right: Arguments with Devices beside it; bottom: one group of tabs. The editor keeps the rest.
@@ -583,9 +585,8 @@ QString MainWindow::saveScreenshot(const QString &path)
     const QPixmap pixmap = grab();
     if (pixmap.isNull())
         return tr("Could not capture the window");
-    QImageWriter writer(path);
-    if (!writer.write(pixmap.toImage()))
-        return tr("Cannot write %1: %2").arg(path, writer.errorString());
+    if (const QString error = writeImageSafely(path, pixmap.toImage()); !error.isEmpty())
+        return tr("Cannot write %1: %2").arg(path, error);
     return {};
 }
 

@@ -59,6 +59,10 @@ public:
     bool showDock(const QString &name);
     QStringList dockNames() const;
 
+    // Off for scripted sessions: errors from the editor then only reach the status bar (and whoever
+    // else listens), never a modal message box nobody is there to close.
+    void setModalErrors(bool modal) { m_modalErrors = modal; }
+
     // Saves the window as it looks now. Returns an error message, or empty on success.
     QString saveScreenshot(const QString &path);
 
@@ -117,6 +121,7 @@ private:
     QList<QDockWidget *> m_docks;
     bool m_ready = false;
     bool m_started = false;
+    bool m_modalErrors = true;
 };
 
 } // namespace clscope::ui
