@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 class QAction;
 class QComboBox;
 class QProgressBar;
@@ -21,14 +23,15 @@ class BuildLogPanel;
 class DiagnosticsPanel;
 class EditorTabs;
 class KernelEditor;
-class WorkQueue;
+class DeviceWorkers;
 
 class BuildCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    BuildCoordinator(WorkQueue *queue, DeviceManager *devices, EditorTabs *editors, BuildLogPanel *log,
-                     DiagnosticsPanel *diagnostics, QStatusBar *statusBar, QObject *parent = nullptr);
+    BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, EditorTabs *editors,
+                     BuildLogPanel *log, DiagnosticsPanel *diagnostics, QStatusBar *statusBar,
+                     QObject *parent = nullptr);
 
     QAction *buildAction() const { return m_buildAction; }
     QAction *buildAllAction() const { return m_buildAllAction; }

@@ -4,7 +4,6 @@
 #include "buildcoordinator.h"
 #include "checkcoordinator.h"
 #include "models/runcontroller.h"
-#include "models/workqueue.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
@@ -16,6 +15,7 @@
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 #include "widgets/timelinedock.h"
+#include "workers/deviceworkers.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -53,7 +53,7 @@ constexpr int kStateVersion = 1;
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_queue(new WorkQueue(this))
+    , m_workers(std::make_shared<DeviceWorkers>())
     , m_devices(new DeviceManager(this))
     , m_editors(new EditorTabs)
     , m_deviceDock(nullptr)
@@ -92,10 +92,10 @@ MainWindow::MainWindow(QWidget *parent)
     QDockWidget *historyDock =
         addPanel(m_runHistory, tr("Run history"), QStringLiteral("runHistoryDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, diagDock);
-    QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices), tr("Benchmarks"),
+    QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices, m_workers), tr("Benchmarks"),
                                       QStringLiteral("benchmarksDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, benchDock);
-    auto *pool = new PoolDock;
+    auto *pool = new PoolDock(m_workers);
     QDockWidget *poolDock =
         addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(benchDock, poolDock);
@@ -108,7 +108,7 @@ MainWindow::MainWindow(QWidget *parent)
     diagDock->raise();
 
     m_builds =
-        new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
+        new BuildCoordinator(m_workers, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
     auto *buildBar = addToolBar(tr("Build"));
     buildBar->setObjectName(QStringLiteral("buildToolBar"));
     buildBar->addWidget(new QLabel(tr(" Options: ")));
@@ -120,14 +120,15 @@ MainWindow::MainWindow(QWidget *parent)
         (result.diagnostics().empty() ? logDock : diagDock)->raise();
     });
 
-    m_runs = new RunCoordinator(m_queue, m_devices, m_arguments, m_results, m_runHistory, statusBar(), this);
+    m_runs =
+        new RunCoordinator(m_workers, m_devices, m_arguments, m_results, m_runHistory, statusBar(), this);
     connect(m_builds, &BuildCoordinator::buildFinished, m_runs, &RunCoordinator::onBuildFinished);
     connect(m_builds, &BuildCoordinator::buildFinished, this, [argsDock](const BuildResult &result) {
         if (result.success())
             argsDock->raise();
     });
     connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
-    m_checks = new CheckCoordinator(m_queue, m_arguments, m_builds, statusBar(), this);
+    m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
     buildBar->addAction(m_checks->checkAction());
     // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a

@@ -10,16 +10,16 @@
 
 namespace clscope::ui {
 
-RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, ArgumentsPanel *panel,
-                               ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
-                               QObject *parent)
+RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
+                               ArgumentsPanel *panel, ResultsViewer *results, RunHistoryPanel *history,
+                               QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_devices(devices)
     , m_panel(panel)
     , m_results(results)
     , m_history(history)
     , m_statusBar(statusBar)
-    , m_controller(new RunController(queue, this))
+    , m_controller(new RunController(std::move(workers), this))
 {
     connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::runCurrent);
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {

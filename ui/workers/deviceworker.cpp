@@ -119,7 +119,7 @@ quint64 DeviceWorker::submitJob(const QString &tag, Job run, QObject *receiver,
                                 std::function<void(double, const QString &)> progress)
 {
     std::shared_ptr<Delivery> delivery;
-    std::vector<Item> dropped; // destroyed outside the lock
+    std::vector<Item> dropped;
     quint64 generation = 0;
     {
         const std::lock_guard lock(m_state->mutex);
@@ -143,10 +143,13 @@ quint64 DeviceWorker::submitJob(const QString &tag, Job run, QObject *receiver,
         if (receiver)
             new DeliveryBox(delivery, receiver); // a child of the receiver: dies with it
         m_state->queue.push_back(TaggedJob{tag, std::move(run), t.cancel, delivery});
+        for (Item &item : dropped) {
+            std::get<TaggedJob>(item).delivery->finish({}); // retires its box
+            // What the dropped job holds (a request with OpenCL objects) is destroyed on the worker too.
+            m_state->queue.emplace_back(Posted([held = std::make_shared<Item>(std::move(item))] {}));
+        }
     }
     m_state->wake.notify_one();
-    for (Item &item : dropped)
-        std::get<TaggedJob>(item).delivery->finish({}); // retires its box
     return generation;
 }
 
@@ -197,7 +200,6 @@ DeviceWorker::Release DeviceWorker::releaser() const
 
 void DeviceWorker::beginShutdown()
 {
-    std::vector<Item> dropped;
     {
         const std::lock_guard lock(m_state->mutex);
         if (m_state->stopping)
@@ -210,16 +212,16 @@ void DeviceWorker::beginShutdown()
         }
         std::deque<Item> kept;
         for (Item &item : m_state->queue) {
-            if (std::holds_alternative<Posted>(item))
+            if (auto *job = std::get_if<TaggedJob>(&item)) {
+                job->delivery->finish({});
+                kept.emplace_back(Posted([held = std::make_shared<Item>(std::move(item))] {})); // see submit
+            } else {
                 kept.push_back(std::move(item));
-            else
-                dropped.push_back(std::move(item));
+            }
         }
         m_state->queue = std::move(kept);
     }
     m_state->wake.notify_one();
-    for (Item &item : dropped)
-        std::get<TaggedJob>(item).delivery->finish({});
 }
 
 bool DeviceWorker::shutdown(std::chrono::milliseconds timeout)

@@ -5,7 +5,8 @@
 //   runs) and cancels the running one (its token turns true, and its result is dropped);
 // - work(CancelToken, Progress) polls the token between steps and reports progress;
 // - done(result), and the progress function, run on the receiver's thread, only while the receiver lives
-//   and only while no newer request with that tag was made (generation ids, never killed threads);
+//   and only while no newer request with that tag was made (generation ids, never killed threads); a
+//   result that is not delivered is destroyed on the worker (it may hold OpenCL objects);
 // - post(fn) runs fn on the thread and is never dropped (releasing OpenCL objects: see releaser()).
 // Shutting down cancels what is queued, lets the running job see its token, runs the posted releases,
 // and waits a bounded time: a driver call that never returns is left behind (detached, with a line on
@@ -51,14 +52,20 @@ public:
     {
         return submitJob(
             tag,
-            [work = std::move(work),
-             done = std::move(done)](const CancelToken &cancel, const Progress &report,
-                                     const std::shared_ptr<Delivery> &delivery) mutable {
+            [work = std::move(work), done = std::move(done),
+             release = releaser()](const CancelToken &cancel, const Progress &report,
+                                   const std::shared_ptr<Delivery> &delivery) mutable {
                 R result = work(cancel, report);
+                if (!delivery->isCurrent())
+                    return; // dropped: the result dies here, on the worker
                 delivery->finish([delivery = delivery.get(), done = std::move(done),
-                                  result = std::move(result)]() mutable {
-                    if (delivery->isCurrent() && done)
+                                  release = std::move(release), result = std::move(result)]() mutable {
+                    if (delivery->isCurrent() && done) {
                         done(std::move(result));
+                        return;
+                    }
+                    // Superseded on the way: what it holds (OpenCL objects) goes back to be destroyed.
+                    release([dropped = std::make_shared<R>(std::move(result))] {});
                 });
             },
             receiver, std::move(progress));
