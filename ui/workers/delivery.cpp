@@ -1,16 +1,17 @@
 // The hand-over of a job's progress and result to its receiver's thread (see delivery.h).
 #include "delivery.h"
 
+#include "mailbox.h"
 #include "progress.h"
 
-#include <QMetaObject>
 #include <QPointer>
 
 namespace clscope::ui {
 
-Delivery::Delivery(std::shared_ptr<const std::atomic<quint64>> latest, quint64 generation,
-                   ProgressFn onProgress)
-    : m_latest(std::move(latest))
+Delivery::Delivery(std::shared_ptr<Mailbox> mailbox, std::shared_ptr<const std::atomic<quint64>> latest,
+                   quint64 generation, ProgressFn onProgress)
+    : m_mailbox(std::move(mailbox))
+    , m_latest(std::move(latest))
     , m_generation(generation)
     , m_onProgress(std::move(onProgress))
 {}
@@ -20,7 +21,7 @@ void Delivery::postLocked()
     if (!m_box || m_posted)
         return;
     m_posted = true;
-    QMetaObject::invokeMethod(m_box, "deliver", Qt::QueuedConnection);
+    m_mailbox->post(weak_from_this());
 }
 
 void Delivery::reportProgress(double fraction, const QString &text)
@@ -57,27 +58,32 @@ DeliveryBox::~DeliveryBox()
         m_delivery->m_box = nullptr; // the receiver went first: the worker posts nothing more here
 }
 
-void DeliveryBox::deliver()
+void Delivery::deliver()
 {
-    const auto delivery = m_delivery; // the callbacks below may delete this box (with its receiver)
     std::optional<ProgressReport> progress;
     std::function<void()> finish;
+    DeliveryBox *box = nullptr;
     {
-        const std::lock_guard lock(delivery->m_mutex);
-        delivery->m_posted = false;
-        progress = std::exchange(delivery->m_progress, std::nullopt);
-        finish = std::exchange(delivery->m_finish, nullptr);
+        const std::lock_guard lock(m_mutex);
+        m_posted = false;
+        box = m_box;
+        if (!box)
+            return; // the receiver is gone
+        progress = std::exchange(m_progress, std::nullopt);
+        finish = std::exchange(m_finish, nullptr);
         if (finish)
-            delivery->m_box = nullptr; // nothing more comes: the box retires
+            m_box = nullptr; // nothing more comes: the box retires
     }
-    const QPointer<DeliveryBox> self(this);
-    if (progress && delivery->isCurrent())
-        delivery->m_onProgress(progress->fraction, progress->text);
-    if (!finish || !self)
+    // The callbacks below may delete the box (with its receiver); the box holds this Delivery, so keep it.
+    const auto self = shared_from_this();
+    const QPointer<DeliveryBox> alive(box);
+    if (progress && isCurrent())
+        m_onProgress(progress->fraction, progress->text);
+    if (!finish || !alive)
         return; // a progress callback that deleted the receiver ends the delivery there
     finish();
-    if (self)
-        deleteLater();
+    if (alive)
+        alive->deleteLater();
 }
 
 void Progress::report(double fraction, const QString &text) const

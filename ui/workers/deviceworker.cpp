@@ -2,7 +2,10 @@
 // every hand-over), deliveries through Delivery.
 #include "deviceworker.h"
 
+#include "mailbox.h"
+
 #include <QHash>
+#include <QThread>
 
 #include <pthread.h>
 
@@ -119,6 +122,9 @@ quint64 DeviceWorker::submitJob(const QString &tag, Job run, QObject *receiver,
                                 std::function<void(double, const QString &)> progress)
 {
     std::shared_ptr<Delivery> delivery;
+    // The box becomes the receiver's child: that is only allowed on the receiver's thread.
+    Q_ASSERT_X(!receiver || receiver->thread() == QThread::currentThread(), "DeviceWorker::submit",
+               "call submit on the receiver's thread");
     std::vector<Item> dropped;
     quint64 generation = 0;
     {
@@ -139,7 +145,8 @@ quint64 DeviceWorker::submitJob(const QString &tag, Job run, QObject *receiver,
                 ++it;
             }
         }
-        delivery = std::make_shared<Delivery>(t.latest, generation, std::move(progress));
+        delivery = std::make_shared<Delivery>(receiver ? Mailbox::forCurrentThread() : nullptr, t.latest,
+                                              generation, std::move(progress));
         if (receiver)
             new DeliveryBox(delivery, receiver); // a child of the receiver: dies with it
         m_state->queue.push_back(TaggedJob{tag, std::move(run), t.cancel, delivery});
