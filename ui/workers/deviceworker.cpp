@@ -75,6 +75,8 @@ void DeviceWorker::State::loop()
             } catch (const std::exception &e) {
                 std::fprintf(stderr, "clscope: a release on worker %s failed: %s\n", qPrintable(name),
                              e.what());
+            } catch (...) {
+                std::fprintf(stderr, "clscope: a release on worker %s failed\n", qPrintable(name));
             }
         } else {
             TaggedJob &job = std::get<TaggedJob>(item);
