@@ -363,6 +363,37 @@ private slots:
         QCOMPARE(r.kernels().front().name, std::string("mem"));
     }
 
+    // The last copy hands the release to releaseOn (the GUI's device worker) instead of calling the
+    // driver where it dies; the program stays valid until the release runs.
+    void lastCopyReleasesThroughReleaseOn()
+    {
+        BuildRequest req;
+        req.devices = {selectDevice("oclgrind").device};
+        req.source = "kernel void mem(global int *o) { o[0] = 1; }";
+        std::vector<std::function<void()>> handed;
+        req.releaseOn = [&handed](std::function<void()> release) { handed.push_back(std::move(release)); };
+        cl_program program = nullptr;
+        {
+            const BuildResult r = buildProgram(req, BinaryCache());
+            QVERIFY(r.success());
+            program = r.program();
+            const BuildResult copy = r; // copies share the program: only the last one releases
+        }
+        QCOMPARE(handed.size(), std::size_t(1));
+        cl_uint refs = 0;
+        QCOMPARE(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr),
+                 CL_SUCCESS);
+        QVERIFY(refs >= 1); // not released yet
+        handed.front()();   // the worker's turn
+        // Without releaseOn the result releases in place, as the CLI wants.
+        req.releaseOn = nullptr;
+        {
+            const BuildResult r = buildProgram(req, BinaryCache());
+            QVERIFY(r.success());
+        }
+        QCOMPARE(handed.size(), std::size_t(1));
+    }
+
     // ---- Infrastructure and input errors -----------------------------------------------------------
 
     void errorsThatAreNotBuilds()

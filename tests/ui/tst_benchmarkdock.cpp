@@ -6,6 +6,7 @@
 #include "models/devicemanager.h"
 #include "widgets/benchmarkdock.h"
 #include "windows/mainwindow.h"
+#include "workers/deviceworkers.h"
 
 #include "widgets/qcustomplotinclude.h"
 
@@ -68,7 +69,7 @@ private slots:
         QVERIFY(available.wait(60000));
         if (!m_manager->currentDeviceSnapshot())
             QSKIP("no OpenCL device");
-        m_dock = new BenchmarkDock(m_manager);
+        m_dock = new BenchmarkDock(m_manager, std::make_shared<DeviceWorkers>());
         m_dock->resize(1100, 820);
         m_dock->show();
     }

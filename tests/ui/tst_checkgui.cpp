@@ -102,6 +102,24 @@ private slots:
         QVERIFY(m_window->builds()->builtEditor()->markedLines(EditorDiagnostic::Severity::Error).isEmpty());
     }
 
+    // The child is watched through QProcess, not waited on by a worker: a build started while the check
+    // runs finishes before the check does (it used to queue behind it on the one shared worker).
+    void buildDoesNotWaitForTheCheck()
+    {
+        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("clean")));
+        fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros"),
+              QStringLiteral("n=uint:16")},
+             QStringLiteral("16"));
+        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->checks()->checkCurrent());
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+        QVERIFY(finished.isEmpty());
+        QVERIFY(m_window->checks()->isBusy());
+        QVERIFY(finished.wait(120000));
+    }
+
     void failedRunNamesItsReason()
     {
         CheckChildResult r;

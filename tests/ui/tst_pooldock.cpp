@@ -6,6 +6,7 @@
 #include "widgets/poolbinchart.h"
 #include "widgets/poolchart.h"
 #include "widgets/pooldock.h"
+#include "workers/deviceworkers.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -55,7 +56,7 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
 // A dock with a pool on the device, shown so that the chart draws.
 std::unique_ptr<PoolDock> makeDock(const Device &device)
 {
-    auto dock = std::make_unique<PoolDock>();
+    auto dock = std::make_unique<PoolDock>(std::make_shared<DeviceWorkers>());
     dock->resize(1100, 720);
     dock->show();
     dock->setDevice(device.id, device.name);
@@ -80,7 +81,7 @@ private slots:
 
     void noDeviceYet()
     {
-        PoolDock dock;
+        PoolDock dock(std::make_shared<DeviceWorkers>());
         dock.show();
         dock.setDevice(nullptr, QString()); // safe before any device is known
         QVERIFY(!dock.monitor()->hasPool());

@@ -12,6 +12,7 @@
 #include "widgets/resultsviewer.h"
 #include "widgets/timelinedock.h"
 #include "windows/mainwindow.h"
+#include "workers/deviceworkers.h"
 
 #include <QApplication>
 #include <QDir>
@@ -83,7 +84,7 @@ QString writeWith(const QString &writer, const QString &path)
     }
     if (writer == QLatin1String("pool CSV") || writer == QLatin1String("pool PNG") ||
         writer == QLatin1String("pool PDF")) {
-        PoolDock dock;
+        PoolDock dock(std::make_shared<DeviceWorkers>());
         dock.resize(400, 300);
         if (writer.endsWith(QLatin1String("CSV")))
             return dock.chart()->exportCsv(path);
@@ -93,7 +94,7 @@ QString writeWith(const QString &writer, const QString &path)
     }
     if (writer == QLatin1String("benchmark results")) {
         DeviceManager manager;
-        BenchmarkDock dock(&manager);
+        BenchmarkDock dock(&manager, std::make_shared<DeviceWorkers>());
         return dock.saveResults(path);
     }
     return QStringLiteral("no writer named %1").arg(writer);

@@ -1,36 +1,39 @@
-// The benchmark worker behind the Benchmarks page (see benchmarkrunner.h).
+// The benchmark runner behind the Benchmarks page (see benchmarkrunner.h): one job per kind on the
+// device's worker.
 #include "benchmarkrunner.h"
 
-#include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
-#include <QThreadPool>
+#include "workers/deviceworkers.h"
 
 #include <algorithm>
 #include <exception>
-#include <string>
-#include <vector>
+#include <optional>
 
 namespace clscope::ui {
 
-BenchmarkRunner::BenchmarkRunner(QObject *parent)
-    : QObject(parent)
-    , m_pool(new QThreadPool(this))
+namespace {
+const QString kBenchTag = QStringLiteral("bench");
+
+struct KindOutcome
 {
-    m_pool->setMaxThreadCount(1);
+    enum Kind { Done, Cancelled, Failed } kind = Failed;
+    std::optional<BenchDocument> described; // the device's description, with the first kind
+    BenchResult result;
+    QString error;
+};
+} // namespace
+
+BenchmarkRunner::BenchmarkRunner(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
+    : QObject(parent)
+    , m_workers(std::move(workers))
+{
     qRegisterMetaType<clscope::BenchResult>();
     qRegisterMetaType<clscope::BenchDocument>();
 }
 
 BenchmarkRunner::~BenchmarkRunner()
 {
-    if (m_shared) {
-        const std::lock_guard lock(m_shared->mutex);
-        m_shared->owner = nullptr;
-        m_shared->cancel = true;
-    }
-    // Steps are short; only a kernel in flight can hold the thread, and that must not hold the exit.
-    if (!m_pool->waitForDone(5000))
-        m_pool->setParent(nullptr); // leaked on purpose: its thread still runs a driver call
+    if (m_running && m_worker)
+        m_worker->discard(kBenchTag);
 }
 
 bool BenchmarkRunner::start(cl_device_id device, const QStringList &kinds, clscope::BenchEffort effort)
@@ -47,79 +50,96 @@ bool BenchmarkRunner::start(cl_device_id device, const QStringList &kinds, clsco
         return false;
     }
     m_running = true;
-    m_shared = std::make_shared<Shared>();
-    m_shared->owner = this;
-    const quint64 generation = ++m_generation;
-    const auto shared = m_shared;
-    // Everything the thread reports comes back through here, on this object's thread, and only while the
-    // run is the newest.
-    const auto post = [shared, generation](auto &&deliver) {
-        const std::lock_guard lock(shared->mutex);
-        if (!shared->owner)
-            return;
-        BenchmarkRunner *owner = shared->owner;
-        QMetaObject::invokeMethod(
-            owner,
-            [owner, generation, deliver = std::forward<decltype(deliver)>(deliver)] {
-                if (owner->m_generation == generation)
-                    deliver(*owner);
-            },
-            Qt::QueuedConnection);
-    };
+    m_cancelled = false;
+    m_device = device;
+    m_worker = &m_workers->forDevice(device);
+    m_kinds = std::move(names);
+    m_effort = effort;
+    m_doc = BenchDocument{};
 
     QStringList expanded;
-    for (const std::string &n : names)
+    for (const std::string &n : m_kinds)
         expanded << QString::fromStdString(n);
     emit started(expanded);
     emit progressChanged(0, tr("Starting"));
-
-    (void)QtConcurrent::run(m_pool, [device, names, effort, shared, post] {
-        BenchDocument doc;
-        DeviceBenchOptions options;
-        options.effort = effort;
-        options.cancelled = [shared] { return shared->cancel.load(); };
-        int lastPermille = -1;
-        try {
-            doc = describeBenchDevice(device);
-            const double count = double(names.size());
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                options.progress = [&, i](double fraction, const std::string &stage) {
-                    const int permille = int((double(i) + std::clamp(fraction, 0.0, 1.0)) / count * 1000.0);
-                    if (permille == lastPermille && fraction < 1.0)
-                        return; // a step that moved nothing visible is not worth a signal
-                    lastPermille = permille;
-                    post([permille, stage = QString::fromStdString(stage)](BenchmarkRunner &r) {
-                        emit r.progressChanged(permille, stage);
-                    });
-                };
-                BenchResult result = runBenchKind(names[i], device, options);
-                doc.results.push_back(result);
-                post([result = std::move(result)](BenchmarkRunner &r) { emit r.kindFinished(result); });
-            }
-            post([doc](BenchmarkRunner &r) {
-                r.m_running = false;
-                emit r.progressChanged(1000, tr("Done"));
-                emit r.finished(doc);
-            });
-        } catch (const BenchCancelled &) {
-            post([doc](BenchmarkRunner &r) {
-                r.m_running = false;
-                emit r.cancelled(doc);
-            });
-        } catch (const std::exception &e) {
-            post([message = QString::fromStdString(e.what())](BenchmarkRunner &r) {
-                r.m_running = false;
-                emit r.failed(message);
-            });
-        }
-    });
+    runKind(0);
     return true;
+}
+
+void BenchmarkRunner::runKind(std::size_t index)
+{
+    const double count = double(m_kinds.size());
+    auto lastPermille = std::make_shared<int>(-1);
+    m_worker->submit<KindOutcome>(
+        kBenchTag,
+        [device = m_device, kind = m_kinds[index], effort = m_effort,
+         first = index == 0](const CancelToken &cancel, const Progress &progress) {
+            KindOutcome out;
+            DeviceBenchOptions options;
+            options.effort = effort;
+            options.cancelled = [cancel] { return cancel.isCancelled(); };
+            options.progress = [&progress](double fraction, const std::string &stage) {
+                progress.report(std::clamp(fraction, 0.0, 1.0), QString::fromStdString(stage));
+            };
+            try {
+                if (first)
+                    out.described = describeBenchDevice(device);
+                out.result = runBenchKind(kind, device, options);
+                out.kind = KindOutcome::Done;
+            } catch (const BenchCancelled &) {
+                out.kind = KindOutcome::Cancelled;
+            } catch (const std::exception &e) {
+                out.error = QString::fromStdString(e.what());
+            }
+            return out;
+        },
+        this,
+        [this, index](KindOutcome outcome) {
+            if (outcome.described)
+                m_doc = std::move(*outcome.described);
+            if (outcome.kind == KindOutcome::Failed) {
+                end();
+                emit failed(outcome.error);
+                return;
+            }
+            if (outcome.kind == KindOutcome::Done) {
+                m_doc.results.push_back(outcome.result);
+                emit kindFinished(outcome.result);
+            }
+            if (outcome.kind == KindOutcome::Cancelled || m_cancelled) {
+                end();
+                emit cancelled(m_doc);
+                return;
+            }
+            if (index + 1 < m_kinds.size()) {
+                runKind(index + 1);
+                return;
+            }
+            end();
+            emit progressChanged(1000, tr("Done"));
+            emit finished(m_doc);
+        },
+        [this, index, count, lastPermille](double fraction, const QString &stage) {
+            const int permille = int((double(index) + fraction) / count * 1000.0);
+            if (permille == *lastPermille && fraction < 1.0)
+                return; // a step that moved nothing visible is not worth a signal
+            *lastPermille = permille;
+            emit progressChanged(permille, stage);
+        });
+}
+
+void BenchmarkRunner::end()
+{
+    m_running = false;
+    m_cancelled = false;
 }
 
 void BenchmarkRunner::cancel()
 {
-    if (m_running && m_shared)
-        m_shared->cancel = true;
+    if (!m_running || !m_worker)
+        return;
+    m_cancelled = true;
+    m_worker->cancel(kBenchTag);
 }
 
 } // namespace clscope::ui

@@ -1,7 +1,8 @@
-// Runs device benchmarks (clscope/devicebench.h) on a thread of its own, never the GUI's: progress and
-// each kind's result arrive as signals on the runner's thread, Cancel stops the run between two steps
-// (a kernel already running is waited for: OpenCL cannot stop it), and a run superseded by a newer one
-// delivers nothing (generation ids, as hotspot's job tracker).
+// Runs device benchmarks (clscope/devicebench.h) on the device's worker, never the GUI thread: progress
+// and each kind's result arrive as signals on the runner's thread, Cancel (the job's cancel token) stops
+// the run between two steps (a kernel already running is waited for: OpenCL cannot stop it), and nothing
+// reaches a runner that is gone. Each kind is a job of its own, so builds and runs on the same device
+// take their turn between two kinds.
 #pragma once
 
 #include "clscope/devicebench.h"
@@ -11,20 +12,21 @@
 
 #include <CL/cl.h>
 
-#include <atomic>
 #include <memory>
-#include <mutex>
-
-class QThreadPool;
+#include <string>
+#include <vector>
 
 namespace clscope::ui {
+
+class DeviceWorker;
+class DeviceWorkers;
 
 class BenchmarkRunner : public QObject
 {
     Q_OBJECT
 public:
-    explicit BenchmarkRunner(QObject *parent = nullptr);
-    // Cancels a run and waits a few seconds for it; a kernel that runs longer is left to the process.
+    explicit BenchmarkRunner(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
+    // Cancels a run; its worker finishes the step in flight and delivers nothing.
     ~BenchmarkRunner() override;
 
     bool isRunning() const { return m_running; }
@@ -45,19 +47,18 @@ signals:
     void failed(const QString &message);
 
 private:
-    // What the run's thread shares with the runner: the cancel flag, and the runner itself under a mutex,
-    // so that once the destructor has cleared it no report can reach a runner that is gone.
-    struct Shared
-    {
-        std::atomic<bool> cancel{false};
-        std::mutex mutex;
-        BenchmarkRunner *owner = nullptr;
-    };
+    // One kind after another: the next is submitted when the previous one's result arrives.
+    void runKind(std::size_t index);
+    void end();
 
-    QThreadPool *m_pool;
-    std::shared_ptr<Shared> m_shared;
-    quint64 m_generation = 0;
+    std::shared_ptr<DeviceWorkers> m_workers;
+    DeviceWorker *m_worker = nullptr;
+    cl_device_id m_device = nullptr;
+    std::vector<std::string> m_kinds;
+    BenchEffort m_effort = BenchEffort::Quick;
+    BenchDocument m_doc;
     bool m_running = false;
+    bool m_cancelled = false;
 };
 
 } // namespace clscope::ui

@@ -1,7 +1,7 @@
-// Build requests to the worker thread and their results back.
+// Build requests to the device's worker and their results back.
 #include "buildcontroller.h"
 
-#include "workqueue.h"
+#include "workers/deviceworkers.h"
 
 #include "clscope/error.h"
 
@@ -11,11 +11,12 @@ namespace clscope::ui {
 
 namespace {
 using Outcome = std::variant<BuildResult, QString>;
-}
+const QString kBuildTag = QStringLiteral("build");
+} // namespace
 
-BuildController::BuildController(WorkQueue *queue, QObject *parent)
+BuildController::BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
-    , m_queue(queue)
+    , m_workers(std::move(workers))
 {
     qRegisterMetaType<BuildResult>();
 }
@@ -30,11 +31,17 @@ void BuildController::build(const BuildJob &job)
     if (request.source.empty())
         request.source.push_back(
             '\n'); // an empty buffer is still a (trivially empty) program, not a file to read
+    DeviceWorker &worker = m_workers->forDevice(request.devices.empty() ? nullptr : request.devices.front());
+    if (m_worker && m_worker != &worker)
+        m_worker->discard(kBuildTag); // the older build of another device is stale too
+    m_worker = &worker;
+    request.releaseOn = worker.releaser();
+    const quint64 generation = ++m_generation;
     m_busy = true;
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
-    m_queue->submit<Outcome>(
-        QStringLiteral("build"),
-        [request]() -> Outcome {
+    worker.submit<Outcome>(
+        kBuildTag,
+        [request](const CancelToken &, const Progress &) -> Outcome {
             try {
                 return buildProgram(request);
             } catch (const std::exception &e) {
@@ -42,7 +49,9 @@ void BuildController::build(const BuildJob &job)
             }
         },
         this,
-        [this](Outcome outcome) {
+        [this, generation](Outcome outcome) {
+            if (generation != m_generation)
+                return;
             m_busy = false;
             if (auto *result = std::get_if<BuildResult>(&outcome)) {
                 m_last = *result;

@@ -1,5 +1,7 @@
-// Builds kernel sources off the GUI thread and hands back immutable BuildResults. A newer build request
-// makes an older one's result stale (it is dropped), so the editor always shows the latest build.
+// Builds kernel sources on the worker of the (first) device and hands back immutable BuildResults. A newer
+// build request makes an older one's result stale (it is dropped), on whichever device either runs, so the
+// editor always shows the latest build. The last copy of a result releases its program and context on that
+// worker, never on the GUI thread.
 #pragma once
 
 #include "clscope/build.h"
@@ -7,11 +9,13 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 namespace clscope::ui {
 
-class WorkQueue;
+class DeviceWorker;
+class DeviceWorkers;
 
 struct BuildJob
 {
@@ -26,7 +30,7 @@ class BuildController : public QObject
 {
     Q_OBJECT
 public:
-    explicit BuildController(WorkQueue *queue, QObject *parent = nullptr);
+    explicit BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
 
     void build(const BuildJob &job);
     bool isBusy() const { return m_busy; }
@@ -39,7 +43,9 @@ signals:
     void buildFailed(const QString &message);
 
 private:
-    WorkQueue *m_queue;
+    std::shared_ptr<DeviceWorkers> m_workers;
+    DeviceWorker *m_worker = nullptr; // of the latest build
+    quint64 m_generation = 0;
     BuildResult m_last;
     bool m_busy = false;
 };

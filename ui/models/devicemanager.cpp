@@ -1,12 +1,10 @@
-// Device enumeration on a worker thread (QtConcurrent); the GUI thread only receives the snapshot.
+// Device enumeration on a DeviceWorker of its own; the GUI thread only receives the snapshot.
 #include "devicemanager.h"
 
 #include "clscope/devicespec.h"
+#include "workers/deviceworker.h"
 
-#include <QFutureWatcher>
-#include <QPointer>
 #include <QSettings>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace clscope::ui {
 
@@ -17,11 +15,14 @@ const QString kDeviceKey = QStringLiteral("device/deviceName");
 
 DeviceManager::DeviceManager(QObject *parent)
     : QObject(parent)
+    , m_enumerator(std::make_unique<DeviceWorker>(QStringLiteral("devices")))
 {
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<DeviceKey>();
 }
 
+// A driver that hangs in clGetPlatformIDs or clGetDeviceInfo delays the exit by the worker's bounded wait,
+// then is left behind: the global thread pool this ran on before made ~QCoreApplication wait forever.
 DeviceManager::~DeviceManager() = default;
 
 void DeviceManager::refresh()
@@ -29,21 +30,19 @@ void DeviceManager::refresh()
     const quint64 generation = ++m_generation;
     m_busy = true;
     emit enumerationStarted();
-    auto *watcher = new QFutureWatcher<SnapshotPtr>(this);
-    connect(watcher, &QFutureWatcher<SnapshotPtr>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        onFinished(generation, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([]() -> SnapshotPtr {
-        try {
-            return std::make_shared<const SystemSnapshot>(takeSnapshot());
-        } catch (const std::exception &e) {
-            // A driver that throws through the C API must not take the app down.
-            SystemSnapshot failed;
-            failed.error = e.what();
-            return std::make_shared<const SystemSnapshot>(std::move(failed));
-        }
-    }));
+    m_enumerator->submit<SnapshotPtr>(
+        QStringLiteral("enumerate"),
+        [](const CancelToken &, const Progress &) -> SnapshotPtr {
+            try {
+                return std::make_shared<const SystemSnapshot>(takeSnapshot());
+            } catch (const std::exception &e) {
+                // A driver that throws through the C API must not take the app down.
+                SystemSnapshot failed;
+                failed.error = e.what();
+                return std::make_shared<const SystemSnapshot>(std::move(failed));
+            }
+        },
+        this, [this, generation](SnapshotPtr snapshot) { onFinished(generation, std::move(snapshot)); });
 }
 
 void DeviceManager::onFinished(quint64 generation, SnapshotPtr snapshot)

@@ -1,4 +1,5 @@
-// Enumerates OpenCL platforms and devices off the GUI thread and remembers the current device.
+// Enumerates OpenCL platforms and devices off the GUI thread, on a worker thread of its own (a hang in a
+// broken driver there cannot keep the application from exiting), and remembers the current device.
 // Results arrive as an immutable snapshot through devicesAvailable(); stale runs are dropped by generation.
 #pragma once
 
@@ -10,6 +11,8 @@
 #include <memory>
 
 namespace clscope::ui {
+
+class DeviceWorker;
 
 using SnapshotPtr = std::shared_ptr<const SystemSnapshot>;
 
@@ -50,6 +53,7 @@ private:
     DeviceKey restoreRemembered() const;
     void applyCurrent(DeviceKey key, bool remember);
 
+    std::unique_ptr<DeviceWorker> m_enumerator;
     SnapshotPtr m_snapshot;
     DeviceKey m_current;
     quint64 m_generation = 0;

@@ -1,8 +1,9 @@
 // The pool monitor: GUI-side state (the shown pool, its statistics and history) and the requests it
-// forwards to the pool worker's thread.
+// submits to the pool worker of the device.
 #include "poolmonitor.h"
 
-#include <QThread>
+#include "workers/deviceworkers.h"
+
 #include <QTimer>
 
 #include <algorithm>
@@ -32,27 +33,17 @@ PoolValues valuesOf(const PoolCounters &c)
 }
 } // namespace
 
-PoolMonitor::PoolMonitor(QObject *parent)
+namespace {
+const QString kWorkloadTag = QStringLiteral("pool-workload");
+} // namespace
+
+PoolMonitor::PoolMonitor(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
+    , m_workers(std::move(workers))
     , m_handoff(std::make_shared<PoolHandoff>())
-    , m_thread(new QThread(this))
-    , m_worker(new PoolWorker(m_handoff))
     , m_timer(new QTimer(this))
 {
-    m_thread->setObjectName(QStringLiteral("clscope-pool-worker"));
-    m_worker->moveToThread(m_thread);
-    // Deleted on its own thread as the thread ends, after shutdown() dropped pools and context.
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &PoolWorker::poolPublished, this, &PoolMonitor::takePublishedPool);
-    connect(m_worker, &PoolWorker::deviceReady, this, [this](bool svm) {
-        m_svm = svm;
-        emit deviceReady(svm);
-    });
-    connect(m_worker, &PoolWorker::failed, this, &PoolMonitor::errorOccurred);
-    connect(m_worker, &PoolWorker::actionFinished, this, &PoolMonitor::actionFinished);
-    connect(m_worker, &PoolWorker::workloadFinished, this, &PoolMonitor::onWorkloadFinished);
-    m_thread->start();
-
+    newSession(nullptr); // attached pools are shown before any device is chosen
     m_timer->setTimerType(Qt::PreciseTimer);
     m_busyInterval = kDefaultRefreshMs;
     m_timer->setInterval(m_busyInterval);
@@ -62,19 +53,39 @@ PoolMonitor::PoolMonitor(QObject *parent)
 PoolMonitor::~PoolMonitor()
 {
     m_timer->stop();
-    m_worker->cancelRuns().store(std::numeric_limits<quint64>::max()); // a running chunk sees it at once
+    m_handoff->cancelRuns.store(std::numeric_limits<quint64>::max()); // a running chunk sees it at once
+    m_deviceWorker->cancel(kWorkloadTag);
     if (m_pool)
-        post([old = std::move(m_pool)]() mutable { old.reset(); });
-    post([worker = m_worker] {
-        worker->shutdown();
-        QThread::currentThread()->quit();
-    });
-    m_thread->wait();
+        m_deviceWorker->post([old = std::move(m_pool)]() mutable { old.reset(); });
+    post([](PoolWorker &worker) { worker.shutdown(); });
 }
 
 template<typename F> void PoolMonitor::post(F &&f)
 {
-    QMetaObject::invokeMethod(m_worker, std::forward<F>(f), Qt::QueuedConnection);
+    m_deviceWorker->post([worker = m_worker, f = std::forward<F>(f)]() mutable { f(*worker); });
+}
+
+void PoolMonitor::newSession(cl_device_id device)
+{
+    if (m_worker) {
+        m_deviceWorker->cancel(kWorkloadTag);
+        post([](PoolWorker &worker) { worker.retire(); });
+    }
+    // No thread of its own: its signals, emitted on the worker, arrive queued here.
+    auto *worker = new PoolWorker(m_handoff);
+    worker->moveToThread(nullptr);
+    connect(worker, &PoolWorker::poolPublished, this, &PoolMonitor::takePublishedPool);
+    connect(worker, &PoolWorker::deviceReady, this, [this](bool svm) {
+        m_svm = svm;
+        emit deviceReady(svm);
+    });
+    connect(worker, &PoolWorker::failed, this, &PoolMonitor::errorOccurred);
+    connect(worker, &PoolWorker::actionFinished, this, &PoolMonitor::actionFinished);
+    connect(worker, &PoolWorker::workloadFinished, this, &PoolMonitor::onWorkloadFinished);
+    // The last reference goes on the worker (a posted request holds one), never while a request runs.
+    m_worker = std::shared_ptr<PoolWorker>(worker);
+    m_deviceWorker = &m_workers->forDevice(device);
+    ++m_session;
 }
 
 void PoolMonitor::setDevice(cl_device_id device, const QString &name)
@@ -84,8 +95,9 @@ void PoolMonitor::setDevice(cl_device_id device, const QString &name)
     m_device = device;
     m_deviceName = name;
     m_svm = false;
-    post([worker = m_worker, device, name, bits = m_leadingBits, kind = m_allocator] {
-        worker->setDevice(device, name, bits, kind);
+    newSession(device);
+    post([device, name, bits = m_leadingBits, kind = m_allocator](PoolWorker &worker) {
+        worker.setDevice(device, name, bits, kind);
     });
 }
 
@@ -95,32 +107,61 @@ void PoolMonitor::newPool(int leadingBits, AllocatorKind kind)
         m_leadingBits = leadingBits;
         m_allocator = kind;
     }
-    post([worker = m_worker, leadingBits, kind] { worker->newPool(leadingBits, kind); });
+    post([leadingBits, kind](PoolWorker &worker) { worker.newPool(leadingBits, kind); });
 }
 
 void PoolMonitor::attachPool(std::shared_ptr<MemoryPool> pool, const QString &label)
 {
-    post([worker = m_worker, pool = std::move(pool), label]() mutable {
-        worker->adoptPool(std::move(pool), label);
+    post([pool = std::move(pool), label](PoolWorker &worker) mutable {
+        worker.adoptPool(std::move(pool), label);
     });
 }
 
 void PoolMonitor::freeHeld()
 {
-    post([worker = m_worker] { worker->freeHeld(); });
+    post([](PoolWorker &worker) { worker.freeHeld(); });
 }
 
 void PoolMonitor::stopHolding()
 {
-    post([worker = m_worker] { worker->stopHolding(); });
+    post([](PoolWorker &worker) { worker.stopHolding(); });
 }
 
 void PoolMonitor::startWorkload(const WorkloadSpec &spec)
 {
     const quint64 run = ++m_run;
-    m_worker->rate().store(spec.opsPerSecond);
+    m_handoff->rate.store(spec.opsPerSecond);
     setRunning(true);
-    post([worker = m_worker, spec, run] { worker->startWorkload(spec, run); });
+    m_deviceWorker->submit<ChunkStep>(
+        kWorkloadTag,
+        [worker = m_worker, spec, run](const CancelToken &, const Progress &) {
+            return worker->startWorkload(spec, run);
+        },
+        this,
+        [this, run](ChunkStep step) {
+            if (step.more)
+                submitChunk(run, step.waitMs);
+        });
+}
+
+void PoolMonitor::submitChunk(quint64 run, int waitMs)
+{
+    // Chunk after chunk, each a job of its own, so that the device's other work takes its turn; the
+    // wait keeps the rate.
+    QTimer::singleShot(waitMs, this, [this, run, session = m_session] {
+        if (run != m_run || !m_running || session != m_session)
+            return; // stopped, replaced, or the device changed
+        m_deviceWorker->submit<ChunkStep>(
+            kWorkloadTag,
+            [worker = m_worker, run](const CancelToken &cancel, const Progress &) {
+                return worker->runChunk(run, cancel);
+            },
+            this,
+            [this, run](ChunkStep step) {
+                if (step.more)
+                    submitChunk(run, step.waitMs);
+            });
+    });
 }
 
 void PoolMonitor::stopWorkload()
@@ -128,24 +169,25 @@ void PoolMonitor::stopWorkload()
     if (!m_running)
         return;
     // The flag stops a chunk in progress after its current operation; the request then ends the run.
-    m_worker->cancelRuns().store(m_run);
-    post([worker = m_worker] { worker->stopWorkload(); });
+    m_handoff->cancelRuns.store(m_run);
+    m_deviceWorker->cancel(kWorkloadTag);
+    post([](PoolWorker &worker) { worker.stopWorkload(); });
     setRunning(false);
 }
 
 void PoolMonitor::setRate(double opsPerSecond)
 {
-    m_worker->rate().store(opsPerSecond);
+    m_handoff->rate.store(opsPerSecond);
 }
 
 double PoolMonitor::rate() const
 {
-    return m_worker->rate().load();
+    return m_handoff->rate.load();
 }
 
 quint64 PoolMonitor::workloadOps() const
 {
-    return m_worker->opsDone().load(std::memory_order_relaxed);
+    return m_handoff->opsDone.load(std::memory_order_relaxed);
 }
 
 void PoolMonitor::setRunning(bool running)
@@ -180,7 +222,7 @@ void PoolMonitor::takePublishedPool(quint64 generation)
     }
     // The worker may have dropped its references already: ours must not be the last one to go here.
     if (auto old = std::exchange(m_pool, std::move(pool)))
-        post([old = std::move(old)]() mutable { old.reset(); });
+        m_deviceWorker->post([old = std::move(old)]() mutable { old.reset(); });
     m_history.clear();
     m_stats = PoolStats{};
     m_nextSequence = 0;

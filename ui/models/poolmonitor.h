@@ -1,8 +1,8 @@
 // Watches a memory pool for the GUI: owns the pool of the current device (or shows one attached from
-// elsewhere, such as the kernel runner's), runs workloads on it through a worker thread, and refreshes
-// its statistics and history on the GUI thread at 30+ Hz. The refresh only copies (stats() and the new
-// samples of snapshotSeries(), under the pool's lock for microseconds); everything that can reach the
-// driver is requested from the worker.
+// elsewhere, such as the kernel runner's), runs workloads on it through the device's worker (a PoolWorker
+// per device, one job per chunk), and refreshes its statistics and history on the GUI thread at 30+ Hz.
+// The refresh only copies (stats() and the new samples of snapshotSeries(), under the pool's lock for
+// microseconds); everything that can reach the driver is submitted to the worker.
 #pragma once
 
 #include "poolhistory.h"
@@ -18,17 +18,19 @@
 
 #include <memory>
 
-class QThread;
 class QTimer;
 
 namespace clscope::ui {
+
+class DeviceWorker;
+class DeviceWorkers;
 
 class PoolMonitor : public QObject
 {
     Q_OBJECT
 public:
-    explicit PoolMonitor(QObject *parent = nullptr);
-    // Stops a running workload and joins the worker; pools are dropped on the worker thread.
+    explicit PoolMonitor(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
+    // Stops a running workload; pools are dropped on the worker.
     ~PoolMonitor() override;
 
     // Makes a fresh pool (with the last leading bits and allocator chosen) on the device; nullptr drops
@@ -90,11 +92,16 @@ private:
     void onWorkloadFinished(quint64 run, const QString &summary, bool isError);
     void setRunning(bool running);
     void noteActivity(bool changed);
+    // Runs f(worker) on the device's worker, after what was submitted before.
     template<typename F> void post(F &&f);
+    void newSession(cl_device_id device);
+    void submitChunk(quint64 run, int waitMs);
 
+    std::shared_ptr<DeviceWorkers> m_workers;
     std::shared_ptr<PoolHandoff> m_handoff;
-    QThread *m_thread;
-    PoolWorker *m_worker;
+    std::shared_ptr<PoolWorker> m_worker; // of the current device
+    DeviceWorker *m_deviceWorker = nullptr;
+    quint64 m_session = 0; // bumped with every new PoolWorker
     QTimer *m_timer;
 
     cl_device_id m_device = nullptr;

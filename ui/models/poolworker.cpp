@@ -1,4 +1,4 @@
-// The pool worker: pools, workloads and every driver call of the pool monitor, on its own thread.
+// The pool worker: pools, workloads and every driver call of the pool monitor, on the device's worker.
 #include "poolworker.h"
 
 #include "clscope/error.h"
@@ -7,7 +7,6 @@
 #include "clscope/version.h"
 
 #include <QLocale>
-#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -52,11 +51,7 @@ QString countText(quint64 n)
 PoolWorker::PoolWorker(std::shared_ptr<PoolHandoff> handoff, QObject *parent)
     : QObject(parent)
     , m_handoff(std::move(handoff))
-    , m_chunkTimer(new QTimer(this))
-{
-    m_chunkTimer->setSingleShot(true);
-    connect(m_chunkTimer, &QTimer::timeout, this, &PoolWorker::runChunk);
-}
+{}
 
 PoolWorker::~PoolWorker()
 {
@@ -200,29 +195,29 @@ void PoolWorker::stopHolding()
     }
 }
 
-void PoolWorker::startWorkload(const WorkloadSpec &spec, quint64 run)
+ChunkStep PoolWorker::startWorkload(const WorkloadSpec &spec, quint64 run)
 {
     finishRun(tr("Replaced by a new run"), false);
-    if (m_cancel.load() >= run) {
+    if (m_handoff->cancelRuns.load() >= run) {
         // Stopped before it began: still say so, as every run ends with workloadFinished.
         emit workloadFinished(run, tr("%1 stopped before it started").arg(workloadName(spec.kind)), false);
-        return;
+        return {};
     }
     m_run = run;
     if (!m_pool) {
         emit workloadFinished(run, tr("No pool to run on: pick a device first"), true);
-        return;
+        return {};
     }
     QString error;
     m_workload = makeWorkload(spec, &error);
     if (!m_workload) {
         emit workloadFinished(run, error, true);
-        return;
+        return {};
     }
     m_workloadName = workloadName(spec.kind);
-    m_opsDone.store(0);
+    m_handoff->opsDone.store(0);
     m_rateSeen = -1;
-    m_chunkTimer->start(0);
+    return {true, 0};
 }
 
 void PoolWorker::stopWorkload()
@@ -230,9 +225,16 @@ void PoolWorker::stopWorkload()
     finishRun({}, false);
 }
 
+void PoolWorker::retire()
+{
+    finishRun(tr("Stopped: the device changed"), false);
+    m_pool.reset(); // the shown pool stays in the handoff until the next PoolWorker publishes its own
+    releaseDevice();
+}
+
 void PoolWorker::shutdown()
 {
-    m_cancel.store(std::numeric_limits<quint64>::max());
+    m_handoff->cancelRuns.store(std::numeric_limits<quint64>::max());
     finishRun(tr("Stopped: closing"), false);
     publish(nullptr, QString());
     releaseDevice();
@@ -242,10 +244,9 @@ void PoolWorker::finishRun(const QString &summary, bool isError)
 {
     if (!m_workload)
         return;
-    m_chunkTimer->stop();
     m_workload->releaseAll();
     m_workload.reset();
-    const QString ops = countText(m_opsDone.load());
+    const QString ops = countText(m_handoff->opsDone.load());
     QString text;
     if (isError)
         text = tr("%1 failed after %2 operations: %3").arg(m_workloadName, ops, summary);
@@ -256,34 +257,32 @@ void PoolWorker::finishRun(const QString &summary, bool isError)
     emit workloadFinished(m_run, text, isError);
 }
 
-void PoolWorker::scheduleChunk()
+int PoolWorker::nextWaitMs() const
 {
-    const double rate = m_rate.load();
-    if (rate <= 0) {
-        m_chunkTimer->start(0);
-        return;
-    }
+    const double rate = m_handoff->rate.load();
+    if (rate <= 0)
+        return 0;
     const double elapsed = double(m_rateClock.nsecsElapsed()) * 1e-9;
     const double nextAt = double(m_rateOps + 1) / rate;
     // Sleep until the next op is due, but batch slow rates into steps of a few ms: the charts sample
     // at 30 Hz, and a timer per op at 1000 ops/s would only burn wake-ups.
     const double waitMs = (nextAt - elapsed) * 1000;
-    m_chunkTimer->start(waitMs <= 0 ? 0 : std::clamp(int(std::ceil(waitMs)), 4, 50));
+    return waitMs <= 0 ? 0 : std::clamp(int(std::ceil(waitMs)), 4, 50);
 }
 
-void PoolWorker::runChunk()
+ChunkStep PoolWorker::runChunk(quint64 run, const CancelToken &cancel)
 {
-    if (!m_workload)
-        return;
-    if (m_cancel.load() >= m_run) {
+    if (!m_workload || run != m_run)
+        return {};
+    if (m_handoff->cancelRuns.load() >= m_run) {
         finishRun({}, false);
-        return;
+        return {};
     }
     if (!m_pool) {
         finishRun(tr("the pool went away"), true);
-        return;
+        return {};
     }
-    const double rate = m_rate.load();
+    const double rate = m_handoff->rate.load();
     if (rate != m_rateSeen) {
         m_rateSeen = rate;
         m_rateClock.start();
@@ -292,10 +291,8 @@ void PoolWorker::runChunk()
     quint64 budget = kMaxOpsPerChunk;
     if (rate > 0) {
         const double due = std::floor(double(m_rateClock.nsecsElapsed()) * 1e-9 * rate) - double(m_rateOps);
-        if (due < 1) {
-            scheduleChunk();
-            return;
-        }
+        if (due < 1)
+            return {true, nextWaitMs()};
         budget = quint64(std::min(due, double(kMaxOpsPerChunk)));
     }
 
@@ -309,7 +306,7 @@ void PoolWorker::runChunk()
             ++done;
             // The stop flag after every op (a miss can take milliseconds on a busy device, so 64 of them
             // would make Stop sluggish); the clock, which costs as much as a pool hit, every 16.
-            if (m_cancel.load(std::memory_order_relaxed) >= m_run ||
+            if (m_handoff->cancelRuns.load(std::memory_order_relaxed) >= m_run || cancel.isCancelled() ||
                 ((done & 15) == 0 && chunk.nsecsElapsed() > kChunkNs))
                 break;
         }
@@ -317,14 +314,17 @@ void PoolWorker::runChunk()
         error = QString::fromStdString(e.what());
     }
     m_rateOps += done;
-    m_opsDone.fetch_add(done, std::memory_order_relaxed);
+    m_handoff->opsDone.fetch_add(done, std::memory_order_relaxed);
     if (!error.isEmpty()) {
         finishRun(error, true);
     } else if (m_workload->isFinished()) {
         finishRun(tr("Finished"), false);
+    } else if (m_handoff->cancelRuns.load() >= m_run) {
+        finishRun({}, false);
     } else {
-        scheduleChunk();
+        return {true, nextWaitMs()};
     }
+    return {};
 }
 
 } // namespace clscope::ui

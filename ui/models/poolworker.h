@@ -1,7 +1,9 @@
-// The thread side of the pool monitor: owns the OpenCL context, queue and pools of the current device,
-// and runs workloads in short chunks on its own thread. Every call that can reach the driver (creating
-// pools, clReleaseMemObject in free_held and stop_holding, allocations) happens here, never on the GUI
-// thread. Between chunks its event loop takes the monitor's requests, so Stop and Free held are prompt.
+// The device side of the pool monitor: owns the OpenCL context, queue and pools of one device, and runs
+// workloads in short chunks. Every call of it runs on that device's DeviceWorker (the monitor submits
+// them), so every call that can reach the driver (creating pools, clReleaseMemObject in free_held and
+// stop_holding, allocations) happens there, never on the GUI thread. A workload is one job per chunk:
+// builds, runs and the monitor's requests (Stop, Free held) take their turn between two chunks. Its
+// signals are emitted on the worker and arrive queued at the monitor. A new device gets a new PoolWorker.
 #pragma once
 
 #include "poolworkload.h"
@@ -12,13 +14,13 @@
 #include <QObject>
 #include <QString>
 
+#include "workers/canceltoken.h"
+
 #include <CL/cl.h>
 
 #include <atomic>
 #include <memory>
 #include <mutex>
-
-class QTimer;
 
 namespace clscope::ui {
 
@@ -27,13 +29,25 @@ QString allocatorName(AllocatorKind kind);
 
 // The pool the GUI should show, handed over under a mutex: the GUI copies the pointer when told that
 // the generation changed. The worker changes it, so the last reference to a replaced pool is dropped
-// on the worker thread (the GUI sends its own copy back there to be dropped).
+// on the worker thread (the GUI sends its own copy back there to be dropped). It also holds what the GUI
+// reads and writes without a round trip, shared by the PoolWorkers of every device the monitor used.
 struct PoolHandoff
 {
     std::mutex mutex;
     std::shared_ptr<MemoryPool> pool;
     QString label;
     quint64 generation = 0;
+
+    std::atomic<double> rate{10000};    // ops per second; 0: as fast as possible
+    std::atomic<quint64> opsDone{0};    // of the current run
+    std::atomic<quint64> cancelRuns{0}; // bumped by Stop: ends the runs started before
+};
+
+// What a chunk of a workload leaves to do: whether to go on, and after how long (the rate).
+struct ChunkStep
+{
+    bool more = false;
+    int waitMs = 0;
 };
 
 class PoolWorker : public QObject
@@ -43,21 +57,22 @@ public:
     explicit PoolWorker(std::shared_ptr<PoolHandoff> handoff, QObject *parent = nullptr);
     ~PoolWorker() override;
 
-    // Read and written from the GUI thread without a round trip.
-    std::atomic<double> &rate() { return m_rate; }          // ops per second; 0: as fast as possible
-    std::atomic<quint64> &opsDone() { return m_opsDone; }   // of the current run
-    std::atomic<quint64> &cancelRuns() { return m_cancel; } // bumped by Stop: ends the runs started before
-
-    // The requests; called on the worker thread (queued by the monitor).
+    // The requests; called on the device's worker (submitted by the monitor).
     void setDevice(cl_device_id device, const QString &name, int leadingBits,
                    clscope::ui::AllocatorKind kind);
     void newPool(int leadingBits, clscope::ui::AllocatorKind kind);
     void adoptPool(std::shared_ptr<MemoryPool> pool, const QString &label);
     void freeHeld();
     void stopHolding();
-    void startWorkload(const clscope::ui::WorkloadSpec &spec, quint64 run);
+    ChunkStep startWorkload(const clscope::ui::WorkloadSpec &spec, quint64 run);
+    // The next chunk of the run (nothing when it is no longer the current one); stops early when the
+    // token is cancelled.
+    ChunkStep runChunk(quint64 run, const CancelToken &cancel);
     void stopWorkload();
-    void shutdown(); // last call: ends the run, drops pools, context and queue
+    // When the monitor moves to another device: ends the run and drops this device's pools, context and
+    // queue, leaving the shown pool to the next PoolWorker.
+    void retire();
+    void shutdown(); // last call: ends the run, unpublishes the pool, drops context and queue
 
 signals:
     void poolPublished(quint64 generation);
@@ -67,15 +82,13 @@ signals:
     void actionFinished(const QString &message);
 
 private:
-    void runChunk();
-    void scheduleChunk();
+    int nextWaitMs() const;
     void finishRun(const QString &summary, bool isError);
     void publish(std::shared_ptr<MemoryPool> pool, const QString &label);
     std::shared_ptr<MemoryPool> makePool(int leadingBits, AllocatorKind kind);
     void releaseDevice();
 
     std::shared_ptr<PoolHandoff> m_handoff;
-    QTimer *m_chunkTimer;
     cl_device_id m_device = nullptr;
     QString m_deviceName;
     cl_context m_context = nullptr;
@@ -86,9 +99,6 @@ private:
     std::unique_ptr<PoolWorkload> m_workload;
     QString m_workloadName;
     quint64 m_run = 0;
-    std::atomic<double> m_rate{10000};
-    std::atomic<quint64> m_opsDone{0};
-    std::atomic<quint64> m_cancel{0};
     // The rate is kept against a baseline that restarts when the rate changes, so a change never
     // makes up for (or bursts through) the time before it.
     double m_rateSeen = -1;

@@ -1,7 +1,7 @@
-// Run requests to the worker thread and their results back.
+// Run requests to the device's worker and their results back.
 #include "runcontroller.h"
 
-#include "workqueue.h"
+#include "workers/deviceworkers.h"
 
 #include <variant>
 
@@ -14,31 +14,53 @@ struct Outcome
     std::variant<RunResult, QString> result;
     std::shared_ptr<MemoryPool> newPool; // set when this run made the pool of its context
 };
+
+cl_device_id runDevice(const RunRequest &request)
+{
+    if (request.device)
+        return request.device;
+    const auto &logs = request.build.logs();
+    return logs.empty() ? nullptr : logs.front().id;
+}
 } // namespace
 
-RunController::RunController(WorkQueue *queue, QObject *parent)
+RunController::RunController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
-    , m_queue(queue)
+    , m_workers(std::move(workers))
 {
     qRegisterMetaType<RunResult>();
 }
 
+RunController::~RunController()
+{
+    dropPool();
+}
+
+void RunController::dropPool()
+{
+    // A pool releases its buffers and context: OpenCL work, so on the worker, not here.
+    if (m_pool && m_poolWorker)
+        m_poolWorker->post([old = std::move(m_pool)]() mutable { old.reset(); });
+    m_pool.reset();
+}
+
 void RunController::run(const RunRequest &request)
 {
-    if (m_cancel)
-        m_cancel->store(true); // a newer run supersedes an older one still going
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    DeviceWorker &worker = m_workers->forDevice(runDevice(request));
+    if (m_worker && m_worker != &worker)
+        m_worker->discard(kRunTag); // a newer run supersedes an older one still going, on any device
+    m_worker = &worker;
     RunOptions options;
     const cl_context context = request.build.context();
     if (m_pool && context == m_poolContext)
         options.pool = m_pool;
-    options.cancel = m_cancel;
     options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
+    const quint64 generation = ++m_generation;
     m_busy = true;
     emit runStarted(QString::fromStdString(request.kernel));
-    m_queue->submit<Outcome>(
+    worker.submit<Outcome>(
         kRunTag,
-        [request, options, context]() mutable -> Outcome {
+        [request, options, context](const CancelToken &cancel, const Progress &) mutable -> Outcome {
             Outcome out;
             try {
                 if (!options.pool && context) {
@@ -46,6 +68,7 @@ void RunController::run(const RunRequest &request)
                     out.newPool = std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(context));
                     options.pool = out.newPool;
                 }
+                options.cancel = cancel.flag();
                 out.result = runKernel(request, options);
             } catch (const std::exception &e) {
                 out.result = QString::fromStdString(e.what());
@@ -53,21 +76,17 @@ void RunController::run(const RunRequest &request)
             return out;
         },
         this,
-        [this, context](Outcome outcome) {
+        [this, context, generation, worker = &worker](Outcome outcome) {
+            if (generation != m_generation) {
+                worker->post([stale = std::move(outcome)] {}); // its pool is released there
+                return;
+            }
             m_busy = false;
             if (outcome.newPool) {
-                if (m_pool) {
-                    // The old pool releases its buffers and context: that is OpenCL work, so not here.
-                    m_queue->submit<int>(
-                        QStringLiteral("run-pool-drop"),
-                        [old = std::move(m_pool)]() mutable {
-                            old.reset();
-                            return 0;
-                        },
-                        this, [](int) {});
-                }
+                dropPool();
                 m_pool = outcome.newPool;
                 m_poolContext = context;
+                m_poolWorker = worker;
                 emit poolCreated(m_pool, tr("Kernel runs"));
             }
             if (auto *result = std::get_if<RunResult>(&outcome.result))
@@ -81,9 +100,9 @@ void RunController::abandon()
 {
     if (!m_busy)
         return;
-    if (m_cancel)
-        m_cancel->store(true);
-    m_queue->cancel(kRunTag);
+    if (m_worker)
+        m_worker->discard(kRunTag);
+    ++m_generation;
     m_busy = false;
     emit runAbandoned();
 }

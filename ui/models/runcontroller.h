@@ -1,4 +1,4 @@
-// Runs kernels off the GUI thread. A run can be abandoned: the cooperative cancel flag stops it between
+// Runs kernels on the worker of the run's device. A run can be abandoned: its cancel token stops it between
 // launches and its late result is discarded, so the user keeps working while a long kernel finishes.
 // Runs take their buffers from one memory pool per build context, made on the worker at the first run
 // on that context and kept for the next runs, so buffers are reused and the pool can be watched live.
@@ -9,18 +9,19 @@
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace clscope::ui {
 
-class WorkQueue;
+class DeviceWorker;
+class DeviceWorkers;
 
 class RunController : public QObject
 {
     Q_OBJECT
 public:
-    explicit RunController(WorkQueue *queue, QObject *parent = nullptr);
+    explicit RunController(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
+    ~RunController() override;
 
     // Runs with the controller's pool for the build's context (made on the first run there).
     void run(const RunRequest &request);
@@ -39,11 +40,15 @@ signals:
     void poolCreated(std::shared_ptr<clscope::MemoryPool> pool, const QString &label);
 
 private:
-    WorkQueue *m_queue;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    void dropPool();
+
+    std::shared_ptr<DeviceWorkers> m_workers;
+    DeviceWorker *m_worker = nullptr; // of the latest run
+    quint64 m_generation = 0;
     bool m_busy = false;
     std::shared_ptr<MemoryPool> m_pool;
-    cl_context m_poolContext = nullptr; // retained by m_pool's allocator, so it cannot be reused meanwhile
+    cl_context m_poolContext = nullptr;   // retained by m_pool's allocator, so it cannot be reused meanwhile
+    DeviceWorker *m_poolWorker = nullptr; // where the pool was made, and is released
 };
 
 } // namespace clscope::ui

@@ -113,10 +113,10 @@ QString axisLabel(const std::string &label)
 }
 } // namespace
 
-BenchmarkDock::BenchmarkDock(DeviceManager *manager, QWidget *parent)
+BenchmarkDock::BenchmarkDock(DeviceManager *manager, std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
     : QWidget(parent)
     , m_manager(manager)
-    , m_runner(new BenchmarkRunner(this))
+    , m_runner(new BenchmarkRunner(std::move(workers), this))
     , m_kind(new QComboBox)
     , m_effort(new QComboBox)
     , m_run(new QPushButton(tr("Run")))

@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -24,12 +25,13 @@ class QTreeWidget;
 namespace clscope::ui {
 
 class BenchmarkRunner;
+class DeviceWorkers;
 
 class BenchmarkDock : public QWidget
 {
     Q_OBJECT
 public:
-    explicit BenchmarkDock(DeviceManager *manager, QWidget *parent = nullptr);
+    BenchmarkDock(DeviceManager *manager, std::shared_ptr<DeviceWorkers> workers, QWidget *parent = nullptr);
     ~BenchmarkDock() override;
 
     BenchmarkRunner *runner() const { return m_runner; }

@@ -87,9 +87,9 @@ const RateChoice kRates[] = {{QT_TRANSLATE_NOOP("PoolDock", "100 ops/s"), 100},
                              {QT_TRANSLATE_NOOP("PoolDock", "As fast as possible"), 0}};
 } // namespace
 
-PoolDock::PoolDock(QWidget *parent)
+PoolDock::PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
     : QWidget(parent)
-    , m_monitor(new PoolMonitor(this))
+    , m_monitor(new PoolMonitor(std::move(workers), this))
     , m_chart(new PoolChart(m_monitor))
     , m_bins(new PoolBinChart)
 {
@@ -169,7 +169,7 @@ PoolDock::PoolDock(QWidget *parent)
     onPoolChanged();
 }
 
-PoolDock::~PoolDock() = default; // the monitor (a child) stops the workload and joins its thread
+PoolDock::~PoolDock() = default; // the monitor (a child) stops the workload; its worker drops the pools
 
 QWidget *PoolDock::createPoolBar()
 {

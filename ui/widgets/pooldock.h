@@ -23,6 +23,8 @@ class QToolButton;
 
 namespace clscope::ui {
 
+class DeviceWorkers;
+
 class PoolBinChart;
 class PoolChart;
 
@@ -30,7 +32,7 @@ class PoolDock : public QWidget
 {
     Q_OBJECT
 public:
-    explicit PoolDock(QWidget *parent = nullptr);
+    explicit PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent = nullptr);
     ~PoolDock() override;
 
     // The main window's current device; nullptr (or never called) shows that there is none yet. A fresh

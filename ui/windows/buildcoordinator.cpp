@@ -45,16 +45,16 @@ bool samePath(const QString &a, const QString &b)
 }
 } // namespace
 
-BuildCoordinator::BuildCoordinator(WorkQueue *queue, DeviceManager *devices, EditorTabs *editors,
-                                   BuildLogPanel *log, DiagnosticsPanel *diagnostics, QStatusBar *statusBar,
-                                   QObject *parent)
+BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
+                                   EditorTabs *editors, BuildLogPanel *log, DiagnosticsPanel *diagnostics,
+                                   QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_devices(devices)
     , m_editors(editors)
     , m_log(log)
     , m_diagnostics(diagnostics)
     , m_statusBar(statusBar)
-    , m_controller(new BuildController(queue, this))
+    , m_controller(new BuildController(std::move(workers), this))
     , m_buildAction(new QAction(tr("&Build"), this))
     , m_buildAllAction(new QAction(tr("Build for &all devices of the platform"), this))
     , m_options(new QComboBox)

@@ -13,6 +13,8 @@
 
 #include <functional>
 
+#include <memory>
+
 class QAction;
 class QComboBox;
 class QProgressBar;
@@ -24,7 +26,7 @@ class BuildController;
 class BuildLogPanel;
 class DiagnosticsPanel;
 class EditorTabs;
-class WorkQueue;
+class DeviceWorkers;
 
 // What a build was made from: the tab, its text, the options, the device, and when the headers it read
 // last changed. F5 runs a build only while its stamp equals what the user sees now.
@@ -48,8 +50,9 @@ class BuildCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    BuildCoordinator(WorkQueue *queue, DeviceManager *devices, EditorTabs *editors, BuildLogPanel *log,
-                     DiagnosticsPanel *diagnostics, QStatusBar *statusBar, QObject *parent = nullptr);
+    BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, EditorTabs *editors,
+                     BuildLogPanel *log, DiagnosticsPanel *diagnostics, QStatusBar *statusBar,
+                     QObject *parent = nullptr);
 
     QAction *buildAction() const { return m_buildAction; }
     QAction *buildAllAction() const { return m_buildAllAction; }

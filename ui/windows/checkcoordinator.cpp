@@ -1,32 +1,49 @@
-// The memory check flow: panel -> worker (a CheckSession and its child) -> diagnostics.
+// The memory check flow: panel -> session (device-less worker) -> child (QProcess) -> report (worker) ->
+// diagnostics.
 #include "checkcoordinator.h"
 
 #include "buildcoordinator.h"
 #include "models/safewrite.h"
-#include "models/workqueue.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
+#include "workers/deviceworkers.h"
 
 #include <QAction>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace clscope::ui {
 
 namespace {
-const QString kCheckTag = QStringLiteral("check");
+const QString kPrepareTag = QStringLiteral("check-prepare");
+const QString kCollectTag = QStringLiteral("check-collect");
+// As CheckSession::run: SIGTERM, then SIGKILL when the child has not gone after this long.
+constexpr int kKillAfterMs = 2000;
 
 struct Outcome
 {
     std::optional<CheckChildResult> result;
     QString error; // the check could not run at all
 };
+
+std::string readAll(const std::filesystem::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 
 // "... (vector_add, Global(8,0,0) Local(0,0,0) Group(1,0,0); 24 work-items)".
 std::string describe(const CheckDiagnostic &d)
@@ -84,10 +101,18 @@ CheckOutcomeView viewOfCheck(const CheckChildResult &result)
     return view;
 }
 
-CheckCoordinator::CheckCoordinator(WorkQueue *queue, ArgumentsPanel *panel, BuildCoordinator *builds,
-                                   QStatusBar *statusBar, QObject *parent)
+struct CheckCoordinator::Prepared
+{
+    std::shared_ptr<const CheckSession> session;
+    std::vector<std::string> args;
+    CheckSources sources;
+    QString error; // the session could not be made
+};
+
+CheckCoordinator::CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, ArgumentsPanel *panel,
+                                   BuildCoordinator *builds, QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
-    , m_queue(queue)
+    , m_workers(std::move(workers))
     , m_panel(panel)
     , m_builds(builds)
     , m_statusBar(statusBar)
@@ -130,9 +155,8 @@ bool CheckCoordinator::checkCurrent()
     if (!folder.isEmpty() && !folder.contains(u' '))
         options += (options.empty() ? "-I " : " -I ") + folder.toStdString();
 
-    if (m_cancel)
-        m_cancel->store(true); // a newer check supersedes one still running
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    stopChild(); // a newer check supersedes one still running
+    const quint64 generation = ++m_generation;
     m_busy = true;
     m_action->setEnabled(true);
     m_statusBar->showMessage(tr("Checking %1 on Oclgrind (%2)…")
@@ -141,55 +165,147 @@ bool CheckCoordinator::checkCurrent()
     std::vector<std::string> environment;
     for (const QString &entry : QProcessEnvironment::systemEnvironment().toStringList())
         environment.push_back(entry.toStdString());
-    const std::string cli = m_cli.toStdString();
-    m_queue->submit<Outcome>(
-        kCheckTag,
-        [request = std::move(*request), environment, source, shownName, fileName, options, cli,
-         cancel = std::shared_ptr<const std::atomic<bool>>(m_cancel)]() -> Outcome {
+    // The session's folder and the source file are made off the GUI thread, on the device-less worker.
+    m_workers->deviceless().submit<std::shared_ptr<Prepared>>(
+        kPrepareTag,
+        [request = std::move(*request), environment, source, shownName, fileName,
+         options](const CancelToken &, const Progress &) {
+            auto prepared = std::make_shared<Prepared>();
             try {
-                CheckSession session(environment);
-                const std::filesystem::path file = session.directory() / fileName;
+                auto session = std::make_shared<const CheckSession>(environment);
+                const std::filesystem::path file = session->directory() / fileName;
                 if (const QString error = writeFileSafely(QString::fromStdString(file.string()),
                                                           QByteArray::fromStdString(source));
-                    !error.isEmpty())
-                    return {std::nullopt,
-                            QStringLiteral("cannot write %1: %2").arg(QString::fromStdString(file), error)};
-                CheckSources sources;
-                sources.sourceFile = shownName;
-                sources.texts[shownName] = source;
-                return {session.run(cli, checkRunArguments(request, file.string(), options), sources, cancel),
-                        {}};
+                    !error.isEmpty()) {
+                    prepared->error =
+                        QStringLiteral("cannot write %1: %2").arg(QString::fromStdString(file), error);
+                    return prepared;
+                }
+                prepared->sources.sourceFile = shownName;
+                prepared->sources.texts[shownName] = source;
+                prepared->args = checkRunArguments(request, file.string(), options);
+                prepared->session = std::move(session);
+            } catch (const std::exception &e) {
+                prepared->error = QString::fromStdString(e.what());
+            }
+            return prepared;
+        },
+        this,
+        [this, generation](std::shared_ptr<Prepared> prepared) {
+            if (generation != m_generation)
+                return;
+            if (!prepared->session) {
+                finish(std::nullopt, prepared->error);
+                return;
+            }
+            startChild(generation, prepared);
+        });
+    return true;
+}
+
+void CheckCoordinator::startChild(quint64 generation, const std::shared_ptr<Prepared> &prepared)
+{
+    const CheckSession &session = *prepared->session;
+    auto *process = new QProcess(this);
+    m_process = process;
+    m_stopping = false;
+    QStringList env;
+    for (const std::string &e : session.environment())
+        env << QString::fromStdString(e);
+    process->setEnvironment(env);
+    process->setStandardInputFile(QProcess::nullDevice());
+    process->setStandardOutputFile(QString::fromStdString((session.directory() / "stdout").string()));
+    process->setStandardErrorFile(QString::fromStdString((session.directory() / "stderr").string()));
+    QStringList args;
+    for (const std::string &a : prepared->args)
+        args << QString::fromStdString(a);
+    connect(process, &QProcess::finished, this,
+            [this, process, generation, prepared](int exitCode, QProcess::ExitStatus status) {
+                process->deleteLater();
+                if (m_process == process)
+                    m_process = nullptr;
+                if (generation == m_generation)
+                    collect(generation, prepared, exitCode, status == QProcess::CrashExit);
+            });
+    connect(process, &QProcess::errorOccurred, this,
+            [this, process, generation, prepared](QProcess::ProcessError e) {
+                if (e != QProcess::FailedToStart)
+                    return; // the others end in finished()
+                process->deleteLater();
+                if (m_process == process)
+                    m_process = nullptr;
+                if (generation == m_generation)
+                    finish(std::nullopt, tr("cannot start %1: %2").arg(m_cli, process->errorString()));
+            });
+    process->start(m_cli, args);
+}
+
+void CheckCoordinator::collect(quint64 generation, const std::shared_ptr<Prepared> &prepared, int exitCode,
+                               bool crashed)
+{
+    // Oclgrind's log and the child's output are read and parsed on the worker: a report can be long.
+    m_workers->deviceless().submit<Outcome>(
+        kCollectTag,
+        [prepared, exitCode, crashed](const CancelToken &, const Progress &) -> Outcome {
+            try {
+                const CheckSession &session = *prepared->session;
+                CheckChildResult result;
+                if (crashed)
+                    result.signal = exitCode; // QProcess gives the signal as the exit code of a crash
+                else
+                    result.exitCode = exitCode;
+                result.out = readAll(session.directory() / "stdout");
+                result.report =
+                    session.collect(readAll(session.directory() / "stderr"), prepared->sources, &result.err);
+                return {std::move(result), {}};
             } catch (const std::exception &e) {
                 return {std::nullopt, QString::fromStdString(e.what())};
             }
         },
         this,
-        [this](Outcome outcome) {
-            m_busy = false;
-            if (!outcome.result) {
-                m_statusBar->showMessage(tr("Memory check could not run: %1").arg(outcome.error));
-                emit checkFailed(outcome.error);
-                return;
-            }
-            m_last = viewOfCheck(*outcome.result);
-            m_builds->showDiagnostics(m_last.diagnostics);
-            m_statusBar->showMessage(m_last.summary);
-            const int code = outcome.result->exitCode;
-            if (code == 0 || code == 3)
-                emit checkFinished(m_last.summary, int(outcome.result->report.errorCount()));
-            else
-                emit checkFailed(m_last.summary);
+        [this, generation](Outcome outcome) {
+            if (generation == m_generation)
+                finish(outcome.result, outcome.error);
         });
-    return true;
+}
+
+void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, const QString &error)
+{
+    m_busy = false;
+    if (!result) {
+        m_statusBar->showMessage(tr("Memory check could not run: %1").arg(error));
+        emit checkFailed(error);
+        return;
+    }
+    m_last = viewOfCheck(*result);
+    m_builds->showDiagnostics(m_last.diagnostics);
+    m_statusBar->showMessage(m_last.summary);
+    const int code = result->exitCode;
+    if (code == 0 || code == 3)
+        emit checkFinished(m_last.summary, int(result->report.errorCount()));
+    else
+        emit checkFailed(m_last.summary);
+}
+
+void CheckCoordinator::stopChild()
+{
+    if (!m_process || m_stopping)
+        return;
+    m_stopping = true;
+    m_process->terminate();
+    const QPointer<QProcess> process(m_process);
+    QTimer::singleShot(kKillAfterMs, this, [process] {
+        if (process && process->state() != QProcess::NotRunning)
+            process->kill();
+    });
 }
 
 void CheckCoordinator::abandon()
 {
     if (!m_busy)
         return;
-    if (m_cancel)
-        m_cancel->store(true);
-    m_queue->cancel(kCheckTag);
+    ++m_generation;
+    stopChild();
     m_busy = false;
     m_statusBar->showMessage(tr("Memory check stopped"));
 }

@@ -1,7 +1,9 @@
 // "Run with memory check": the arguments panel's run again on the Oclgrind simulator with its checks on
 // (out-of-bounds and invalid accesses, data races, uninitialised values, barrier divergence, API misuse),
-// in a child clscope-cli (check.h says why a child), off the GUI thread; its findings land in the
-// diagnostics list and as markers on the kernel's lines, like build diagnostics.
+// in a child clscope-cli (check.h says why a child); its findings land in the diagnostics list and as
+// markers on the kernel's lines, like build diagnostics. The child is watched through QProcess's signals,
+// never waited on by a thread, so builds and runs do not queue behind a check; the session's folder is
+// made and the report parsed on the device-less worker.
 #pragma once
 
 #include "clscope/check.h"
@@ -9,17 +11,18 @@
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
+#include <optional>
 
 class QAction;
+class QProcess;
 class QStatusBar;
 
 namespace clscope::ui {
 
 class ArgumentsPanel;
 class BuildCoordinator;
-class WorkQueue;
+class DeviceWorkers;
 
 // What a finished check shows: the diagnostics (as build.h Diagnostics, work-items and counts in the
 // message) and one line for the status bar.
@@ -36,8 +39,8 @@ class CheckCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    CheckCoordinator(WorkQueue *queue, ArgumentsPanel *panel, BuildCoordinator *builds, QStatusBar *statusBar,
-                     QObject *parent = nullptr);
+    CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, ArgumentsPanel *panel, BuildCoordinator *builds,
+                     QStatusBar *statusBar, QObject *parent = nullptr);
 
     QAction *checkAction() const { return m_action; }
     // The clscope-cli that runs the check (beside the GUI's executable by default).
@@ -57,13 +60,21 @@ signals:
     void checkFailed(const QString &message);
 
 private:
-    WorkQueue *m_queue;
+    struct Prepared; // the session and the child's arguments, made on the device-less worker
+    void startChild(quint64 generation, const std::shared_ptr<Prepared> &prepared);
+    void collect(quint64 generation, const std::shared_ptr<Prepared> &prepared, int exitCode, bool crashed);
+    void finish(const std::optional<CheckChildResult> &result, const QString &error);
+    void stopChild();
+
+    std::shared_ptr<DeviceWorkers> m_workers;
     ArgumentsPanel *m_panel;
     BuildCoordinator *m_builds;
     QStatusBar *m_statusBar;
     QAction *m_action;
     QString m_cli;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QProcess *m_process = nullptr; // the running child
+    bool m_stopping = false;       // the child was told to stop
+    quint64 m_generation = 0;
     bool m_busy = false;
     CheckOutcomeView m_last;
 };

@@ -6,7 +6,6 @@
 #include "models/buildcontroller.h"
 #include "models/runcontroller.h"
 #include "models/safewrite.h"
-#include "models/workqueue.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
@@ -20,6 +19,7 @@
 #include "widgets/runhistory.h"
 #include "widgets/startpage.h"
 #include "widgets/timelinedock.h"
+#include "workers/deviceworkers.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -62,7 +62,7 @@ constexpr int kStateVersion = 1;
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_queue(new WorkQueue(this))
+    , m_workers(std::make_shared<DeviceWorkers>())
     , m_devices(new DeviceManager(this))
     , m_editors(new EditorTabs)
     , m_deviceDock(nullptr)
@@ -131,10 +131,10 @@ MainWindow::MainWindow(QWidget *parent)
     QDockWidget *historyDock =
         addPanel(m_runHistory, tr("Run history"), QStringLiteral("runHistoryDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, diagDock);
-    QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices), tr("Benchmarks"),
+    QDockWidget *benchDock = addPanel(new BenchmarkDock(m_devices, m_workers), tr("Benchmarks"),
                                       QStringLiteral("benchmarksDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(logDock, benchDock);
-    auto *pool = new PoolDock;
+    auto *pool = new PoolDock(m_workers);
     QDockWidget *poolDock =
         addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(benchDock, poolDock);
@@ -148,7 +148,7 @@ MainWindow::MainWindow(QWidget *parent)
     devicesDock->raise(); // first the devices there are; a good build brings the Arguments forward
 
     m_builds =
-        new BuildCoordinator(m_queue, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
+        new BuildCoordinator(m_workers, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
     auto *buildBar = addToolBar(tr("Build"));
     buildBar->setObjectName(QStringLiteral("buildToolBar"));
     buildBar->addWidget(new QLabel(tr(" Options: ")));
@@ -172,7 +172,7 @@ MainWindow::MainWindow(QWidget *parent)
         (result.diagnostics().empty() ? logDock : diagDock)->raise();
     });
 
-    m_runs = new RunCoordinator(m_queue, m_devices, m_builds, m_arguments, m_results, m_runHistory,
+    m_runs = new RunCoordinator(m_workers, m_devices, m_builds, m_arguments, m_results, m_runHistory,
                                 statusBar(), this);
     connect(m_runs, &RunCoordinator::runRefused, this, [diagDock, this] {
         if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
@@ -184,7 +184,7 @@ MainWindow::MainWindow(QWidget *parent)
             argsDock->raise();
     });
     connect(m_runs, &RunCoordinator::runFinished, this, [resultsDock] { resultsDock->raise(); });
-    m_checks = new CheckCoordinator(m_queue, m_arguments, m_builds, statusBar(), this);
+    m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
     buildBar->addAction(m_checks->checkAction());
     // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a

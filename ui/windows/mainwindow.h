@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -25,7 +27,7 @@ class DiagnosticsPanel;
 class EditorTabs;
 class FindBar;
 class StartPage;
-class WorkQueue;
+class DeviceWorkers;
 
 class MainWindow : public QMainWindow
 {
@@ -41,7 +43,7 @@ public:
     BuildCoordinator *builds() const { return m_builds; }
     BuildLogPanel *buildLog() const { return m_buildLog; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
-    WorkQueue *workQueue() const { return m_queue; }
+    const std::shared_ptr<DeviceWorkers> &workers() const { return m_workers; }
     ArgumentsPanel *arguments() const { return m_arguments; }
     ResultsViewer *results() const { return m_results; }
     RunHistoryPanel *runHistory() const { return m_runHistory; }
@@ -97,7 +99,9 @@ private:
     QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName,
                           Qt::DockWidgetArea area);
 
-    WorkQueue *m_queue;
+    // Shared with the controllers and docks: the workers shut down after the last of them, so what they
+    // release at the end still goes to a worker.
+    std::shared_ptr<DeviceWorkers> m_workers;
     DeviceManager *m_devices;
     EditorTabs *m_editors;
     DeviceDock *m_deviceDock;

@@ -13,9 +13,9 @@
 
 namespace clscope::ui {
 
-RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, BuildCoordinator *builds,
-                               ArgumentsPanel *panel, ResultsViewer *results, RunHistoryPanel *history,
-                               QStatusBar *statusBar, QObject *parent)
+RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
+                               BuildCoordinator *builds, ArgumentsPanel *panel, ResultsViewer *results,
+                               RunHistoryPanel *history, QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_devices(devices)
     , m_builds(builds)
@@ -23,7 +23,7 @@ RunCoordinator::RunCoordinator(WorkQueue *queue, DeviceManager *devices, BuildCo
     , m_results(results)
     , m_history(history)
     , m_statusBar(statusBar)
-    , m_controller(new RunController(queue, this))
+    , m_controller(new RunController(std::move(workers), this))
 {
     connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::requestRun);
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {

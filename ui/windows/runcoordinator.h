@@ -8,6 +8,8 @@
 
 #include <QObject>
 
+#include <memory>
+
 class QStatusBar;
 
 namespace clscope::ui {
@@ -17,16 +19,16 @@ class BuildCoordinator;
 class ResultsViewer;
 class RunController;
 class RunHistoryPanel;
-class WorkQueue;
+class DeviceWorkers;
 struct ArgumentsState;
 
 class RunCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    RunCoordinator(WorkQueue *queue, DeviceManager *devices, BuildCoordinator *builds, ArgumentsPanel *panel,
-                   ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
-                   QObject *parent = nullptr);
+    RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, BuildCoordinator *builds,
+                   ArgumentsPanel *panel, ResultsViewer *results, RunHistoryPanel *history,
+                   QStatusBar *statusBar, QObject *parent = nullptr);
 
     RunController *controller() const { return m_controller; }
     void onBuildFinished(const BuildResult &result);

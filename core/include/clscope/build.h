@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -270,6 +271,10 @@ struct BuildRequest
     bool kernelArgInfo = true;         // add -cl-kernel-arg-info (retried without when refused)
     bool platformDefaults = true;      // -D CLSCOPE_USING_POCL / _OCLGRIND
     bool environmentOptions = true;    // append CLSCOPE_BUILD_OPTIONS
+    // Where the last copy of the result releases its program and context: called with the release, on
+    // the thread where that copy dies, it runs the release where it likes (the GUI hands it to the
+    // device's worker, so that the GUI thread never calls the driver). Empty: released in place.
+    std::function<void(std::function<void()> release)> releaseOn;
 };
 
 // The context and program of a build, released when the last result that holds them goes away.

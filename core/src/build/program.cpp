@@ -233,7 +233,13 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &c
     d.logs = std::move(attempt.logs);
     if (d.status == BuildStatus::Success) {
         d.kernels = queryKernels(program.get(), request.devices, p.source);
-        d.program = std::make_shared<const ProgramHandle>(context.release(), program.release());
+        auto *handle = new ProgramHandle(context.release(), program.release());
+        if (request.releaseOn)
+            d.program = std::shared_ptr<const ProgramHandle>(
+                handle,
+                [releaseOn = request.releaseOn](const ProgramHandle *h) { releaseOn([h] { delete h; }); });
+        else
+            d.program = std::shared_ptr<const ProgramHandle>(handle);
     }
     return BuildResult(std::move(d));
 }
