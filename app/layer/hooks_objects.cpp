@@ -475,6 +475,22 @@ cl_int CL_API_CALL hGetCommandQueueInfo(cl_command_queue q, cl_command_queue_inf
     return r;
 }
 
+// Profiling the layer added stays invisible: the program gets what a queue without it gives.
+cl_int CL_API_CALL hGetEventProfilingInfo(cl_event e, cl_profiling_info what, size_t size, void *value,
+                                          size_t *sizeRet)
+{
+    CallTimer timer(CLSCOPE_ID(clGetEventProfilingInfo));
+    cl_command_queue q = nullptr;
+    if (g_next->clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS && q &&
+        queueAddedProfiling(q)) {
+        timer.result(CL_PROFILING_INFO_NOT_AVAILABLE);
+        return CL_PROFILING_INFO_NOT_AVAILABLE;
+    }
+    const cl_int r = g_next->clGetEventProfilingInfo(e, what, size, value, sizeRet);
+    timer.result(r);
+    return r;
+}
+
 // ---- Samplers -------------------------------------------------------------------------------------
 
 void recordSampler(cl_sampler s, cl_context ctx, cl_bool normalized, cl_uint addressing,
@@ -982,6 +998,13 @@ bool queueProps(cl_command_queue queue, QueueProps &out)
     return true;
 }
 
+bool queueAddedProfiling(cl_command_queue queue)
+{
+    std::lock_guard lock(g_queuesMutex);
+    auto it = g_queues->find(queue);
+    return it != g_queues->end() && it->second.added;
+}
+
 void rememberQueue(cl_command_queue queue, QueueProps props)
 {
     std::lock_guard lock(g_queuesMutex);
@@ -1044,6 +1067,7 @@ void installObjectHooks(cl_icd_dispatch &t, const cl_icd_dispatch &n)
     CLSCOPE_HOOK(clCreateCommandQueue, hCreateCommandQueue)
     CLSCOPE_HOOK(clCreateCommandQueueWithProperties, hCreateCommandQueueWithProperties)
     CLSCOPE_HOOK(clGetCommandQueueInfo, hGetCommandQueueInfo)
+    CLSCOPE_HOOK(clGetEventProfilingInfo, hGetEventProfilingInfo)
     CLSCOPE_HOOK(clCreateBuffer, hCreateBuffer)
     CLSCOPE_HOOK(clCreateBufferWithProperties, hCreateBufferWithProperties)
     CLSCOPE_HOOK(clCreateSubBuffer, hCreateSubBuffer)

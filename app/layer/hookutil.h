@@ -59,6 +59,7 @@ struct QueueProps
 };
 bool queueProps(cl_command_queue queue, QueueProps &out);
 void rememberQueue(cl_command_queue queue, QueueProps props);
+bool queueAddedProfiling(cl_command_queue queue);
 
 // Contents for replay: which launches, the byte budget, and what the layer must track to read them.
 struct ContentsConfig
