@@ -45,6 +45,7 @@ int main(int argc, char **argv)
     addBuildCommand(app, action);
     addRunCommand(app, action);
     addCaptureCommand(app, action);
+    addReplayCommand(app, action);
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App *sub : app.get_subcommands({}))
