@@ -392,11 +392,11 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
             .bind(2, handle)
             .bind(3, find(w::ObjectType::Context, ctx))
             .bind(4, memKindName(kind));
-        insMem.bind(5, flags)
-            .bind(6, size)
-            .bind(7, host)
-            .bind(8, find(w::ObjectType::Mem, parent))
-            .bind(9, origin);
+        insMem.bind(5, flags).bind(6, size).bind(7, host).bind(9, origin);
+        if (const std::int64_t parentId = find(w::ObjectType::Mem, parent))
+            insMem.bind(8, parentId);
+        else
+            insMem.bindNull(8);
         insMem.bind(10, itype).bind(11, wd).bind(12, ht).bind(13, dp).bind(14, arr).bind(15, order).bind(
             16, dtype);
         insMem.bind(17, ts).run();

@@ -14,7 +14,8 @@
 
 #define THREADS 3
 
-static const char *kSource = "__kernel void scale(__global float *a, float f) { a[get_global_id(0)] *= f; }\n";
+static const char *kSource =
+    "__kernel void scale(__global float *a, float f) { a[get_global_id(0)] *= f; }\n";
 
 static cl_context g_context;
 static cl_device_id g_device;
@@ -47,7 +48,8 @@ static void *worker(void *arg)
     const size_t global = 512, local = 64;
     for (int i = 0; i < g_perThread; ++i) {
         /* No event: the layer must use (and release) its own. */
-        check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+        check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL),
+              "clEnqueueNDRangeKernel");
         check(clFinish(q), "clFinish");
     }
     clReleaseKernel(k);
@@ -82,7 +84,8 @@ int main(int argc, char **argv)
     float ones[1024];
     for (int i = 0; i < 1024; ++i)
         ones[i] = 1.0f;
-    check(clEnqueueWriteBuffer(main, buffer, CL_TRUE, 0, sizeof ones, ones, 0, NULL, NULL), "clEnqueueWriteBuffer");
+    check(clEnqueueWriteBuffer(main, buffer, CL_TRUE, 0, sizeof ones, ones, 0, NULL, NULL),
+          "clEnqueueWriteBuffer");
 
     const cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
     cl_image_desc desc;
@@ -114,7 +117,8 @@ int main(int argc, char **argv)
         pthread_join(threads[i], NULL);
 
     cl_command_queue_properties props = 1;
-    check(clGetCommandQueueInfo(main, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL), "clGetCommandQueueInfo");
+    check(clGetCommandQueueInfo(main, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL),
+          "clGetCommandQueueInfo");
     for (int i = 0; i < THREADS && props == 0; ++i)
         check(clGetCommandQueueInfo(g_queues[i], CL_QUEUE_PROPERTIES, sizeof props, &props, NULL),
               "clGetCommandQueueInfo");
@@ -122,9 +126,10 @@ int main(int argc, char **argv)
     check(clGetCommandQueueInfo(g_queues[0], CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &arraySize),
           "clGetCommandQueueInfo");
     float out[1024];
-    check(clEnqueueReadBuffer(main, buffer, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), "clEnqueueReadBuffer");
-    printf("launches %d properties %lu array %zu first %g last %g\n", g_perThread * THREADS, (unsigned long)props,
-           arraySize, out[0], out[1023]);
+    check(clEnqueueReadBuffer(main, buffer, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+          "clEnqueueReadBuffer");
+    printf("launches %d properties %lu array %zu first %g last %g\n", g_perThread * THREADS,
+           (unsigned long)props, arraySize, out[0], out[1023]);
     fflush(stdout);
     if (argc > 2 && strcmp(argv[2], "crash") == 0) {
         volatile int *nowhere = NULL;
