@@ -11,6 +11,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct PendingEvent
 {
     cl_event event;
     std::uint64_t command;
+    std::uint64_t queue;
 };
 
 struct Stream
@@ -91,43 +93,56 @@ void putHeader(unsigned char *at, wire::Kind kind, std::size_t total)
     std::memcpy(at + 6, &zero, 2);
 }
 
-// Polls the events the layer holds; sends the timestamps of finished ones and releases them.
-void pollEvents(std::deque<PendingEvent> &pending, bool final)
+// Polls the events the layer holds; sends the timestamps of finished ones and releases them. Per queue,
+// polling stops at the first command still running: later ones on an in-order queue cannot be done yet,
+// and the writer must not spend the program's CPU asking about every one of a long backlog.
+using PendingQueues = std::unordered_map<std::uint64_t, std::deque<PendingEvent>>;
+
+bool finished(const PendingEvent &p)
+{
+    cl_int status = CL_QUEUED;
+    if (g_next->clGetEventInfo(p.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+        CL_SUCCESS)
+        status = -1;
+    if (status > CL_COMPLETE)
+        return false;
+    cl_ulong t[4] = {};
+    if (status == CL_COMPLETE) {
+        const cl_profiling_info names[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                            CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+        for (int i = 0; i < 4; ++i)
+            if (g_next->clGetEventProfilingInfo(p.event, names[i], sizeof t[i], &t[i], nullptr) != CL_SUCCESS)
+                t[i] = 0;
+    }
+    const std::uint64_t command = p.command;
+    emit(wire::Kind::CommandTimes, 8 + 4 + 32, [&](wire::Encoder &e) {
+        e.put<std::uint64_t>(command);
+        e.put<std::int32_t>(status);
+        for (cl_ulong v : t)
+            e.put<std::uint64_t>(v);
+    });
+    g_next->clReleaseEvent(p.event);
+    return true;
+}
+
+void pollEvents(PendingQueues &pending, bool final)
 {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(final ? 2 : 0);
-    do {
-        for (auto it = pending.begin(); it != pending.end();) {
-            cl_int status = CL_QUEUED;
-            if (g_next->clGetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                       nullptr) != CL_SUCCESS)
-                status = -1;
-            if (status > CL_COMPLETE) {
-                ++it;
-                continue;
-            }
-            cl_ulong t[4] = {};
-            if (status == CL_COMPLETE) {
-                const cl_profiling_info names[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
-                                                    CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
-                for (int i = 0; i < 4; ++i)
-                    if (g_next->clGetEventProfilingInfo(it->event, names[i], sizeof t[i], &t[i], nullptr) !=
-                        CL_SUCCESS)
-                        t[i] = 0;
-            }
-            const std::uint64_t command = it->command;
-            emit(wire::Kind::CommandTimes, 8 + 4 + 32, [&](wire::Encoder &e) {
-                e.put<std::uint64_t>(command);
-                e.put<std::int32_t>(status);
-                for (cl_ulong v : t)
-                    e.put<std::uint64_t>(v);
-            });
-            g_next->clReleaseEvent(it->event);
-            it = pending.erase(it);
+    for (;;) {
+        bool any = false;
+        for (auto &[queue, events] : pending) {
+            while (!events.empty() && finished(events.front()))
+                events.pop_front();
+            any |= !events.empty();
         }
-        if (!final || pending.empty())
+        if (!final || !any || std::chrono::steady_clock::now() >= deadline)
             break;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    } while (std::chrono::steady_clock::now() < deadline);
+    }
+    if (final) // commands that never finished: give the events back all the same
+        for (auto &[queue, events] : pending)
+            for (const PendingEvent &p : events)
+                g_next->clReleaseEvent(p.event);
 }
 
 void writerLoop()
@@ -140,7 +155,7 @@ void writerLoop()
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
     std::vector<unsigned char> flight;
-    std::deque<PendingEvent> pending;
+    PendingQueues pending;
     std::uint64_t reportedRecords = 0, reportedBytes = 0;
     bool finishing = false;
     for (;;) {
@@ -151,7 +166,7 @@ void writerLoop()
                 g_stream->wake.wait_for(lock, kWriterPeriod);
             finishing = g_stream->stop;
             for (const PendingEvent &p : g_stream->newEvents)
-                pending.push_back(p);
+                pending[p.queue].push_back(p);
             g_stream->newEvents.clear();
             dropsNow = g_stream->droppedRecords;
             dropBytesNow = g_stream->droppedBytes;
@@ -369,7 +384,7 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
         s->wake.notify_one();
 }
 
-void watchEvent(cl_event event, std::uint64_t command) noexcept
+void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept
 {
     Stream *s = g_stream;
     if (!s || g_broken.load(std::memory_order_relaxed)) {
@@ -378,7 +393,7 @@ void watchEvent(cl_event event, std::uint64_t command) noexcept
     }
     std::lock_guard lock(s->mutex);
     try {
-        s->newEvents.push_back({event, command});
+        s->newEvents.push_back({event, command, queue});
     } catch (...) {
         ++s->droppedRecords;
         g_next->clReleaseEvent(event);
