@@ -195,7 +195,7 @@ std::vector<CommandRecord> CaptureReader::commandRecords() const
                   "c.host_submit_ns, c.host_begin_ns, c.host_end_ns, c.host_start_ns "
                   "FROM commands_host c LEFT JOIN kernels k ON k.id = c.kernel "
                   "LEFT JOIN queues qu ON qu.id = c.queue LEFT JOIN devices dv ON dv.id = qu.device "
-                  "WHERE c.result = 0 ORDER BY c.id");
+                  "WHERE c.result = 0 ORDER BY c.process, c.seq");
     while (q.step()) {
         CommandRecord r;
         r.type = recordType(q.i64(0));

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <unordered_map>
 
@@ -184,6 +185,18 @@ struct CaptureWriter::Impl
     std::map<std::pair<int, std::uint64_t>, LiveObject> live;    // (ObjectType, handle) -> row
     std::unordered_map<std::uint64_t, std::int64_t> commandRows; // layer seq -> commands.id (awaiting times)
     std::unordered_map<std::int64_t, std::vector<CurrentArg>> kernelArgs; // kernels.id -> arguments
+    struct WaitingCommand
+    {
+        w::CommandWire c;
+        std::int64_t kernel = 0, mem = 0, mem2 = 0, queue = 0, launch = -1;
+        std::chrono::steady_clock::time_point arrived;
+    };
+    std::unordered_map<std::uint64_t, WaitingCommand> waiting; // layer seq -> command awaiting its times
+    std::deque<std::uint64_t> waitingOrder;                    // seqs in arrival order (some already written)
+
+    void insertCommand(const WaitingCommand &w, const std::uint64_t *times, std::int32_t status);
+    // Writes the commands whose timestamps are later than `age` without them (they update the row later).
+    void flushWaiting(std::chrono::milliseconds age);
 
     explicit Impl(const std::string &path)
         : db(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -218,8 +231,8 @@ struct CaptureWriter::Impl
               prep("INSERT INTO commands(process, seq, launch, type, type_name, queue, kernel, dims, "
                    "global_x, global_y, global_z, local_x, local_y, local_z, offset_x, offset_y, offset_z, "
                    "local_given, bytes, mem, mem2, wait_count, blocking, own_event, thread, host_start_ns, "
-                   "host_duration_ns, result) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?)"))
+                   "host_duration_ns, result, status, queued_ns, submit_ns, start_ns, end_ns) "
+                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
         , updTimes(prep("UPDATE commands SET status=?, queued_ns=?, submit_ns=?, start_ns=?, end_ns=? "
                         "WHERE id=?"))
         , insArg(prep("INSERT OR REPLACE INTO launch_args VALUES(?,?,?,?,?,?)"))
@@ -309,6 +322,48 @@ struct CaptureWriter::Impl
     void record(w::Kind kind, w::Decoder &in);
 };
 
+void CaptureWriter::Impl::insertCommand(const WaitingCommand &w, const std::uint64_t *times,
+                                        std::int32_t status)
+{
+    const w::CommandWire &c = w.c;
+    Stmt &s = insCommand;
+    s.bind(1, process).bind(2, c.id);
+    w.launch >= 0 ? s.bind(3, w.launch) : s.bindNull(3);
+    s.bind(4, c.type).bind(5, commandTypeName(c.type)).bind(6, w.queue);
+    w.kernel ? s.bind(7, w.kernel) : s.bindNull(7);
+    s.bind(8, c.dims);
+    for (int i = 0; i < 3; ++i)
+        s.bind(9 + i, c.global[i]).bind(12 + i, c.local[i]).bind(15 + i, c.offset[i]);
+    s.bind(18, c.localGiven).bind(19, c.bytes);
+    w.mem ? s.bind(20, w.mem) : s.bindNull(20);
+    w.mem2 ? s.bind(21, w.mem2) : s.bindNull(21);
+    s.bind(22, c.waitCount).bind(23, c.blocking).bind(24, c.ownEvent).bind(25, c.thread);
+    s.bind(26, c.hostStart).bind(27, c.hostDuration).bind(28, c.result);
+    if (times) {
+        s.bind(29, status);
+        for (int i = 0; i < 4; ++i)
+            s.bind(30 + i, times[i]);
+    }
+    s.run();
+    if (!times && c.result == CL_SUCCESS)
+        commandRows[c.id] = lastId();
+}
+
+void CaptureWriter::Impl::flushWaiting(std::chrono::milliseconds age)
+{
+    const auto now = std::chrono::steady_clock::now();
+    while (!waitingOrder.empty()) {
+        auto it = waiting.find(waitingOrder.front());
+        if (it != waiting.end()) {
+            if (now - it->second.arrived < age)
+                break;
+            insertCommand(it->second, nullptr, 0);
+            waiting.erase(it);
+        }
+        waitingOrder.pop_front();
+    }
+}
+
 void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
 {
     using u64 = std::uint64_t;
@@ -320,6 +375,7 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
         const std::string_view layer = in.blob();
         insProcess.bind(1, pid).bind(2, layer).bind(3, ts).run();
         process = lastId();
+        flushWaiting(std::chrono::milliseconds(0));
         launchBase = nextLaunch;
         devices.clear();
         live.clear();
@@ -528,47 +584,36 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
         break;
     }
     case w::Kind::Command: {
-        const w::CommandWire c = in.command();
-        const std::int64_t kernel = find(w::ObjectType::Kernel, c.kernel);
-        const std::int64_t mem = find(w::ObjectType::Mem, c.mem), mem2 = find(w::ObjectType::Mem, c.mem2);
-        Stmt &s = insCommand;
-        s.bind(1, process).bind(2, c.id);
-        if (c.launch >= 0) {
-            const std::int64_t launch = launchBase + c.launch;
-            nextLaunch = std::max(nextLaunch, launch + 1);
-            s.bind(3, launch);
-        } else {
-            s.bindNull(3);
-        }
-        s.bind(4, c.type).bind(5, commandTypeName(c.type)).bind(6, find(w::ObjectType::Queue, c.queue));
-        if (kernel)
-            s.bind(7, kernel);
-        else
-            s.bindNull(7);
-        s.bind(8, c.dims);
-        for (int i = 0; i < 3; ++i) {
-            s.bind(9 + i, c.global[i]).bind(12 + i, c.local[i]).bind(15 + i, c.offset[i]);
-        }
-        s.bind(18, c.localGiven).bind(19, c.bytes);
-        mem ? s.bind(20, mem) : s.bindNull(20);
-        mem2 ? s.bind(21, mem2) : s.bindNull(21);
-        s.bind(22, c.waitCount).bind(23, c.blocking).bind(24, c.ownEvent).bind(25, c.thread);
-        s.bind(26, c.hostStart).bind(27, c.hostDuration).bind(28, c.result).run();
-        const std::int64_t row = lastId();
-        if (c.result == CL_SUCCESS)
-            commandRows[c.id] = row;
-        if (c.launch >= 0 && kernel) {
-            const auto args = kernelArgs.find(kernel);
+        WaitingCommand w;
+        w.c = in.command();
+        w.kernel = find(w::ObjectType::Kernel, w.c.kernel);
+        w.mem = find(w::ObjectType::Mem, w.c.mem);
+        w.mem2 = find(w::ObjectType::Mem, w.c.mem2);
+        w.queue = find(w::ObjectType::Queue, w.c.queue);
+        w.launch = w.c.launch >= 0 ? launchBase + w.c.launch : -1;
+        w.arrived = std::chrono::steady_clock::now();
+        if (w.launch >= 0)
+            nextLaunch = std::max(nextLaunch, w.launch + 1);
+        if (w.launch >= 0 && w.kernel) {
+            const auto args = kernelArgs.find(w.kernel);
             if (args != kernelArgs.end()) {
                 for (std::size_t i = 0; i < args->second.size(); ++i) {
                     const CurrentArg &a = args->second[i];
-                    insArg.bind(1, launchBase + c.launch).bind(2, std::uint64_t(i));
+                    insArg.bind(1, w.launch).bind(2, std::uint64_t(i));
                     insArg.bind(3, a.kind.empty() ? std::string_view("unset") : std::string_view(a.kind));
                     insArg.bind(4, a.size).bindBlob(5, a.value);
                     a.mem ? insArg.bind(6, a.mem) : insArg.bindNull(6);
                     insArg.run();
                 }
             }
+        }
+        if (w.c.result != CL_SUCCESS) {
+            insertCommand(w, nullptr, 0);
+        } else {
+            // Written once its timestamps arrive (one insert instead of an insert and an update), or
+            // without them when they are late.
+            waitingOrder.push_back(w.c.id);
+            waiting.emplace(w.c.id, w);
         }
         break;
     }
@@ -578,6 +623,11 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
         u64 t[4];
         for (u64 &v : t)
             v = in.get<u64>();
+        if (auto wt = waiting.find(id); wt != waiting.end()) {
+            insertCommand(wt->second, t, status);
+            waiting.erase(wt);
+            break;
+        }
         auto it = commandRows.find(id);
         if (it == commandRows.end())
             break;
@@ -658,8 +708,10 @@ void CaptureWriter::feed(const unsigned char *data, std::size_t size)
         pos += total;
     }
     d->pending.erase(0, pos);
-    if (std::chrono::steady_clock::now() - d->transactionStart > std::chrono::milliseconds(20))
+    if (std::chrono::steady_clock::now() - d->transactionStart > std::chrono::milliseconds(20)) {
+        d->flushWaiting(std::chrono::milliseconds(250));
         d->commit();
+    }
 }
 
 void CaptureWriter::finish()
@@ -667,6 +719,7 @@ void CaptureWriter::finish()
     d->truncated += d->pending.size();
     d->pending.clear();
     d->begin();
+    d->flushWaiting(std::chrono::milliseconds(0));
     d->insMeta.bind(1, "truncated_bytes").bind(2, std::to_string(d->truncated)).run();
     d->commit();
     d->db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
