@@ -6,6 +6,10 @@
 #include "clscope/devicespec.h"
 #include "clscope/format.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace clscope::cli {
@@ -18,6 +22,41 @@ struct ReplayOptions
     std::int64_t launch = -1;
     double tolerance = 0;
 };
+
+// Debian's oclgrind registers no ICD. When the spec asks for Oclgrind and no vendors folder was chosen,
+// a private one (the system's ICDs plus Oclgrind's) is handed to the loader before its first call; the
+// loader reads it once, so the folder is removed right after the device is chosen.
+std::filesystem::path exposeOclgrind(const std::string &spec)
+{
+    namespace fs = std::filesystem;
+    std::string lower = spec;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if (lower.find("oclgrind") == std::string::npos || std::getenv("OCL_ICD_VENDORS") ||
+        std::getenv("OCL_ICD_FILENAMES"))
+        return {};
+    std::error_code ec;
+    fs::path icd;
+    for (const char *candidate :
+         {"/usr/lib/oclgrind/liboclgrind-rt-icd.so", "/usr/lib/x86_64-linux-gnu/liboclgrind-rt-icd.so",
+          "/usr/local/lib/liboclgrind-rt-icd.so", "/usr/lib/liboclgrind-rt-icd.so"})
+        if (fs::exists(candidate, ec)) {
+            icd = candidate;
+            break;
+        }
+    if (icd.empty())
+        return {};
+    std::string templ = (fs::temp_directory_path(ec) / "clscope-vendors-XXXXXX").string();
+    if (!::mkdtemp(templ.data()))
+        return {};
+    const fs::path dir = templ;
+    for (const auto &entry : fs::directory_iterator("/etc/OpenCL/vendors", ec))
+        if (entry.path().extension() == ".icd")
+            fs::copy_file(entry.path(), dir / entry.path().filename(), ec);
+    std::ofstream(dir / "clscope-oclgrind.icd") << icd.string() << '\n';
+    ::setenv("OCL_ICD_VENDORS", dir.c_str(), 1);
+    return dir;
+}
 
 int runReplay(const ReplayOptions &o)
 {
@@ -32,6 +71,17 @@ int runReplay(const ReplayOptions &o)
     } catch (const CaptureError &e) {
         throw CliFailure{ExitUsage, e.what()};
     }
+    const std::filesystem::path vendors = exposeOclgrind(spec);
+    struct RemoveVendors
+    {
+        const std::filesystem::path &dir;
+        ~RemoveVendors()
+        {
+            std::error_code ec;
+            if (!dir.empty())
+                std::filesystem::remove_all(dir, ec);
+        }
+    } removeVendors{vendors};
     const SelectedDevice device = selectDevice(spec);
     ReplayResult r;
     try {

@@ -232,13 +232,17 @@ private slots:
     void replay_data()
     {
         QTest::addColumn<QString>("device");
-        QTest::newRow("pocl") << QStringLiteral("pocl");
-        QTest::newRow("oclgrind") << QStringLiteral("oclgrind");
+        QTest::addColumn<bool>("vendors"); // a private OCL_ICD_VENDORS with PoCL and Oclgrind
+        QTest::newRow("pocl") << QStringLiteral("pocl") << true;
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind") << true;
+        // Debian's oclgrind registers no ICD: replay finds it by itself.
+        QTest::newRow("oclgrind without an ICD") << QStringLiteral("oclgrind") << false;
     }
 
     void replay()
     {
         QFETCH(QString, device);
+        QFETCH(bool, vendors);
         const QString file = path(QStringLiteral("demo-contents.clscope"));
         if (!QFile::exists(file)) {
             const Run c =
@@ -254,7 +258,10 @@ private slots:
         QTemporaryDir icd;
         QVERIFY(clscope::test::setUpVendors(icd, false)); // sets OCL_ICD_VENDORS of this process: copy it
         QProcessEnvironment env = m_env;
-        env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        if (vendors)
+            env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        else
+            env.remove(QStringLiteral("OCL_ICD_VENDORS"));
         const Run r = run(cli(),
                           {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("0"),
                            QStringLiteral("--device"), device, QStringLiteral("--json")},
