@@ -353,6 +353,15 @@ private slots:
                      .value(QStringLiteral("peak_bytes"))
                      .toInt(),
                  600000);
+        // Without the recorder's totals (a recorder that died) the summary comes from the commands: the same.
+        const QString scanned = path(QStringLiteral("demo-scanned.clscope"));
+        QVERIFY(QFile::copy(file, scanned));
+        sql(scanned,
+            QStringLiteral("DELETE FROM meta WHERE key = 'command_totals'; DELETE FROM command_totals"));
+        const Run again = run(cli(), {QStringLiteral("capture-info"), scanned, QStringLiteral("--json")},
+                              m_env, m_dir.path());
+        QCOMPARE(again.code, 0);
+        QCOMPARE(again.out, r.out);
         QFile t(trace);
         QVERIFY(t.open(QIODevice::ReadOnly));
         const QByteArray traceText = t.readAll();

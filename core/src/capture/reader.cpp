@@ -111,35 +111,58 @@ CaptureSummary CaptureReader::summary() const
         s.exitStatus = std::stoi(exit);
     s.complete = count(db, "SELECT COUNT(*) FROM processes") > 0 &&
                  count(db, "SELECT COUNT(*) FROM processes WHERE ended_ns IS NULL") == 0;
-    s.apiCalls = count(db, "SELECT COUNT(*) FROM api_calls") + count(db, "SELECT COUNT(*) FROM commands");
-    s.commands = count(db, "SELECT COUNT(*) FROM commands WHERE result = 0");
-    s.launches = count(db, "SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL");
     s.programs = count(db, "SELECT COUNT(*) FROM programs");
     s.kernelObjects = count(db, "SELECT COUNT(*) FROM kernels");
     s.memObjects = count(db, "SELECT COUNT(*) FROM mem_objects");
     s.droppedRecords = count(db, "SELECT IFNULL(SUM(records), 0) FROM drops");
     s.contents = count(db, "SELECT COUNT(*) FROM contents WHERE state = 'captured'");
     {
-        Stmt q(db, "SELECT k.name, COUNT(*), SUM(CASE WHEN c.end_ns >= c.start_ns AND c.start_ns > 0 "
-                   "THEN c.end_ns - c.start_ns ELSE 0 END) FROM commands c JOIN kernels k ON k.id = c.kernel "
-                   "WHERE c.launch IS NOT NULL GROUP BY k.name ORDER BY 3 DESC, 1");
-        while (q.step())
-            s.kernels.push_back({q.text(0), std::uint64_t(q.i64(1)), std::uint64_t(q.i64(2))});
-    }
-    {
+        // One pass over the commands (a capture may hold millions): per type and kernel, then in memory.
+        std::map<std::int64_t, std::string> kernelNames;
+        Stmt names(db, "SELECT id, name FROM kernels");
+        while (names.step())
+            kernelNames[names.i64(0)] = names.text(1);
+        std::map<std::string, CaptureKernelTotal> kernels;
         std::map<int, CaptureTransferTotal> byType;
-        Stmt q(db, "SELECT type, COUNT(*), SUM(bytes), SUM(CASE WHEN end_ns >= start_ns AND start_ns > 0 "
-                   "THEN end_ns - start_ns ELSE 0 END) FROM commands WHERE result = 0 GROUP BY type");
+        // The recorder's totals when it finished; a scan of the commands when it did not.
+        const bool totals = meta(db, "command_totals") == "1";
+        Stmt q(
+            db,
+            totals
+                ? "SELECT type, kernel, launches, count, bytes, device_ns, failed FROM command_totals"
+                : "SELECT type, kernel, SUM(launch IS NOT NULL), SUM(result = 0), SUM(CASE WHEN result = 0 "
+                  "THEN bytes ELSE 0 END), SUM(CASE WHEN result = 0 AND end_ns >= start_ns AND start_ns > 0 "
+                  "THEN end_ns - start_ns ELSE 0 END), SUM(result != 0) FROM commands GROUP BY type, kernel");
+        std::uint64_t failed = 0;
         while (q.step()) {
+            const std::uint64_t launches = std::uint64_t(q.i64(2)), n = std::uint64_t(q.i64(3)),
+                                bytes = std::uint64_t(q.i64(4)), ns = std::uint64_t(q.i64(5));
+            failed += std::uint64_t(q.i64(6));
+            s.commands += n;
+            if (launches) {
+                s.launches += launches;
+                const std::string &name = kernelNames[q.i64(1)];
+                CaptureKernelTotal &k = kernels[name];
+                k.name = name;
+                k.launches += launches;
+                k.totalNs += ns;
+            }
             const CommandRecord::Type t = recordType(q.i64(0));
             if (!isTransfer(t))
                 continue;
             CaptureTransferTotal &tt = byType[int(t)];
             tt.type = typeName(t);
-            tt.count += std::uint64_t(q.i64(1));
-            tt.bytes += std::uint64_t(q.i64(2));
-            tt.totalNs += std::uint64_t(q.i64(3));
+            tt.count += n;
+            tt.bytes += bytes;
+            tt.totalNs += ns;
         }
+        s.apiCalls = count(db, "SELECT COUNT(*) FROM api_calls") + s.commands + failed;
+        for (auto &[name, k] : kernels)
+            s.kernels.push_back(k);
+        std::sort(s.kernels.begin(), s.kernels.end(),
+                  [](const CaptureKernelTotal &a, const CaptureKernelTotal &b) {
+                      return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+                  });
         for (auto &[k, v] : byType)
             s.transfers.push_back(v);
     }

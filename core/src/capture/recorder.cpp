@@ -194,6 +194,19 @@ struct CaptureWriter::Impl
     std::unordered_map<std::uint64_t, WaitingCommand> waiting; // layer seq -> command awaiting its times
     std::deque<std::uint64_t> waitingOrder;                    // seqs in arrival order (some already written)
 
+    struct Total
+    {
+        std::uint64_t launches = 0, count = 0, failed = 0, bytes = 0, deviceNs = 0;
+    };
+    std::map<std::pair<std::uint32_t, std::int64_t>, Total> totals; // (CL_COMMAND_*, kernels.id)
+    std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::int64_t>> rowTotals; // seq -> its total
+    void addTime(const std::pair<std::uint32_t, std::int64_t> &key, const std::uint64_t *times)
+    {
+        if (times[2] > 0 && times[3] >= times[2])
+            totals[key].deviceNs += times[3] - times[2];
+    }
+    void writeTotals();
+
     void insertCommand(const WaitingCommand &w, const std::uint64_t *times, std::int32_t status);
     // Writes the commands whose timestamps are later than `age` without them (they update the row later).
     void flushWaiting(std::chrono::milliseconds age);
@@ -345,8 +358,32 @@ void CaptureWriter::Impl::insertCommand(const WaitingCommand &w, const std::uint
             s.bind(30 + i, times[i]);
     }
     s.run();
-    if (!times && c.result == CL_SUCCESS)
+    const std::pair<std::uint32_t, std::int64_t> key{c.type, w.kernel};
+    Total &t = totals[key];
+    if (c.result != CL_SUCCESS) {
+        ++t.failed;
+        return;
+    }
+    ++t.count;
+    t.bytes += c.bytes;
+    t.launches += w.launch >= 0;
+    if (times)
+        addTime(key, times);
+    else {
         commandRows[c.id] = lastId();
+        rowTotals[c.id] = key;
+    }
+}
+
+void CaptureWriter::Impl::writeTotals()
+{
+    db.exec("DELETE FROM command_totals");
+    Stmt ins(db, "INSERT INTO command_totals VALUES(?,?,?,?,?,?,?)");
+    for (const auto &[key, t] : totals) {
+        ins.bind(1, key.first).bind(2, key.second).bind(3, t.launches).bind(4, t.count).bind(5, t.failed);
+        ins.bind(6, t.bytes).bind(7, t.deviceNs).run();
+    }
+    insMeta.bind(1, "command_totals").bind(2, "1").run();
 }
 
 void CaptureWriter::Impl::flushWaiting(std::chrono::milliseconds age)
@@ -639,6 +676,10 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
             .bind(6, it->second)
             .run();
         commandRows.erase(it);
+        if (auto rt = rowTotals.find(id); rt != rowTotals.end()) {
+            addTime(rt->second, t);
+            rowTotals.erase(rt);
+        }
         break;
     }
     case w::Kind::Contents: {
@@ -720,6 +761,7 @@ void CaptureWriter::finish()
     d->pending.clear();
     d->begin();
     d->flushWaiting(std::chrono::milliseconds(0));
+    d->writeTotals();
     d->insMeta.bind(1, "truncated_bytes").bind(2, std::to_string(d->truncated)).run();
     d->commit();
     d->db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
