@@ -317,6 +317,46 @@ private slots:
         QVERIFY2(none.err.contains("contents were not captured"), none.err.constData());
     }
 
+    // --kernel NAME records the contents of that kernel's launches only; --budget stops at a byte count
+    // and says so for every buffer it left out.
+    void contentsSelection()
+    {
+        const QString byKernel = path(QStringLiteral("elementwise-lincomb.clscope"));
+        Run r = run(cli(),
+                    {QStringLiteral("capture"), QStringLiteral("--kernel"), QStringLiteral("lin_comb"),
+                     QStringLiteral("-o"), byKernel, QStringLiteral("--"), kPython,
+                     QStringLiteral("demo_elementwise.py")},
+                    m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        const QString lincomb =
+            sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(launch) FROM commands c JOIN kernels k "
+                                         "ON k.id = c.kernel WHERE k.name = 'lin_comb'"));
+        QVERIFY(!lincomb.isEmpty());
+        QCOMPARE(sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(DISTINCT launch) FROM contents")),
+                 lincomb);
+        QVERIFY(
+            sql(byKernel, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt() >
+            lincomb.split(QLatin1Char(',')).size());
+
+        const QString budget = path(QStringLiteral("demo-budget.clscope"));
+        r = run(cli(),
+                {QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("all"),
+                 QStringLiteral("--budget"), QStringLiteral("300000"), QStringLiteral("-o"), budget,
+                 QStringLiteral("--"), kPython, QStringLiteral("demo.py")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(
+            sql(budget, QStringLiteral(
+                            "SELECT phase, idx, state, length(data) FROM contents ORDER BY phase DESC, idx")),
+            QStringLiteral("before|0|captured|200000\nbefore|1|over-budget|0\nbefore|2|over-budget|0\n"
+                           "after|0|over-budget|0\nafter|1|over-budget|0\nafter|2|over-budget|0"));
+        r = run(cli(), {QStringLiteral("replay"), budget, QStringLiteral("--launch"), QStringLiteral("0")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("argument 1: its buffer contents were not captured (over-budget)"),
+                 r.err.constData());
+    }
+
     void captureInfo()
     {
         const QString file = path(QStringLiteral("demo.py.clscope"));
