@@ -111,6 +111,34 @@ int runReplay(const ReplayOptions &o)
     return r.equal() ? ExitOk : ExitFailed;
 }
 
+struct ExportOptions
+{
+    std::string file;
+    std::int64_t launch = -1;
+    std::string pyopencl;
+};
+
+int runExport(const ExportOptions &o)
+{
+    CommonOptions none;
+    checkUsage(none, o.file);
+    if (o.launch < 0)
+        throw CliFailure{ExitUsage, "--launch takes a launch index from 0, not " + std::to_string(o.launch)};
+    CapturedLaunch launch;
+    try {
+        launch = CaptureReader(o.file).launch(o.launch);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, e.what()};
+    }
+    try {
+        exportPyopencl(launch, o.pyopencl);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitFailed, e.what()};
+    }
+    std::cout << "wrote " << o.pyopencl << "/replay.py: python3 " << o.pyopencl << "/replay.py [TOLERANCE]\n";
+    return ExitOk;
+}
+
 } // namespace
 
 void addReplayCommand(CLI::App &app, Action &action)
@@ -123,6 +151,14 @@ void addReplayCommand(CLI::App &app, Action &action)
                     "Largest absolute difference of floating values that is equal");
     addCommonOptions(sub, o->common);
     sub->callback([o, &action] { action = [o] { return runReplay(*o); }; });
+
+    auto e = std::make_shared<ExportOptions>();
+    CLI::App *ex = app.add_subcommand("export", "Write a captured launch as a standalone pyopencl script");
+    ex->add_option("file", e->file, "Capture file")->required();
+    ex->add_option("--launch", e->launch, "Launch index (from 0, in enqueue order)")->required();
+    ex->add_option("--pyopencl", e->pyopencl, "Folder for replay.py, kernel.cl and the .npy files")
+        ->required();
+    ex->callback([e, &action] { action = [e] { return runExport(*e); }; });
 }
 
 } // namespace clscope::cli

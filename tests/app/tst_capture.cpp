@@ -317,6 +317,38 @@ private slots:
         QVERIFY2(none.err.contains("contents were not captured"), none.err.constData());
     }
 
+    // The exported pyopencl script reproduces the launch and checks it: equal as captured, and failing at
+    // element 17 (of float32 values, as the kernel's signature says) when the expected output was changed.
+    void exportPyopencl_data()
+    {
+        QTest::addColumn<QString>("capture");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("as captured") << QStringLiteral("demo-contents.clscope") << 0
+                                     << QStringLiteral("argument 2: equal");
+        QTest::newRow("changed") << QStringLiteral("demo-changed.clscope") << 1
+                                 << QStringLiteral("argument 2: differs at element 17: expected nan");
+    }
+
+    void exportPyopencl()
+    {
+        QFETCH(QString, capture);
+        QFETCH(int, code);
+        QFETCH(QString, line);
+        const QString dir = path(QStringLiteral("export-") + QString::fromLatin1(QTest::currentDataTag()));
+        const Run e = run(cli(),
+                          {QStringLiteral("export"), path(capture), QStringLiteral("--launch"),
+                           QStringLiteral("0"), QStringLiteral("--pyopencl"), dir},
+                          m_env, m_dir.path());
+        QVERIFY2(e.code == 0, e.err.constData());
+        QVERIFY(QFile::exists(dir + QStringLiteral("/kernel.cl")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/arg2_after.npy")));
+        const Run r = run(kPython, {dir + QStringLiteral("/replay.py")}, m_env, m_dir.path());
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.out.contains(line.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains("argument 0: equal"));
+    }
+
     // --kernel NAME records the contents of that kernel's launches only; --budget stops at a byte count
     // and says so for every buffer it left out.
     void contentsSelection()

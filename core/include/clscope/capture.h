@@ -186,4 +186,9 @@ struct ReplayResult
 ReplayResult replayLaunch(const CapturedLaunch &launch, cl_device_id device, double tolerance = 0);
 std::string replayJson(const ReplayResult &result, int indent = 2);
 
+// Writes a standalone pyopencl reproduction of the launch into `directory` (created): kernel.cl,
+// argN_before.npy inputs, argN_after.npy expected outputs, and replay.py, which exits 1 naming the first
+// differing element. Throws CaptureError when the launch lacks what it needs (as replayLaunch).
+void exportPyopencl(const CapturedLaunch &launch, const std::string &directory);
+
 } // namespace clscope
