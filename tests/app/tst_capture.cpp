@@ -15,6 +15,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace {
 
 const QString kExamples = QStringLiteral("/usr/share/doc/python-pyopencl-doc/examples");
@@ -474,6 +479,33 @@ private slots:
         QCOMPARE(r.code, code);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
+    // The recorder goes away while the program enqueues: the program runs on to its normal end.
+    void recorderDiesProgramRunsOn()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        struct stat st;
+        QCOMPARE(::fstat(fds[1], &st), 0);
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OPENCL_LAYERS"),
+                   QFileInfo(cli()).dir().filePath(QStringLiteral("libclscope-layer.so")));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_FD"), QStringLiteral("%1:%2").arg(fds[1]).arg(st.st_ino));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        const int childFd = fds[1];
+        p.setChildProcessModifier([childFd] { ::fcntl(childFd, F_SETFD, 0); });
+        p.start(QStringLiteral(CLSCOPE_CAPTURE_LAUNCHLOOP), {QStringLiteral("200000")});
+        QVERIFY(p.waitForStarted());
+        ::close(fds[1]);
+        char buf[4096];
+        QVERIFY(::read(fds[0], buf, sizeof buf) > 0); // the layer is recording
+        ::close(fds[0]);
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().startsWith("launches 200000 "));
     }
 
     // The layer runs inside other programs: it must not bring a loader, Qt or core with it.
