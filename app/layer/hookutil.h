@@ -88,7 +88,23 @@ Tracked &tracked();
 extern std::atomic<std::uint64_t> g_commandCounter;
 extern std::atomic<std::int64_t> g_launchCounter;
 
+// A create call timed as an ApiCall, with an errcode of the layer's own when the program passed none.
+template<typename F> auto timedCreate(std::uint16_t id, cl_int *&errcode, cl_int &local, F &&call)
+{
+    if (!errcode)
+        errcode = &local;
+    CallTimer timer(id);
+    auto r = call();
+    timer.result(r ? CL_SUCCESS : *errcode);
+    return r;
+}
+
+// A Retain or Release record of one object.
+void recordObjectEvent(wire::Kind kind, wire::ObjectType type, const void *handle) noexcept;
+
 void installObjectHooks(cl_icd_dispatch &table, const cl_icd_dispatch &next);
+void installMemoryHooks(cl_icd_dispatch &table, const cl_icd_dispatch &next);
+void installProgramHooks(cl_icd_dispatch &table, const cl_icd_dispatch &next);
 void installCommandHooks(cl_icd_dispatch &table, const cl_icd_dispatch &next);
 
 } // namespace clscope::layer
