@@ -29,8 +29,9 @@ const cl_icd_dispatch *g_next = nullptr;
 
 namespace {
 
-constexpr std::size_t kMaxBuffered = std::size_t(256) << 20; // beyond this, records are dropped
-constexpr std::size_t kWakeWriter = std::size_t(1) << 20;    // wake the writer early past this
+// Beyond this many buffered bytes records are dropped (and counted); CLSCOPE_CAPTURE_BUFFER sets it.
+std::size_t g_maxBuffered = std::size_t(256) << 20;
+constexpr std::size_t kWakeWriter = std::size_t(1) << 20; // wake the writer early past this
 constexpr auto kWriterPeriod = std::chrono::milliseconds(2);
 
 struct PendingEvent
@@ -145,7 +146,18 @@ void pollEvents(PendingQueues &pending, bool final)
                 g_next->clReleaseEvent(p.event);
 }
 
-void writerLoop()
+template<typename F>
+void appendRecord(std::vector<unsigned char> &out, wire::Kind kind, std::size_t payload, F &&f)
+{
+    const std::size_t at = out.size();
+    out.resize(at + wire::kHeaderSize + payload);
+    wire::Encoder e(out.data() + at + wire::kHeaderSize, payload);
+    f(e);
+    putHeader(out.data() + at, kind, wire::kHeaderSize + e.size());
+    out.resize(at + wire::kHeaderSize + e.size());
+}
+
+void writerLoopBody()
 {
     // SIGPIPE cannot come from send(MSG_NOSIGNAL); block the fatal signals the crash path handles so that
     // they are delivered to the program's threads, where they belong.
@@ -159,7 +171,6 @@ void writerLoop()
     std::uint64_t reportedRecords = 0, reportedBytes = 0;
     bool finishing = false;
     for (;;) {
-        std::uint64_t dropsNow = 0, dropBytesNow = 0;
         {
             std::unique_lock lock(g_stream->mutex);
             if (!g_stream->stop)
@@ -168,27 +179,31 @@ void writerLoop()
             for (const PendingEvent &p : g_stream->newEvents)
                 pending[p.queue].push_back(p);
             g_stream->newEvents.clear();
-            dropsNow = g_stream->droppedRecords;
-            dropBytesNow = g_stream->droppedBytes;
         }
         pollEvents(pending, finishing);
-        if (dropsNow != reportedRecords) {
-            const std::uint64_t records = dropsNow - reportedRecords, bytes = dropBytesNow - reportedBytes;
-            reportedRecords = dropsNow;
-            reportedBytes = dropBytesNow;
-            const std::uint64_t ts = nowNs();
-            emit(wire::Kind::Drops, 24, [&](wire::Encoder &e) { e.put(records), e.put(bytes), e.put(ts); });
-        }
-        if (finishing) {
-            const std::uint64_t ts = nowNs();
-            emit(wire::Kind::End, 8, [&](wire::Encoder &e) { e.put(ts); });
-        }
+        std::uint64_t dropsNow = 0, dropBytesNow = 0;
         {
             std::lock_guard lock(g_stream->mutex);
             flight.swap(g_stream->active);
             g_stream->active.clear();
             g_activeData.store(g_stream->active.data());
             g_activeSize.store(0);
+            dropsNow = g_stream->droppedRecords;
+            dropBytesNow = g_stream->droppedBytes;
+        }
+        // The writer's own records go at the end of what it sends, past the buffer's limit: the count of
+        // dropped records must never be dropped itself.
+        if (dropsNow != reportedRecords) {
+            const std::uint64_t records = dropsNow - reportedRecords, bytes = dropBytesNow - reportedBytes;
+            reportedRecords = dropsNow;
+            reportedBytes = dropBytesNow;
+            const std::uint64_t ts = nowNs();
+            appendRecord(flight, wire::Kind::Drops, 24,
+                         [&](wire::Encoder &e) { e.put(records), e.put(bytes), e.put(ts); });
+        }
+        if (finishing) {
+            const std::uint64_t ts = nowNs();
+            appendRecord(flight, wire::Kind::End, 8, [&](wire::Encoder &e) { e.put(ts); });
         }
         if (!flight.empty() && !g_broken.load()) {
             g_flightData.store(flight.data());
@@ -211,6 +226,17 @@ void writerLoop()
         flight.clear();
         if (finishing)
             return;
+    }
+}
+
+// An exception (out of memory) must not end the program: the stream stops, the program runs on.
+void writerLoop()
+{
+    try {
+        writerLoopBody();
+    } catch (...) {
+        g_broken.store(true);
+        g_recording.store(false);
     }
 }
 
@@ -333,6 +359,9 @@ void startStream()
         return;
     g_fd = int(fd);
     fcntl(g_fd, F_SETFD, fcntl(g_fd, F_GETFD) | FD_CLOEXEC);
+    if (const char *cap = std::getenv(wire::kEnvBuffer))
+        if (const unsigned long long bytes = std::strtoull(cap, nullptr, 10))
+            g_maxBuffered = std::size_t(bytes);
     try {
         g_stream = new Stream;
         g_stream->active.reserve(std::size_t(4) << 20);
@@ -355,7 +384,7 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
     const std::size_t total = wire::kHeaderSize + payload;
     std::lock_guard lock(s->mutex);
     const std::size_t at = s->active.size();
-    if (at + total > kMaxBuffered || total > UINT32_MAX) {
+    if (at + total > g_maxBuffered || total > UINT32_MAX) {
         ++s->droppedRecords;
         s->droppedBytes += total;
         return;

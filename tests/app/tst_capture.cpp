@@ -5,6 +5,8 @@
 // changed expected output makes replay fail at that element.
 #include "testicd.h"
 
+#include "clscope/capture.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -517,6 +519,51 @@ private slots:
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAllStandardOutput().startsWith("launches 200000 "));
+    }
+
+    // A recorder that stops reading: the layer's buffer fills, it drops records instead of blocking the
+    // program, and the capture says how many (none silently: kept + dropped = every launch).
+    void dropsAreCounted()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        struct stat st;
+        QCOMPARE(::fstat(fds[1], &st), 0);
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OPENCL_LAYERS"),
+                   QFileInfo(cli()).dir().filePath(QStringLiteral("libclscope-layer.so")));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_FD"), QStringLiteral("%1:%2").arg(fds[1]).arg(st.st_ino));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_BUFFER"), QStringLiteral("65536"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        const int childFd = fds[1];
+        p.setChildProcessModifier([childFd] { ::fcntl(childFd, F_SETFD, 0); });
+        p.start(QStringLiteral(CLSCOPE_CAPTURE_LAUNCHLOOP), {QStringLiteral("20000")});
+        QVERIFY(p.waitForStarted());
+        ::close(fds[1]);
+        // Nothing is read until the program has enqueued everything and said so.
+        QVERIFY(p.waitForReadyRead(120000));
+        QVERIFY(p.readAllStandardOutput().startsWith("launches 20000 "));
+        const QString file = path(QStringLiteral("drops.clscope"));
+        {
+            clscope::CaptureWriter writer(file.toStdString());
+            std::vector<unsigned char> buf(1 << 16);
+            for (ssize_t n; (n = ::read(fds[0], buf.data(), buf.size())) > 0;)
+                writer.feed(buf.data(), std::size_t(n));
+            writer.finish();
+        }
+        ::close(fds[0]);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const int launches =
+            sql(file, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt();
+        const int dropped = sql(file, QStringLiteral("SELECT IFNULL(SUM(records), 0) FROM drops")).toInt();
+        QVERIFY2(dropped > 0, qPrintable(QString::number(launches)));
+        QVERIFY(launches < 21000);
+        // Every launch is either recorded or counted (with its later timestamps, which are dropped too).
+        QVERIFY2(launches + dropped >= 21000,
+                 qPrintable(QStringLiteral("%1 + %2").arg(launches).arg(dropped)));
+        QCOMPARE(clscope::CaptureReader(file.toStdString()).summary().droppedRecords, std::uint64_t(dropped));
     }
 
     // The layer runs inside other programs: it must not bring a loader, Qt or core with it.

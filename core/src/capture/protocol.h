@@ -195,5 +195,6 @@ inline constexpr const char *kEnvContents = "CLSCOPE_CAPTURE_CONTENTS"; // "all"
 inline constexpr const char *kEnvKernels = "CLSCOPE_CAPTURE_KERNELS";   // "a,b": contents of these kernels
 inline constexpr const char *kEnvLaunches = "CLSCOPE_CAPTURE_LAUNCHES"; // "0,5": contents of these launches
 inline constexpr const char *kEnvBudget = "CLSCOPE_CAPTURE_BUDGET";     // bytes of contents at most
+inline constexpr const char *kEnvBuffer = "CLSCOPE_CAPTURE_BUFFER"; // bytes the layer buffers before dropping
 
 } // namespace clscope::capture::wire
