@@ -196,6 +196,11 @@ int runCapture(const CaptureOptions &o)
         ::setenv(wire::kEnvContents, o.contents.c_str(), 1);
         ::setenv(wire::kEnvKernels, joinList(o.kernels).c_str(), 1);
         ::setenv(wire::kEnvLaunches, joinList(o.launches).c_str(), 1);
+        // Contents are asked for to replay a launch, which needs its source: pyopencl's binary cache would
+        // hand the driver a binary instead (it rebuilds from source with the cache off).
+        const bool contents = !o.contents.empty() || !o.kernels.empty() || !o.launches.empty();
+        if (contents)
+            ::setenv("PYOPENCL_NO_CACHE", "1", 0);
         if (o.budgetGiven)
             ::setenv(wire::kEnvBudget, std::to_string(o.budget).c_str(), 1);
         else
@@ -282,7 +287,10 @@ void addCaptureCommand(CLI::App &app, Action &action)
     sub->add_option("-o,--output", o->output, "Capture file (default: PROGRAM.clscope)");
     sub->add_option("--kernel", o->kernels, "Record the buffer contents of every launch of this kernel");
     sub->add_option("--launch", o->launches, "Record the buffer contents of this launch (0, 1, ...)");
-    sub->add_option("--contents", o->contents, "'all': record the buffer contents of every launch");
+    sub->add_option(
+        "--contents", o->contents,
+        "'all': record the buffer contents of every launch (any contents option also sets "
+        "PYOPENCL_NO_CACHE=1, so that pyopencl programs are built from source and can be replayed)");
     sub->add_option("--budget", o->budget, "Bytes of contents to record at most")
         ->each([o](const std::string &) { o->budgetGiven = true; });
     sub->add_flag("--json", o->json, "Print the summary as one JSON document on stdout");
