@@ -266,6 +266,8 @@ private slots:
             // With pyopencl's binary cache on: capture turns it off for launches it records contents of.
             QProcessEnvironment cached = m_env;
             cached.remove(QStringLiteral("PYOPENCL_NO_CACHE"));
+            QCOMPARE(run(kPython, {QStringLiteral("demo.py")}, cached, m_dir.path()).code,
+                     0); // fills the cache
             const Run c =
                 run(cli(),
                     {QStringLiteral("capture"), QStringLiteral("--launch"), QStringLiteral("0"),
