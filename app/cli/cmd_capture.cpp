@@ -50,9 +50,12 @@ std::string findLayer()
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path here = self.parent_path() / "libclscope-layer.so";
-        if (fs::exists(here, ec))
-            return here.string();
+        // The build tree keeps it next to clscope-cli; a package in PREFIX/LIBDIR/clscope beside PREFIX/bin.
+        for (const fs::path &here :
+             {self.parent_path() / "libclscope-layer.so",
+              self.parent_path() / ".." / CLSCOPE_LAYER_RELATIVE_DIR / "libclscope-layer.so"})
+            if (fs::exists(here, ec))
+                return fs::weakly_canonical(here, ec).string();
     }
     const fs::path installed = fs::path(CLSCOPE_LAYER_INSTALL_DIR) / "libclscope-layer.so";
     if (fs::exists(installed, ec))
