@@ -15,6 +15,10 @@ mkdir -p "$out"
   while [ $i -lt "$rounds" ]; do
     echo "plain $("$loop" 100000)"
     echo "capture $("$cli" capture -o "$out/loop.clscope" -- "$loop" 100000 2>/dev/null)"
+    # The layer alone: its stream drained by a script, no recorder (needs python3).
+    if command -v python3 > /dev/null; then
+      echo "layer-only $(python3 "$(dirname "$0")/drain.py" "$(dirname "$cli")/libclscope-layer.so" "$loop" 100000 2>/dev/null)"
+    fi
     i=$((i + 1))
   done
   s=$(date +%s%N)
