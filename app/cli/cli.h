@@ -54,5 +54,7 @@ void addPoolCommand(CLI::App &app, Action &action);
 void addBenchCommand(CLI::App &app, Action &action);
 void addBuildCommand(CLI::App &app, Action &action);
 void addRunCommand(CLI::App &app, Action &action);
+void addCaptureCommand(CLI::App &app, Action &action); // capture, capture-info (cmd_capture.cpp)
+void addReplayCommand(CLI::App &app, Action &action);  // replay, export (cmd_capture_replay.cpp)
 
 } // namespace clscope::cli

@@ -46,6 +46,8 @@ int main(int argc, char **argv)
     addBenchCommand(app, action);
     addBuildCommand(app, action);
     addRunCommand(app, action);
+    addCaptureCommand(app, action);
+    addReplayCommand(app, action);
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App *sub : app.get_subcommands({}))

@@ -1,0 +1,164 @@
+// clscope-cli replay FILE --launch N: one captured launch again, on any device, compared with what the
+// program's own run produced.
+#include "cli.h"
+
+#include "clscope/capture.h"
+#include "clscope/devicespec.h"
+#include "clscope/format.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace clscope::cli {
+namespace {
+
+struct ReplayOptions
+{
+    CommonOptions common;
+    std::string file;
+    std::int64_t launch = -1;
+    double tolerance = 0;
+};
+
+// Debian's oclgrind registers no ICD. When the spec asks for Oclgrind and no vendors folder was chosen,
+// a private one (the system's ICDs plus Oclgrind's) is handed to the loader before its first call; the
+// loader reads it once, so the folder is removed right after the device is chosen.
+std::filesystem::path exposeOclgrind(const std::string &spec)
+{
+    namespace fs = std::filesystem;
+    std::string lower = spec;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if (lower.find("oclgrind") == std::string::npos || std::getenv("OCL_ICD_VENDORS") ||
+        std::getenv("OCL_ICD_FILENAMES"))
+        return {};
+    std::error_code ec;
+    fs::path icd;
+    for (const char *candidate :
+         {"/usr/lib/oclgrind/liboclgrind-rt-icd.so", "/usr/lib/x86_64-linux-gnu/liboclgrind-rt-icd.so",
+          "/usr/local/lib/liboclgrind-rt-icd.so", "/usr/lib/liboclgrind-rt-icd.so"})
+        if (fs::exists(candidate, ec)) {
+            icd = candidate;
+            break;
+        }
+    if (icd.empty())
+        return {};
+    std::string templ = (fs::temp_directory_path(ec) / "clscope-vendors-XXXXXX").string();
+    if (!::mkdtemp(templ.data()))
+        return {};
+    const fs::path dir = templ;
+    for (const auto &entry : fs::directory_iterator("/etc/OpenCL/vendors", ec))
+        if (entry.path().extension() == ".icd")
+            fs::copy_file(entry.path(), dir / entry.path().filename(), ec);
+    std::ofstream(dir / "clscope-oclgrind.icd") << icd.string() << '\n';
+    ::setenv("OCL_ICD_VENDORS", dir.c_str(), 1);
+    return dir;
+}
+
+int runReplay(const ReplayOptions &o)
+{
+    const std::string spec = checkUsage(o.common, o.file);
+    if (o.launch < 0)
+        throw CliFailure{ExitUsage, "--launch takes a launch index from 0, not " + std::to_string(o.launch)};
+    if (o.tolerance < 0)
+        throw CliFailure{ExitUsage, "--tolerance must not be negative"};
+    CapturedLaunch launch;
+    try {
+        launch = CaptureReader(o.file).launch(o.launch);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, e.what()};
+    }
+    const std::filesystem::path vendors = exposeOclgrind(spec);
+    struct RemoveVendors
+    {
+        const std::filesystem::path &dir;
+        ~RemoveVendors()
+        {
+            std::error_code ec;
+            if (!dir.empty())
+                std::filesystem::remove_all(dir, ec);
+        }
+    } removeVendors{vendors};
+    const SelectedDevice device = selectDevice(spec);
+    ReplayResult r;
+    try {
+        r = replayLaunch(launch, device.device, o.tolerance);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitFailed, e.what()};
+    }
+    if (o.common.json) {
+        std::cout << replayJson(r) << '\n';
+    } else {
+        std::cout << "launch " << r.launch << " (" << r.kernel << "), captured on " << r.capturedDevice
+                  << ", replayed on " << r.device << " in " << formatNanoseconds(double(r.durationNs))
+                  << '\n';
+        for (const ReplayOutput &out : r.outputs) {
+            std::cout << "  argument " << out.arg << (out.name.empty() ? "" : " (" + out.name + ")") << ", "
+                      << out.elements << " x " << out.type << ": ";
+            if (out.equal)
+                std::cout << "equal\n";
+            else
+                std::cout << "differs at element " << *out.firstDifference << ": expected " << out.expected
+                          << ", got " << out.actual << " (largest difference " << out.maxAbsDifference
+                          << ")\n";
+        }
+        if (r.outputs.empty())
+            std::cout << "  no buffer has captured \"after\" contents: nothing compared\n";
+    }
+    return r.equal() ? ExitOk : ExitFailed;
+}
+
+struct ExportOptions
+{
+    std::string file;
+    std::int64_t launch = -1;
+    std::string pyopencl;
+};
+
+int runExport(const ExportOptions &o)
+{
+    CommonOptions none;
+    checkUsage(none, o.file);
+    if (o.launch < 0)
+        throw CliFailure{ExitUsage, "--launch takes a launch index from 0, not " + std::to_string(o.launch)};
+    CapturedLaunch launch;
+    try {
+        launch = CaptureReader(o.file).launch(o.launch);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, e.what()};
+    }
+    try {
+        exportPyopencl(launch, o.pyopencl);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitFailed, e.what()};
+    }
+    std::cout << "wrote " << o.pyopencl << "/replay.py: python3 " << o.pyopencl << "/replay.py [TOLERANCE]\n";
+    return ExitOk;
+}
+
+} // namespace
+
+void addReplayCommand(CLI::App &app, Action &action)
+{
+    auto o = std::make_shared<ReplayOptions>();
+    CLI::App *sub = app.add_subcommand("replay", "Run one captured launch again on any device and compare");
+    sub->add_option("file", o->file, "Capture file")->required();
+    sub->add_option("--launch", o->launch, "Launch index (from 0, in enqueue order)")->required();
+    sub->add_option("--tolerance", o->tolerance,
+                    "Largest absolute difference of floating values that is equal");
+    addCommonOptions(sub, o->common);
+    sub->callback([o, &action] { action = [o] { return runReplay(*o); }; });
+
+    auto e = std::make_shared<ExportOptions>();
+    CLI::App *ex = app.add_subcommand("export", "Write a captured launch as a standalone pyopencl script");
+    ex->add_option("file", e->file, "Capture file")->required();
+    ex->add_option("--launch", e->launch, "Launch index (from 0, in enqueue order)")->required();
+    ex->add_option("--pyopencl", e->pyopencl, "Folder for replay.py, kernel.cl and the .npy files")
+        ->required();
+    ex->callback([e, &action] { action = [e] { return runExport(*e); }; });
+}
+
+} // namespace clscope::cli

@@ -1,0 +1,432 @@
+// The record buffer, the writer thread, and the crash path that sends what is buffered when the program
+// dies of a fatal signal.
+#include "stream.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace clscope::layer {
+
+const cl_icd_dispatch *g_next = nullptr;
+
+namespace {
+
+// Beyond this many buffered bytes records are dropped (and counted); CLSCOPE_CAPTURE_BUFFER sets it.
+std::size_t g_maxBuffered = std::size_t(256) << 20;
+constexpr std::size_t kWakeWriter = std::size_t(1) << 20; // wake the writer early past this
+constexpr auto kWriterPeriod = std::chrono::milliseconds(2);
+
+struct PendingEvent
+{
+    cl_event event;
+    std::uint64_t command;
+    std::uint64_t queue;
+};
+
+struct Stream
+{
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::vector<unsigned char> active;
+    std::vector<PendingEvent> newEvents;
+    std::uint64_t droppedRecords = 0;
+    std::uint64_t droppedBytes = 0;
+    bool stop = false;
+    std::thread writer;
+};
+
+int g_fd = -1;
+std::atomic<bool> g_recording{false};
+std::atomic<bool> g_broken{false};
+Stream *g_stream = nullptr; // leaked on purpose: hooks may run during and after static destruction
+
+// The crash path reads these without the lock (best effort: the program is dying).
+std::atomic<const unsigned char *> g_activeData{nullptr};
+std::atomic<std::size_t> g_activeSize{0};
+std::atomic<const unsigned char *> g_flightData{nullptr};
+std::atomic<std::size_t> g_flightSize{0};
+std::atomic<std::size_t> g_flightSent{0};
+std::atomic<bool> g_dying{false};
+std::atomic<bool> g_writerBusy{false};
+
+bool sendAll(const unsigned char *data, std::size_t size, std::atomic<std::size_t> *progress)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::send(g_fd, data + done, size - done, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        done += std::size_t(n);
+        if (progress)
+            progress->store(done);
+    }
+    return true;
+}
+
+void putHeader(unsigned char *at, wire::Kind kind, std::size_t total)
+{
+    const auto size = static_cast<std::uint32_t>(total);
+    const auto k = static_cast<std::uint16_t>(kind);
+    const std::uint16_t zero = 0;
+    std::memcpy(at, &size, 4);
+    std::memcpy(at + 4, &k, 2);
+    std::memcpy(at + 6, &zero, 2);
+}
+
+// Polls the events the layer holds; sends the timestamps of finished ones and releases them. Per queue,
+// polling stops at the first command still running: later ones on an in-order queue cannot be done yet,
+// and the writer must not spend the program's CPU asking about every one of a long backlog.
+using PendingQueues = std::unordered_map<std::uint64_t, std::deque<PendingEvent>>;
+
+bool finished(const PendingEvent &p)
+{
+    cl_int status = CL_QUEUED;
+    if (g_next->clGetEventInfo(p.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+        CL_SUCCESS)
+        status = -1;
+    if (status > CL_COMPLETE)
+        return false;
+    cl_ulong t[4] = {};
+    if (status == CL_COMPLETE) {
+        const cl_profiling_info names[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                            CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+        for (int i = 0; i < 4; ++i)
+            if (g_next->clGetEventProfilingInfo(p.event, names[i], sizeof t[i], &t[i], nullptr) != CL_SUCCESS)
+                t[i] = 0;
+    }
+    const std::uint64_t command = p.command;
+    emit(wire::Kind::CommandTimes, 8 + 4 + 32, [&](wire::Encoder &e) {
+        e.put<std::uint64_t>(command);
+        e.put<std::int32_t>(status);
+        for (cl_ulong v : t)
+            e.put<std::uint64_t>(v);
+    });
+    g_next->clReleaseEvent(p.event);
+    return true;
+}
+
+void pollEvents(PendingQueues &pending, bool final)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(final ? 2 : 0);
+    for (;;) {
+        bool any = false;
+        for (auto &[queue, events] : pending) {
+            while (!events.empty() && finished(events.front()))
+                events.pop_front();
+            any |= !events.empty();
+        }
+        if (!final || !any || std::chrono::steady_clock::now() >= deadline)
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (final) // commands that never finished: give the events back all the same
+        for (auto &[queue, events] : pending)
+            for (const PendingEvent &p : events)
+                g_next->clReleaseEvent(p.event);
+}
+
+template<typename F>
+void appendRecord(std::vector<unsigned char> &out, wire::Kind kind, std::size_t payload, F &&f)
+{
+    const std::size_t at = out.size();
+    out.resize(at + wire::kHeaderSize + payload);
+    wire::Encoder e(out.data() + at + wire::kHeaderSize, payload);
+    f(e);
+    putHeader(out.data() + at, kind, wire::kHeaderSize + e.size());
+    out.resize(at + wire::kHeaderSize + e.size());
+}
+
+void writerLoopBody()
+{
+    // SIGPIPE cannot come from send(MSG_NOSIGNAL); block the fatal signals the crash path handles so that
+    // they are delivered to the program's threads, where they belong.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+    std::vector<unsigned char> flight;
+    PendingQueues pending;
+    std::uint64_t reportedRecords = 0, reportedBytes = 0;
+    bool finishing = false;
+    for (;;) {
+        {
+            std::unique_lock lock(g_stream->mutex);
+            if (!g_stream->stop)
+                g_stream->wake.wait_for(lock, kWriterPeriod);
+            finishing = g_stream->stop;
+            for (const PendingEvent &p : g_stream->newEvents)
+                pending[p.queue].push_back(p);
+            g_stream->newEvents.clear();
+        }
+        pollEvents(pending, finishing);
+        std::uint64_t dropsNow = 0, dropBytesNow = 0;
+        {
+            std::lock_guard lock(g_stream->mutex);
+            flight.swap(g_stream->active);
+            g_stream->active.clear();
+            g_activeData.store(g_stream->active.data());
+            g_activeSize.store(0);
+            dropsNow = g_stream->droppedRecords;
+            dropBytesNow = g_stream->droppedBytes;
+        }
+        // The writer's own records go at the end of what it sends, past the buffer's limit: the count of
+        // dropped records must never be dropped itself.
+        if (dropsNow != reportedRecords) {
+            const std::uint64_t records = dropsNow - reportedRecords, bytes = dropBytesNow - reportedBytes;
+            reportedRecords = dropsNow;
+            reportedBytes = dropBytesNow;
+            const std::uint64_t ts = nowNs();
+            appendRecord(flight, wire::Kind::Drops, 24,
+                         [&](wire::Encoder &e) { e.put(records), e.put(bytes), e.put(ts); });
+        }
+        if (finishing) {
+            const std::uint64_t ts = nowNs();
+            appendRecord(flight, wire::Kind::End, 8, [&](wire::Encoder &e) { e.put(ts); });
+        }
+        if (!flight.empty() && !g_broken.load()) {
+            g_flightData.store(flight.data());
+            g_flightSent.store(0);
+            g_flightSize.store(flight.size());
+            g_writerBusy.store(true);
+            if (g_dying.load()) {
+                g_writerBusy.store(false);
+                return; // the crash path sends the rest
+            }
+            const bool ok = sendAll(flight.data(), flight.size(), &g_flightSent);
+            g_flightSize.store(0);
+            g_writerBusy.store(false);
+            if (!ok) {
+                // The recorder is gone: the program runs on without it.
+                g_broken.store(true);
+                g_recording.store(false);
+            }
+        }
+        flight.clear();
+        if (finishing)
+            return;
+    }
+}
+
+// An exception (out of memory) must not end the program: the stream stops, the program runs on.
+void writerLoop()
+{
+    try {
+        writerLoopBody();
+    } catch (...) {
+        g_broken.store(true);
+        g_recording.store(false);
+    }
+}
+
+// ---- Fatal signals: send what is buffered, then let the program die as it would have ----------------
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+struct sigaction g_previous[sizeof kFatalSignals / sizeof kFatalSignals[0]];
+
+void onFatalSignal(int sig, siginfo_t *info, void *context)
+{
+    if (!g_dying.exchange(true) && !g_broken.load()) {
+        // Wait (briefly) for the writer to finish the send it is in, then send the rest ourselves.
+        for (int i = 0; i < 2000 && g_writerBusy.load(); ++i) {
+            const timespec ms{0, 100000};
+            nanosleep(&ms, nullptr);
+        }
+        if (!g_writerBusy.load()) {
+            const unsigned char *flight = g_flightData.load();
+            const std::size_t size = g_flightSize.load(), sent = g_flightSent.load();
+            if (flight && size > sent)
+                sendAll(flight + sent, size - sent, nullptr);
+            const unsigned char *active = g_activeData.load();
+            if (active)
+                sendAll(active, g_activeSize.load(), nullptr);
+        }
+    }
+    for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+        if (kFatalSignals[i] != sig)
+            continue;
+        const struct sigaction &old = g_previous[i];
+        if (old.sa_flags & SA_SIGINFO) {
+            if (old.sa_sigaction) {
+                old.sa_sigaction(sig, info, context);
+                return;
+            }
+        } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+            old.sa_handler(sig);
+            return;
+        }
+        sigaction(sig, &old, nullptr); // back to the default: returning re-executes the fault, or raise
+        if (sig == SIGABRT || info == nullptr || info->si_code <= 0)
+            raise(sig);
+        return;
+    }
+}
+
+void installCrashHandler()
+{
+    for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = onFatalSignal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        sigaction(kFatalSignals[i], &sa, &g_previous[i]);
+    }
+}
+
+void stopStream()
+{
+    if (!g_stream || !g_stream->writer.joinable())
+        return;
+    {
+        std::lock_guard lock(g_stream->mutex);
+        g_stream->stop = true;
+    }
+    g_stream->wake.notify_one();
+    g_stream->writer.join();
+    g_recording.store(false);
+}
+
+void onForkChild()
+{
+    // The writer thread does not exist in the child; the child forwards only.
+    g_recording.store(false);
+    g_broken.store(true);
+    g_stream = nullptr;
+}
+
+// Joins the writer when the program exits normally, so that the last records and timestamps are sent.
+struct Shutdown
+{
+    ~Shutdown() { stopStream(); }
+} g_shutdown;
+
+} // namespace
+
+std::uint64_t nowNs()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::uint64_t(ts.tv_sec) * 1000000000u + std::uint64_t(ts.tv_nsec);
+}
+
+std::uint32_t threadId()
+{
+    thread_local const std::uint32_t id = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+    return id;
+}
+
+bool recording()
+{
+    return g_recording.load(std::memory_order_relaxed);
+}
+
+void startStream()
+{
+    const char *env = std::getenv(wire::kEnvFd);
+    if (!env || !g_next)
+        return;
+    char *end = nullptr;
+    const long fd = std::strtol(env, &end, 10);
+    if (end == env || *end != ':' || fd < 0)
+        return;
+    const unsigned long long inode = std::strtoull(end + 1, nullptr, 10);
+    struct stat st;
+    // The number must name the recorder's socket: a child that inherited the variable but not the
+    // descriptor may have that number on something else.
+    if (fstat(int(fd), &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_ino != inode)
+        return;
+    g_fd = int(fd);
+    fcntl(g_fd, F_SETFD, fcntl(g_fd, F_GETFD) | FD_CLOEXEC);
+    if (const char *cap = std::getenv(wire::kEnvBuffer))
+        if (const unsigned long long bytes = std::strtoull(cap, nullptr, 10))
+            g_maxBuffered = std::size_t(bytes);
+    try {
+        g_stream = new Stream;
+        g_stream->active.reserve(std::size_t(4) << 20);
+        g_activeData.store(g_stream->active.data());
+        g_recording.store(true);
+        g_stream->writer = std::thread(writerLoop);
+    } catch (...) {
+        g_recording.store(false);
+        return;
+    }
+    pthread_atfork(nullptr, nullptr, onForkChild);
+    installCrashHandler();
+}
+
+void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept
+{
+    Stream *s = g_stream;
+    if (!s || g_broken.load(std::memory_order_relaxed))
+        return;
+    const std::size_t total = wire::kHeaderSize + payload;
+    std::lock_guard lock(s->mutex);
+    const std::size_t at = s->active.size();
+    if (at + total > g_maxBuffered || total > UINT32_MAX) {
+        ++s->droppedRecords;
+        s->droppedBytes += total;
+        return;
+    }
+    try {
+        s->active.resize(at + total);
+    } catch (...) {
+        ++s->droppedRecords;
+        s->droppedBytes += total;
+        return;
+    }
+    wire::Encoder e(s->active.data() + at + wire::kHeaderSize, payload);
+    try {
+        sink.encode(e);
+    } catch (...) {
+        s->active.resize(at);
+        ++s->droppedRecords;
+        s->droppedBytes += total;
+        return;
+    }
+    putHeader(s->active.data() + at, kind, wire::kHeaderSize + e.size());
+    s->active.resize(at + wire::kHeaderSize + e.size());
+    g_activeData.store(s->active.data(), std::memory_order_relaxed);
+    g_activeSize.store(s->active.size(), std::memory_order_release);
+    if (s->active.size() > kWakeWriter && at <= kWakeWriter)
+        s->wake.notify_one();
+}
+
+void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept
+{
+    Stream *s = g_stream;
+    if (!s || g_broken.load(std::memory_order_relaxed)) {
+        g_next->clReleaseEvent(event);
+        return;
+    }
+    std::lock_guard lock(s->mutex);
+    try {
+        s->newEvents.push_back({event, command, queue});
+    } catch (...) {
+        ++s->droppedRecords;
+        g_next->clReleaseEvent(event);
+    }
+}
+
+} // namespace clscope::layer

@@ -1,0 +1,61 @@
+// The layer's side of the capture stream: records are appended under a short lock to one buffer that a
+// writer thread swaps out and sends to the recorder's socket, so no thread of the program ever waits on
+// I/O. The writer also collects the profiling timestamps of finished commands (polling the events the
+// layer holds, then releasing them). When the buffer is full or the recorder is gone, records are
+// dropped and counted, and the count itself is sent as a Drops record.
+#pragma once
+
+#include "protocol.h"
+
+#include <CL/cl_icd.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace clscope::layer {
+
+namespace wire = clscope::capture::wire;
+
+// The next layer down (or the loader's dispatch to the driver). Set once in clInitLayer.
+extern const cl_icd_dispatch *g_next;
+
+std::uint64_t nowNs(); // CLOCK_MONOTONIC, the clock of std::chrono::steady_clock
+std::uint32_t threadId();
+
+// True while a recorder listens: the layer then records; otherwise every hook only forwards.
+bool recording();
+
+// Starts the stream from the environment (kEnvFd). Called once from clInitLayer; never throws.
+void startStream();
+
+// Reserves a record of `payload` bytes, lets `encode` fill it, and commits it. Never throws; a record that
+// does not fit is dropped and counted.
+class RecordSink
+{
+public:
+    virtual void encode(wire::Encoder &e) const = 0;
+
+protected:
+    ~RecordSink() = default;
+};
+void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept;
+
+template<typename F> void emit(wire::Kind kind, std::size_t payload, F &&encode) noexcept
+{
+    struct Sink final : RecordSink
+    {
+        F &f;
+        explicit Sink(F &fn)
+            : f(fn)
+        {}
+        void encode(wire::Encoder &e) const override { f(e); }
+    } sink(encode);
+    emitRecord(kind, payload, sink);
+}
+
+// Hands an event (that the layer owns one reference of) to the writer, which sends its timestamps as a
+// CommandTimes record for `command` once it has completed, and releases it. Events of one queue are
+// polled in order.
+void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept;
+
+} // namespace clscope::layer

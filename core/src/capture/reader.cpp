@@ -1,0 +1,402 @@
+// CaptureReader: the summary, the commands as profile records (for the Chrome trace and CSV), device
+// memory over time, and one launch with everything replay needs.
+#include "clscope/capture.h"
+
+#include "sqlite.h"
+
+#include "clscope/format.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+
+namespace clscope {
+
+using namespace capture;
+
+namespace {
+
+CommandRecord::Type recordType(std::int64_t cl)
+{
+    using T = CommandRecord::Type;
+    switch (cl) {
+    case CL_COMMAND_NDRANGE_KERNEL:
+    case CL_COMMAND_TASK:
+    case CL_COMMAND_NATIVE_KERNEL:
+        return T::Kernel;
+    case CL_COMMAND_READ_BUFFER:
+    case CL_COMMAND_READ_BUFFER_RECT:
+    case CL_COMMAND_READ_IMAGE:
+        return T::Read;
+    case CL_COMMAND_WRITE_BUFFER:
+    case CL_COMMAND_WRITE_BUFFER_RECT:
+    case CL_COMMAND_WRITE_IMAGE:
+        return T::Write;
+    case CL_COMMAND_COPY_BUFFER:
+    case CL_COMMAND_COPY_BUFFER_RECT:
+    case CL_COMMAND_COPY_IMAGE:
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER:
+    case CL_COMMAND_COPY_BUFFER_TO_IMAGE:
+    case CL_COMMAND_SVM_MEMCPY:
+        return T::Copy;
+    case CL_COMMAND_FILL_BUFFER:
+    case CL_COMMAND_FILL_IMAGE:
+    case CL_COMMAND_SVM_MEMFILL:
+        return T::Fill;
+    case CL_COMMAND_MAP_BUFFER:
+    case CL_COMMAND_MAP_IMAGE:
+    case CL_COMMAND_UNMAP_MEM_OBJECT:
+    case CL_COMMAND_SVM_MAP:
+    case CL_COMMAND_SVM_UNMAP:
+        return T::Map;
+    case CL_COMMAND_MIGRATE_MEM_OBJECTS:
+    case CL_COMMAND_SVM_MIGRATE_MEM:
+        return T::Migrate;
+    default:
+        return T::Marker;
+    }
+}
+
+std::string meta(const Db &db, const char *key)
+{
+    Stmt s(db, "SELECT value FROM meta WHERE key = ?");
+    s.bind(1, std::string_view(key));
+    return s.step() ? s.text(0) : std::string();
+}
+
+std::uint64_t count(const Db &db, const char *sql)
+{
+    Stmt s(db, sql);
+    return s.step() ? std::uint64_t(s.i64(0)) : 0;
+}
+
+} // namespace
+
+struct CaptureReader::Impl
+{
+    Db db;
+    explicit Impl(const std::string &path)
+        : db(path, SQLITE_OPEN_READONLY)
+    {}
+};
+
+CaptureReader::CaptureReader(const std::string &path)
+{
+    d = std::make_unique<Impl>(path);
+    std::int64_t version = -1;
+    try {
+        Stmt s(d->db, "PRAGMA user_version");
+        if (s.step())
+            version = s.i64(0);
+    } catch (const CaptureError &) {
+        throw CaptureError("cannot read " + path + ": not a CLScope capture (not an SQLite file)");
+    }
+    if (version != kCaptureSchemaVersion)
+        throw CaptureError("cannot read " + path + ": not a CLScope capture of schema version " +
+                           std::to_string(kCaptureSchemaVersion) + " (found " + std::to_string(version) +
+                           ")");
+}
+
+CaptureReader::~CaptureReader() = default;
+
+CaptureSummary CaptureReader::summary() const
+{
+    const Db &db = d->db;
+    CaptureSummary s;
+    s.program = meta(db, "command");
+    const std::string exit = meta(db, "exit_status");
+    if (!exit.empty())
+        s.exitStatus = std::stoi(exit);
+    s.complete = count(db, "SELECT COUNT(*) FROM processes") > 0 &&
+                 count(db, "SELECT COUNT(*) FROM processes WHERE ended_ns IS NULL") == 0;
+    s.programs = count(db, "SELECT COUNT(*) FROM programs");
+    s.kernelObjects = count(db, "SELECT COUNT(*) FROM kernels");
+    s.memObjects = count(db, "SELECT COUNT(*) FROM mem_objects");
+    s.droppedRecords = count(db, "SELECT IFNULL(SUM(records), 0) FROM drops");
+    s.contents = count(db, "SELECT COUNT(*) FROM contents WHERE state = 'captured'");
+    {
+        // One pass over the commands (a capture may hold millions): per type and kernel, then in memory.
+        std::map<std::int64_t, std::string> kernelNames;
+        Stmt names(db, "SELECT id, name FROM kernels");
+        while (names.step())
+            kernelNames[names.i64(0)] = names.text(1);
+        std::map<std::string, CaptureKernelTotal> kernels;
+        std::map<int, CaptureTransferTotal> byType;
+        // The recorder's totals when it finished; a scan of the commands when it did not.
+        const bool totals = meta(db, "command_totals") == "1";
+        Stmt q(
+            db,
+            totals
+                ? "SELECT type, kernel, launches, count, bytes, device_ns, failed FROM command_totals"
+                : "SELECT type, kernel, SUM(launch IS NOT NULL), SUM(result = 0), SUM(CASE WHEN result = 0 "
+                  "THEN bytes ELSE 0 END), SUM(CASE WHEN result = 0 AND end_ns >= start_ns AND start_ns > 0 "
+                  "THEN end_ns - start_ns ELSE 0 END), SUM(result != 0) FROM commands GROUP BY type, kernel");
+        std::uint64_t failed = 0;
+        while (q.step()) {
+            const std::uint64_t launches = std::uint64_t(q.i64(2)), n = std::uint64_t(q.i64(3)),
+                                bytes = std::uint64_t(q.i64(4)), ns = std::uint64_t(q.i64(5));
+            failed += std::uint64_t(q.i64(6));
+            s.commands += n;
+            if (launches) {
+                s.launches += launches;
+                const std::string &name = kernelNames[q.i64(1)];
+                CaptureKernelTotal &k = kernels[name];
+                k.name = name;
+                k.launches += launches;
+                k.totalNs += ns;
+            }
+            const CommandRecord::Type t = recordType(q.i64(0));
+            if (!isTransfer(t))
+                continue;
+            CaptureTransferTotal &tt = byType[int(t)];
+            tt.type = typeName(t);
+            tt.count += n;
+            tt.bytes += bytes;
+            tt.totalNs += ns;
+        }
+        s.apiCalls = count(db, "SELECT COUNT(*) FROM api_calls") + s.commands + failed;
+        for (auto &[name, k] : kernels)
+            s.kernels.push_back(k);
+        std::sort(s.kernels.begin(), s.kernels.end(),
+                  [](const CaptureKernelTotal &a, const CaptureKernelTotal &b) {
+                      return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+                  });
+        for (auto &[k, v] : byType)
+            s.transfers.push_back(v);
+    }
+    {
+        // Peak of live bytes per context: allocations count (sub-buffers share their parent's memory).
+        struct Ev
+        {
+            std::int64_t t;
+            std::int64_t delta;
+        };
+        std::map<std::int64_t, std::vector<Ev>> events;
+        std::map<std::int64_t, std::uint64_t> objects;
+        Stmt q(db,
+               "SELECT context, size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer'");
+        while (q.step()) {
+            const std::int64_t ctx = q.i64(0), size = q.i64(1);
+            events[ctx].push_back({q.i64(2), size});
+            if (!q.isNull(3))
+                events[ctx].push_back({q.i64(3), -size});
+            ++objects[ctx];
+        }
+        Stmt names(db,
+                   "SELECT GROUP_CONCAT(d.name, ', ') FROM contexts c, json_each('[' || c.devices || ']') j "
+                   "JOIN devices d ON d.id = j.value WHERE c.id = ?");
+        for (auto &[ctx, evs] : events) {
+            std::sort(evs.begin(), evs.end(), [](const Ev &a, const Ev &b) {
+                return a.t != b.t ? a.t < b.t : a.delta < b.delta; // frees first at equal times
+            });
+            std::int64_t live = 0, peak = 0;
+            for (const Ev &e : evs) {
+                live += e.delta;
+                peak = std::max(peak, live);
+            }
+            CaptureContextMemory m;
+            m.context = ctx;
+            m.peakBytes = std::uint64_t(peak);
+            m.objects = objects[ctx];
+            names.bind(1, ctx);
+            if (names.step())
+                m.devices = names.text(0);
+            names.reset();
+            s.memory.push_back(m);
+        }
+    }
+    return s;
+}
+
+std::vector<CommandRecord> CaptureReader::commandRecords() const
+{
+    std::vector<CommandRecord> out;
+    Stmt q(d->db, "SELECT c.type, k.name, c.type_name, c.mem, c.queue, dv.name, c.bytes, c.dims, c.global_x, "
+                  "c.global_y, c.global_z, c.local_x, c.local_y, c.local_z, c.local_given, c.host_queued_ns, "
+                  "c.host_submit_ns, c.host_begin_ns, c.host_end_ns, c.host_start_ns "
+                  "FROM commands_host c LEFT JOIN kernels k ON k.id = c.kernel "
+                  "LEFT JOIN queues qu ON qu.id = c.queue LEFT JOIN devices dv ON dv.id = qu.device "
+                  "WHERE c.result = 0 ORDER BY c.process, c.seq");
+    while (q.step()) {
+        CommandRecord r;
+        r.type = recordType(q.i64(0));
+        r.name =
+            q.isNull(1) ? q.text(2) + (q.isNull(3) ? "" : " mem " + std::to_string(q.i64(3))) : q.text(1);
+        r.queue = "queue " + std::to_string(q.i64(4));
+        r.device = q.text(5);
+        r.bytes = std::uint64_t(q.i64(6));
+        r.dims = int(q.i64(7));
+        for (int i = 0; i < 3; ++i) {
+            r.global[i] = std::size_t(q.i64(8 + i));
+            r.local[i] = q.i64(14) ? std::size_t(q.i64(11 + i)) : 0;
+        }
+        r.queued = std::uint64_t(q.i64(15));
+        r.submit = std::uint64_t(q.i64(16));
+        r.start = std::uint64_t(q.i64(17));
+        r.end = std::uint64_t(q.i64(18));
+        r.hostSubmitNs = std::uint64_t(q.i64(19));
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<PoolSeriesPoint> CaptureReader::memorySeries() const
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> events;
+    Stmt q(d->db, "SELECT size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer'");
+    while (q.step()) {
+        events.push_back({q.i64(1), q.i64(0)});
+        if (!q.isNull(2))
+            events.push_back({q.i64(2), -q.i64(0)});
+    }
+    std::sort(events.begin(), events.end());
+    std::vector<PoolSeriesPoint> out;
+    std::int64_t live = 0;
+    for (const auto &[t, delta] : events) {
+        live += delta;
+        if (!out.empty() && out.back().timestampNs == std::uint64_t(t))
+            out.back().heldBytes = out.back().activeBytes = std::uint64_t(live);
+        else
+            out.push_back({std::uint64_t(t), std::uint64_t(live), std::uint64_t(live)});
+    }
+    return out;
+}
+
+std::int64_t CaptureReader::launchCount() const
+{
+    return std::int64_t(count(d->db, "SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL"));
+}
+
+CapturedLaunch CaptureReader::launch(std::int64_t index) const
+{
+    const Db &db = d->db;
+    CapturedLaunch l;
+    l.index = index;
+    Stmt c(
+        db,
+        "SELECT c.kernel, k.name, k.program, p.kind, dv.name, c.dims, c.global_x, c.global_y, c.global_z, "
+        "c.local_x, c.local_y, c.local_z, c.offset_x, c.offset_y, c.offset_z, c.local_given "
+        "FROM commands c JOIN kernels k ON k.id = c.kernel LEFT JOIN programs p ON p.id = k.program "
+        "LEFT JOIN queues q ON q.id = c.queue LEFT JOIN devices dv ON dv.id = q.device WHERE c.launch = ?");
+    c.bind(1, index);
+    if (!c.step())
+        throw CaptureError("the capture has no launch " + std::to_string(index) + " (it has " +
+                           std::to_string(launchCount()) + ")");
+    l.kernel = c.text(1);
+    const std::int64_t program = c.i64(2);
+    l.programKind = c.text(3);
+    l.device = c.text(4);
+    l.dims = int(c.i64(5));
+    for (int i = 0; i < l.dims && i < 3; ++i) {
+        l.global.push_back(std::size_t(c.i64(6 + i)));
+        if (c.i64(15))
+            l.local.push_back(std::size_t(c.i64(9 + i)));
+        l.offset.push_back(std::size_t(c.i64(12 + i)));
+    }
+    {
+        Stmt s(db, "SELECT data FROM program_sources WHERE program = ? ORDER BY idx");
+        s.bind(1, program);
+        while (s.step()) {
+            const std::vector<unsigned char> b = s.blob(0);
+            l.sources.emplace_back(b.begin(), b.end());
+        }
+        Stmt o(db,
+               "SELECT options FROM builds WHERE program = ? ORDER BY (result = 0) DESC, id DESC LIMIT 1");
+        o.bind(1, program);
+        if (o.step())
+            l.options = o.text(0);
+    }
+    Stmt a(db, "SELECT a.idx, a.kind, a.size, a.value, a.mem, m.size, m.flags, m.kind FROM launch_args a "
+               "LEFT JOIN mem_objects m ON m.id = a.mem WHERE a.launch = ? ORDER BY a.idx");
+    a.bind(1, index);
+    Stmt ct(db, "SELECT phase, state, data FROM contents WHERE launch = ? AND idx = ?");
+    while (a.step()) {
+        CapturedArg arg;
+        arg.index = std::uint32_t(a.i64(0));
+        arg.kind = a.text(1);
+        arg.size = std::uint64_t(a.i64(2));
+        arg.value = a.blob(3);
+        arg.mem = a.isNull(4) ? 0 : a.i64(4);
+        arg.memSize = std::uint64_t(a.i64(5));
+        arg.memFlags = std::uint64_t(a.i64(6));
+        arg.memKind = a.text(7);
+        ct.bind(1, index).bind(2, arg.index);
+        while (ct.step()) {
+            const bool before = ct.text(0) == "before";
+            (before ? arg.hasBefore : arg.hasAfter) = ct.text(1) == "captured";
+            (before ? arg.beforeState : arg.afterState) = ct.text(1);
+            (before ? arg.before : arg.after) = ct.blob(2);
+        }
+        ct.reset();
+        l.args.push_back(std::move(arg));
+    }
+    return l;
+}
+
+void printSummary(std::ostream &out, const CaptureSummary &s)
+{
+    out << "capture of: " << s.program << '\n';
+    if (s.exitStatus)
+        out << "exit status: " << *s.exitStatus << '\n';
+    out << "api calls: " << s.apiCalls << ", commands: " << s.commands << ", kernel launches: " << s.launches
+        << ", programs: " << s.programs << ", kernels: " << s.kernelObjects
+        << ", memory objects: " << s.memObjects << '\n';
+    if (s.droppedRecords)
+        out << "dropped records: " << s.droppedRecords << " (the stream could not keep up)\n";
+    if (!s.complete)
+        out << "the program did not shut OpenCL down cleanly: the capture ends where the program stopped\n";
+    if (s.contents)
+        out << "buffer contents recorded: " << s.contents << '\n';
+    if (!s.kernels.empty()) {
+        out << "kernels by total device time:\n";
+        for (const CaptureKernelTotal &k : s.kernels)
+            out << "  " << k.name << ": " << k.launches << " launches, "
+                << formatNanoseconds(double(k.totalNs)) << '\n';
+    }
+    if (!s.transfers.empty()) {
+        out << "transfers:\n";
+        for (const CaptureTransferTotal &t : s.transfers)
+            out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, "
+                << formatNanoseconds(double(t.totalNs)) << '\n';
+    }
+    if (!s.memory.empty()) {
+        out << "peak device memory:\n";
+        for (const CaptureContextMemory &m : s.memory)
+            out << "  context " << m.context << " (" << m.devices << "): " << m.peakBytes << " bytes, "
+                << m.objects << " objects\n";
+    }
+}
+
+std::string summaryJson(const CaptureSummary &s, int indent)
+{
+    nlohmann::ordered_json j;
+    j["program"] = s.program;
+    j["exit_status"] = s.exitStatus ? nlohmann::ordered_json(*s.exitStatus) : nlohmann::ordered_json();
+    j["complete"] = s.complete;
+    j["api_calls"] = s.apiCalls;
+    j["commands"] = s.commands;
+    j["launches"] = s.launches;
+    j["programs"] = s.programs;
+    j["kernel_objects"] = s.kernelObjects;
+    j["mem_objects"] = s.memObjects;
+    j["dropped_records"] = s.droppedRecords;
+    j["contents"] = s.contents;
+    j["kernels"] = nlohmann::ordered_json::array();
+    for (const CaptureKernelTotal &k : s.kernels)
+        j["kernels"].push_back({{"name", k.name}, {"launches", k.launches}, {"total_ns", k.totalNs}});
+    j["transfers"] = nlohmann::ordered_json::array();
+    for (const CaptureTransferTotal &t : s.transfers)
+        j["transfers"].push_back(
+            {{"type", t.type}, {"count", t.count}, {"bytes", t.bytes}, {"total_ns", t.totalNs}});
+    j["memory"] = nlohmann::ordered_json::array();
+    for (const CaptureContextMemory &m : s.memory)
+        j["memory"].push_back({{"context", m.context},
+                               {"devices", m.devices},
+                               {"peak_bytes", m.peakBytes},
+                               {"objects", m.objects}});
+    return j.dump(indent);
+}
+
+} // namespace clscope

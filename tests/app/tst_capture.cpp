@@ -1,0 +1,635 @@
+// clscope-cli capture, capture-info and replay on real programs: clinfo and pyopencl's own examples print
+// and exit exactly as without the layer and their captures hold their programs, kernels and launches; a
+// program of ours (threads, a sub-buffer, an image, queues without profiling) that dies of SIGSEGV keeps
+// every launch up to the crash; a captured pyopencl launch replays equal on PoCL and on Oclgrind, and a
+// changed expected output makes replay fail at that element.
+#include "testicd.h"
+
+#include "clscope/capture.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const QString kExamples = QStringLiteral("/usr/share/doc/python-pyopencl-doc/examples");
+const QString kPython = QStringLiteral("/usr/bin/python3");
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run(const QString &program, const QStringList &args, const QProcessEnvironment &env, const QString &dir,
+        const QByteArray &input = {})
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(dir);
+    p.start(program, args);
+    if (!p.waitForStarted(10000))
+        return {};
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+// The ASan and UBSan runtimes this test process runs with (an asan build), as loaded.
+[[maybe_unused]] QStringList sanitizerRuntimes()
+{
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    QStringList found;
+    if (!maps.open(QIODevice::ReadOnly))
+        return found;
+    for (const QByteArray &line : maps.readAll().split('\n')) {
+        const QString path = QString::fromLocal8Bit(line.mid(line.indexOf('/')));
+        const QString name = QFileInfo(path).fileName();
+        if ((name.startsWith(QStringLiteral("libasan.so")) ||
+             name.startsWith(QStringLiteral("libubsan.so"))) &&
+            line.contains('/') && !found.contains(path))
+            found << path;
+    }
+    // ASan's runtime must come first in the list of libraries.
+    std::stable_sort(found.begin(), found.end(), [](const QString &a, const QString &b) {
+        return a.contains(QStringLiteral("libasan")) && !b.contains(QStringLiteral("libasan"));
+    });
+    return found;
+}
+
+QString cli()
+{
+    return QStringLiteral(CLSCOPE_CLI_PATH);
+}
+
+// One value of a query on the capture, through Debian's sqlite3: the file is queryable as documented.
+QString sql(const QString &file, const QString &query)
+{
+    QProcess p;
+    p.start(QStringLiteral("sqlite3"), {file, query});
+    p.waitForFinished(30000);
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+}
+
+} // namespace
+
+class TestCapture : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QProcessEnvironment m_env;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        if (!QFile::exists(kExamples + QStringLiteral("/demo.py")))
+            QSKIP("pyopencl's examples are missing: apt-get install python-pyopencl-doc");
+        if (QStandardPaths::findExecutable(QStringLiteral("sqlite3")).isEmpty())
+            QSKIP("sqlite3 is missing: apt-get install sqlite3");
+        m_env = QProcessEnvironment::systemEnvironment();
+        // PoCL, no compiler chatter, and no binary cache: pyopencl then builds from source, which replay
+        // needs.
+        m_env.insert(QStringLiteral("PYOPENCL_CTX"), QStringLiteral("0"));
+        m_env.insert(QStringLiteral("PYOPENCL_COMPILER_OUTPUT"), QStringLiteral("0"));
+        m_env.insert(QStringLiteral("PYOPENCL_NO_CACHE"), QStringLiteral("1"));
+        m_env.remove(QStringLiteral("OPENCL_LAYERS"));
+#if defined(__SANITIZE_ADDRESS__)
+        // The asan preset builds the layer with ASan and UBSan too: the programs it is loaded into (clinfo,
+        // Python) are not, so their runtimes are preloaded; leaks of those programs are not ours to report.
+        const QStringList runtimes = sanitizerRuntimes();
+        QVERIFY2(!runtimes.isEmpty(), "no sanitizer runtime found in /proc/self/maps");
+        m_env.insert(QStringLiteral("LD_PRELOAD"), runtimes.join(QLatin1Char(':')));
+        m_env.insert(QStringLiteral("ASAN_OPTIONS"),
+                     m_env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":detect_leaks=0"));
+#endif
+        for (const QString &f : {QStringLiteral("demo.py"), QStringLiteral("demo_elementwise.py"),
+                                 QStringLiteral("demo-struct-reduce.py"), QStringLiteral("demo_array.py")})
+            QVERIFY(QFile::copy(kExamples + QLatin1Char('/') + f, path(f)));
+    }
+
+    void programs_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("kernel"); // a kernel the capture must hold
+        QTest::addColumn<int>("minLaunches");
+        // clpeak prints what it measured: those numbers are masked before the comparison.
+        QTest::newRow("clpeak --kernel-latency")
+            << QStringLiteral("clpeak") << QStringList{QStringLiteral("--kernel-latency")}
+            << QStringLiteral("global_bandwidth_v1_local_offset") << 20000;
+        QTest::newRow("clinfo") << QStringLiteral("clinfo") << QStringList{} << QStringLiteral("sum") << 0;
+        QTest::newRow("demo.py") << kPython << QStringList{QStringLiteral("demo.py")} << QStringLiteral("sum")
+                                 << 1;
+        QTest::newRow("demo_elementwise.py") << kPython << QStringList{QStringLiteral("demo_elementwise.py")}
+                                             << QStringLiteral("lin_comb") << 5;
+        QTest::newRow("demo-struct-reduce.py")
+            << kPython << QStringList{QStringLiteral("demo-struct-reduce.py")}
+            << QStringLiteral("reduce_kernel_stage1") << 4;
+        QTest::newRow("demo_array.py")
+            << kPython << QStringList{QStringLiteral("demo_array.py")} << QStringLiteral("axpbyz") << 3;
+    }
+
+    void programs()
+    {
+        QFETCH(QString, program);
+        QFETCH(QStringList, args);
+        QFETCH(QString, kernel);
+        QFETCH(int, minLaunches);
+        if (QStandardPaths::findExecutable(program).isEmpty())
+            QSKIP("not installed");
+        const Run plain = run(program, args, m_env, m_dir.path());
+        QCOMPARE(plain.code, 0);
+        const QString file = path(QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".clscope"));
+        const Run captured =
+            run(cli(),
+                QStringList{QStringLiteral("capture"), QStringLiteral("-o"), file, QStringLiteral("--")} +
+                    QStringList{program} + args,
+                m_env, m_dir.path());
+        QCOMPARE(captured.code, plain.code);
+        if (program == QStringLiteral("clpeak")) {
+            static const QRegularExpression measured(QStringLiteral("[0-9]+\\.[0-9]+ us"));
+            QCOMPARE(QString::fromUtf8(captured.out).replace(measured, QStringLiteral("N us")),
+                     QString::fromUtf8(plain.out).replace(measured, QStringLiteral("N us")));
+        } else {
+            QCOMPARE(captured.out, plain.out);
+        }
+        // The program's stderr comes first, then the summary.
+        QVERIFY2(captured.err.startsWith(plain.err), captured.err.constData());
+        QVERIFY2(captured.err.contains("capture written to"), captured.err.constData());
+
+        QCOMPARE(sql(file, QStringLiteral("PRAGMA user_version")), QStringLiteral("1"));
+        QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM devices")).toInt() >= 1);
+        QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM program_sources")).toInt() >= 1);
+        QCOMPARE(
+            sql(file, QStringLiteral("SELECT COUNT(*) FROM kernels WHERE name = '%1'").arg(kernel)).toInt() >=
+                1,
+            true);
+        QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM builds WHERE result = 0")).toInt() >= 1);
+        QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt() >=
+                minLaunches);
+        // Every launch got its timestamps, and launches are numbered 0.. without gaps.
+        QCOMPARE(
+            sql(file, QStringLiteral("SELECT COUNT(*) FROM commands WHERE result = 0 AND (start_ns IS NULL "
+                                     "OR end_ns < start_ns)")),
+            QStringLiteral("0"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT IFNULL(MAX(launch) + 1, 0) = COUNT(launch) FROM commands")),
+                 QStringLiteral("1"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*) FROM processes WHERE ended_ns IS NOT NULL")),
+                 QStringLiteral("1"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT IFNULL(SUM(records), 0) FROM drops")), QStringLiteral("0"));
+    }
+
+    void crashKeepsLaunches_data()
+    {
+        QTest::addColumn<bool>("crash");
+        QTest::newRow("exit") << false;
+        QTest::newRow("SIGSEGV") << true;
+    }
+
+    void crashKeepsLaunches()
+    {
+        QFETCH(bool, crash);
+        const QString app = QStringLiteral(CLSCOPE_CAPTURE_TESTAPP);
+        QStringList args{QStringLiteral("9")};
+        if (crash)
+            args << QStringLiteral("crash");
+        QProcessEnvironment env = m_env;
+#if defined(__SANITIZE_ADDRESS__)
+        // ASan would turn the SIGSEGV into its report and exit 1: let the program die of it.
+        env.insert(QStringLiteral("ASAN_OPTIONS"),
+                   env.value(QStringLiteral("ASAN_OPTIONS")) + QStringLiteral(":handle_segv=0"));
+#endif
+        const Run plain = run(app, args, env, m_dir.path());
+        QCOMPARE(plain.code, crash ? -1 : 0);
+        // Without the layer: no profiling on its queues; the layer must not change that answer.
+        QVERIFY2(plain.out.startsWith("launches 9 properties 0 array 8 first 1 last 512"),
+                 plain.out.constData());
+        const QString file = path(QStringLiteral("testapp-%1.clscope").arg(crash));
+        const Run captured = run(
+            cli(),
+            QStringList{QStringLiteral("capture"), QStringLiteral("-o"), file, QStringLiteral("--"), app} +
+                args,
+            env, m_dir.path());
+        QCOMPARE(captured.code, crash ? 128 + 11 : 0);
+        QCOMPARE(captured.out, plain.out);
+        QCOMPARE(sql(file, QStringLiteral("SELECT value FROM meta WHERE key = 'exit_status'")),
+                 QString::number(crash ? 139 : 0));
+        QCOMPARE(sql(file,
+                     QStringLiteral("SELECT COUNT(*), MIN(launch), MAX(launch) FROM commands WHERE launch IS "
+                                    "NOT NULL")),
+                 QStringLiteral("9|0|8"));
+        QCOMPARE(
+            sql(file, QStringLiteral("SELECT COUNT(DISTINCT thread), COUNT(DISTINCT queue), SUM(own_event) "
+                                     "FROM commands WHERE launch IS NOT NULL")),
+            QStringLiteral("3|3|9"));
+        QCOMPARE(sql(file, QStringLiteral(
+                               "SELECT kind, size, origin, parent IS NOT NULL FROM mem_objects ORDER BY id")),
+                 QStringLiteral("buffer|4096|0|0\nsub-buffer|2048|2048|1\nimage|1024|0|0"));
+        QCOMPARE(
+            sql(file, QStringLiteral("SELECT global_x, local_x, local_given FROM commands WHERE launch = 4")),
+            QStringLiteral("512|64|1"));
+        QCOMPARE(sql(file, QStringLiteral(
+                               "SELECT COUNT(*) FROM queues WHERE profiling_added = 1 AND properties = 0")),
+                 QStringLiteral("4"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT options FROM builds")),
+                 QStringLiteral("-cl-fast-relaxed-math"));
+        QCOMPARE(
+            sql(file, QStringLiteral("SELECT kind, size FROM launch_args WHERE launch = 8 ORDER BY idx")),
+            QStringLiteral("mem|8\nvalue|4"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*) FROM processes WHERE ended_ns IS NULL")),
+                 QString::number(crash ? 1 : 0));
+    }
+
+    void exitStatusAndStdio()
+    {
+        const Run r = run(cli(),
+                          {QStringLiteral("capture"), QStringLiteral("-o"),
+                           path(QStringLiteral("sh.clscope")), QStringLiteral("--"), QStringLiteral("sh"),
+                           QStringLiteral("-c"), QStringLiteral("read x; echo got $x; echo err >&2; exit 7")},
+                          m_env, m_dir.path(), "hello\n");
+        QCOMPARE(r.code, 7);
+        QCOMPARE(r.out, QByteArray("got hello\n"));
+        QVERIFY(r.err.startsWith("err\n"));
+        const Run missing =
+            run(cli(),
+                {QStringLiteral("capture"), QStringLiteral("-o"), path(QStringLiteral("none.clscope")),
+                 QStringLiteral("--"), QStringLiteral("/nonexistent/program")},
+                m_env, m_dir.path());
+        QCOMPARE(missing.code, 127);
+        QVERIFY(missing.err.contains("cannot run /nonexistent/program"));
+    }
+
+    void replay_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("vendors"); // a private OCL_ICD_VENDORS with PoCL and Oclgrind
+        QTest::newRow("pocl") << QStringLiteral("pocl") << true;
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind") << true;
+        // Debian's oclgrind registers no ICD: replay finds it by itself.
+        QTest::newRow("oclgrind without an ICD") << QStringLiteral("oclgrind") << false;
+    }
+
+    void replay()
+    {
+        QFETCH(QString, device);
+        QFETCH(bool, vendors);
+        const QString file = path(QStringLiteral("demo-contents.clscope"));
+        if (!QFile::exists(file)) {
+            // With pyopencl's binary cache on: capture turns it off for launches it records contents of.
+            QProcessEnvironment cached = m_env;
+            cached.remove(QStringLiteral("PYOPENCL_NO_CACHE"));
+            QCOMPARE(run(kPython, {QStringLiteral("demo.py")}, cached, m_dir.path()).code,
+                     0); // fills the cache
+            const Run c =
+                run(cli(),
+                    {QStringLiteral("capture"), QStringLiteral("--launch"), QStringLiteral("0"),
+                     QStringLiteral("-o"), file, QStringLiteral("--"), kPython, QStringLiteral("demo.py")},
+                    cached, m_dir.path());
+            QCOMPARE(c.code, 0);
+        }
+        QCOMPARE(sql(file,
+                     QStringLiteral("SELECT COUNT(*) FROM contents WHERE launch = 0 AND state = 'captured'")),
+                 QStringLiteral("6"));
+        QTemporaryDir icd;
+        QVERIFY(clscope::test::setUpVendors(icd, false)); // sets OCL_ICD_VENDORS of this process: copy it
+        QProcessEnvironment env = m_env;
+        if (vendors)
+            env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        else
+            env.remove(QStringLiteral("OCL_ICD_VENDORS"));
+        const Run r = run(cli(),
+                          {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("0"),
+                           QStringLiteral("--device"), device, QStringLiteral("--json")},
+                          env, m_dir.path());
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("kernel")).toString(), QStringLiteral("sum"));
+        QVERIFY(j.value(QStringLiteral("device"))
+                    .toString()
+                    .contains(device == QStringLiteral("pocl") ? QStringLiteral("pthread")
+                                                               : QStringLiteral("Oclgrind")));
+        QCOMPARE(j.value(QStringLiteral("equal")).toBool(), true);
+        const QJsonArray outputs = j.value(QStringLiteral("outputs")).toArray();
+        QCOMPARE(outputs.size(), 3);
+        QCOMPARE(outputs.at(2).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("res_g"));
+        QCOMPARE(outputs.at(2).toObject().value(QStringLiteral("elements")).toInt(), 50000);
+    }
+
+    void replayDetectsDifference()
+    {
+        const QString source = path(QStringLiteral("demo-contents.clscope"));
+        QVERIFY(QFile::exists(source)); // made by replay()
+        const QString file = path(QStringLiteral("demo-changed.clscope"));
+        QVERIFY(QFile::copy(source, file));
+        // Element 17 of res_g's expected output becomes NaN.
+        sql(file, QStringLiteral(
+                      "UPDATE contents SET data = substr(data, 1, 68) || x'0000c07f' || substr(data, 73) "
+                      "WHERE launch = 0 AND idx = 2 AND phase = 'after'"));
+        const Run r = run(cli(),
+                          {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("0"),
+                           QStringLiteral("--json")},
+                          m_env, m_dir.path());
+        QCOMPARE(r.code, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("equal")).toBool(), false);
+        const QJsonObject res = j.value(QStringLiteral("outputs")).toArray().at(2).toObject();
+        QCOMPARE(res.value(QStringLiteral("equal")).toBool(), false);
+        QCOMPARE(res.value(QStringLiteral("first_difference")).toInt(), 17);
+        QCOMPARE(res.value(QStringLiteral("expected")).toString(), QStringLiteral("nan"));
+        QCOMPARE(j.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("equal"))
+                     .toBool(),
+                 true);
+        // A launch without contents cannot be replayed, and says how to capture it.
+        const Run none = run(cli(),
+                             {QStringLiteral("replay"), path(QStringLiteral("demo.py.clscope")),
+                              QStringLiteral("--launch"), QStringLiteral("0")},
+                             m_env, m_dir.path());
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains("contents were not captured"), none.err.constData());
+    }
+
+    // The exported pyopencl script reproduces the launch and checks it: equal as captured, and failing at
+    // element 17 (of float32 values, as the kernel's signature says) when the expected output was changed.
+    void exportPyopencl_data()
+    {
+        QTest::addColumn<QString>("capture");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("as captured") << QStringLiteral("demo-contents.clscope") << 0
+                                     << QStringLiteral("argument 2: equal");
+        QTest::newRow("changed") << QStringLiteral("demo-changed.clscope") << 1
+                                 << QStringLiteral("argument 2: differs at element 17: expected nan");
+    }
+
+    void exportPyopencl()
+    {
+        QFETCH(QString, capture);
+        QFETCH(int, code);
+        QFETCH(QString, line);
+        const QString dir = path(QStringLiteral("export-") + QString::fromLatin1(QTest::currentDataTag()));
+        const Run e = run(cli(),
+                          {QStringLiteral("export"), path(capture), QStringLiteral("--launch"),
+                           QStringLiteral("0"), QStringLiteral("--pyopencl"), dir},
+                          m_env, m_dir.path());
+        QVERIFY2(e.code == 0, e.err.constData());
+        QVERIFY(QFile::exists(dir + QStringLiteral("/kernel.cl")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/arg2_after.npy")));
+        const Run r = run(kPython, {dir + QStringLiteral("/replay.py")}, m_env, m_dir.path());
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.out.contains(line.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains("argument 0: equal"));
+    }
+
+    // --kernel NAME records the contents of that kernel's launches only; --budget stops at a byte count
+    // and says so for every buffer it left out.
+    void contentsSelection()
+    {
+        const QString byKernel = path(QStringLiteral("elementwise-lincomb.clscope"));
+        Run r = run(cli(),
+                    {QStringLiteral("capture"), QStringLiteral("--kernel"), QStringLiteral("lin_comb"),
+                     QStringLiteral("-o"), byKernel, QStringLiteral("--"), kPython,
+                     QStringLiteral("demo_elementwise.py")},
+                    m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        const QString lincomb =
+            sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(launch) FROM commands c JOIN kernels k "
+                                         "ON k.id = c.kernel WHERE k.name = 'lin_comb'"));
+        QVERIFY(!lincomb.isEmpty());
+        QCOMPARE(sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(DISTINCT launch) FROM contents")),
+                 lincomb);
+        QVERIFY(
+            sql(byKernel, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt() >
+            lincomb.split(QLatin1Char(',')).size());
+
+        const QString budget = path(QStringLiteral("demo-budget.clscope"));
+        r = run(cli(),
+                {QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("all"),
+                 QStringLiteral("--budget"), QStringLiteral("300000"), QStringLiteral("-o"), budget,
+                 QStringLiteral("--"), kPython, QStringLiteral("demo.py")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(
+            sql(budget, QStringLiteral(
+                            "SELECT phase, idx, state, length(data) FROM contents ORDER BY phase DESC, idx")),
+            QStringLiteral("before|0|captured|200000\nbefore|1|over-budget|0\nbefore|2|over-budget|0\n"
+                           "after|0|over-budget|0\nafter|1|over-budget|0\nafter|2|over-budget|0"));
+        r = run(cli(), {QStringLiteral("replay"), budget, QStringLiteral("--launch"), QStringLiteral("0")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("argument 1: its buffer contents were not captured (over-budget)"),
+                 r.err.constData());
+    }
+
+    void captureInfo()
+    {
+        const QString file = path(QStringLiteral("demo.py.clscope"));
+        QVERIFY(QFile::exists(file)); // made by programs()
+        const QString trace = path(QStringLiteral("demo-trace.json")), csv = path(QStringLiteral("demo.csv"));
+        const Run r = run(cli(),
+                          {QStringLiteral("capture-info"), file, QStringLiteral("--json"),
+                           QStringLiteral("--trace"), trace, QStringLiteral("--csv"), csv},
+                          m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("exit_status")).toInt(), 0);
+        QCOMPARE(j.value(QStringLiteral("launches")).toInt(), 1);
+        QCOMPARE(j.value(QStringLiteral("commands")).toInt(), 2); // the launch and the read-back
+        QCOMPARE(j.value(QStringLiteral("kernels"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+                 QStringLiteral("sum"));
+        QCOMPARE(j.value(QStringLiteral("transfers"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("bytes"))
+                     .toInt(),
+                 200000);
+        // demo.py makes three buffers of 50000 floats and keeps them all.
+        QCOMPARE(j.value(QStringLiteral("memory"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("peak_bytes"))
+                     .toInt(),
+                 600000);
+        // Without the recorder's totals (a recorder that died) the summary comes from the commands: the same.
+        const QString scanned = path(QStringLiteral("demo-scanned.clscope"));
+        QVERIFY(QFile::copy(file, scanned));
+        sql(scanned,
+            QStringLiteral("DELETE FROM meta WHERE key = 'command_totals'; DELETE FROM command_totals"));
+        const Run again = run(cli(), {QStringLiteral("capture-info"), scanned, QStringLiteral("--json")},
+                              m_env, m_dir.path());
+        QCOMPARE(again.code, 0);
+        QCOMPARE(again.out, r.out);
+        QFile t(trace);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        const QByteArray traceText = t.readAll();
+        QVERIFY(traceText.contains("\"name\":\"sum\"") || traceText.contains("\"name\": \"sum\""));
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll().count('\n'), 3); // header, launch, read
+    }
+
+    void badUsage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("capture without program") << QStringList{QStringLiteral("capture")} << 2 << QString();
+        QTest::newRow("contents other than all")
+            << QStringList{QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("some"),
+                           QStringLiteral("--"), QStringLiteral("true")}
+            << 2 << QStringLiteral("--contents takes 'all'");
+        QTest::newRow("info of a missing file")
+            << QStringList{QStringLiteral("capture-info"), QStringLiteral("/nonexistent.clscope")} << 2
+            << QStringLiteral("no such file");
+        QTest::newRow("info of a non-capture")
+            << QStringList{QStringLiteral("capture-info"), QStringLiteral(CLSCOPE_CAPTURE_TESTAPP)} << 2
+            << QStringLiteral("not a CLScope capture");
+        QTest::newRow("replay of a launch that is not there")
+            << QStringList{QStringLiteral("replay"), QStringLiteral("demo.py.clscope"),
+                           QStringLiteral("--launch"), QStringLiteral("5")}
+            << 2 << QStringLiteral("has no launch 5 (it has 1)");
+    }
+
+    void badUsage()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const Run r = run(cli(), args, m_env, m_dir.path());
+        QCOMPARE(r.code, code);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
+    // The recorder goes away while the program enqueues: the program runs on to its normal end.
+    void recorderDiesProgramRunsOn()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        struct stat st;
+        QCOMPARE(::fstat(fds[1], &st), 0);
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OPENCL_LAYERS"),
+                   QFileInfo(cli()).dir().filePath(QStringLiteral("libclscope-layer.so")));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_FD"), QStringLiteral("%1:%2").arg(fds[1]).arg(st.st_ino));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        const int childFd = fds[1];
+        p.setChildProcessModifier([childFd] { ::fcntl(childFd, F_SETFD, 0); });
+        p.start(QStringLiteral(CLSCOPE_CAPTURE_LAUNCHLOOP), {QStringLiteral("200000")});
+        QVERIFY(p.waitForStarted());
+        ::close(fds[1]);
+        char buf[4096];
+        QVERIFY(::read(fds[0], buf, sizeof buf) > 0); // the layer is recording
+        ::close(fds[0]);
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().startsWith("launches 200000 "));
+    }
+
+    // A recorder that stops reading: the layer's buffer fills, it drops records instead of blocking the
+    // program, and the capture says how many (none silently: kept + dropped = every launch).
+    void dropsAreCounted()
+    {
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+        struct stat st;
+        QCOMPARE(::fstat(fds[1], &st), 0);
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OPENCL_LAYERS"),
+                   QFileInfo(cli()).dir().filePath(QStringLiteral("libclscope-layer.so")));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_FD"), QStringLiteral("%1:%2").arg(fds[1]).arg(st.st_ino));
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_BUFFER"), QStringLiteral("65536"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        const int childFd = fds[1];
+        p.setChildProcessModifier([childFd] { ::fcntl(childFd, F_SETFD, 0); });
+        p.start(QStringLiteral(CLSCOPE_CAPTURE_LAUNCHLOOP), {QStringLiteral("20000")});
+        QVERIFY(p.waitForStarted());
+        ::close(fds[1]);
+        // Nothing is read until the program has enqueued everything and said so.
+        QVERIFY(p.waitForReadyRead(120000));
+        QVERIFY(p.readAllStandardOutput().startsWith("launches 20000 "));
+        const QString file = path(QStringLiteral("drops.clscope"));
+        {
+            clscope::CaptureWriter writer(file.toStdString());
+            std::vector<unsigned char> buf(1 << 16);
+            for (ssize_t n; (n = ::read(fds[0], buf.data(), buf.size())) > 0;)
+                writer.feed(buf.data(), std::size_t(n));
+            writer.finish();
+        }
+        ::close(fds[0]);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const int launches =
+            sql(file, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt();
+        const int dropped = sql(file, QStringLiteral("SELECT IFNULL(SUM(records), 0) FROM drops")).toInt();
+        QVERIFY2(dropped > 0, qPrintable(QString::number(launches)));
+        QVERIFY(launches < 21000);
+        // Every launch is either recorded or counted (with its later timestamps, which are dropped too).
+        QVERIFY2(launches + dropped >= 21000,
+                 qPrintable(QStringLiteral("%1 + %2").arg(launches).arg(dropped)));
+        QCOMPARE(clscope::CaptureReader(file.toStdString()).summary().droppedRecords, std::uint64_t(dropped));
+    }
+
+    // The layer runs inside other programs: it must not bring a loader, Qt or core with it.
+    void layerLinksOnlyTheRuntime()
+    {
+        const QString layer = QFileInfo(cli()).dir().filePath(QStringLiteral("libclscope-layer.so"));
+        QVERIFY(QFile::exists(layer));
+        QProcess p;
+        p.start(QStringLiteral("ldd"), {layer});
+        QVERIFY(p.waitForFinished());
+        const QString ldd = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(!ldd.contains(QStringLiteral("libOpenCL")), qPrintable(ldd));
+        QVERIFY2(!ldd.contains(QStringLiteral("Qt")), qPrintable(ldd));
+        QVERIFY2(!ldd.contains(QStringLiteral("sqlite")), qPrintable(ldd));
+        p.start(QStringLiteral("nm"), {QStringLiteral("-D"), QStringLiteral("--defined-only"), layer});
+        QVERIFY(p.waitForFinished());
+        QStringList exported;
+        for (const QString &line : QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n')))
+            if (line.contains(QStringLiteral(" T ")))
+                exported << line.section(QLatin1Char(' '), 2);
+        exported.sort();
+        QCOMPARE(exported, (QStringList{QStringLiteral("clGetLayerInfo"), QStringLiteral("clInitLayer")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCapture)
+#include "tst_capture.moc"
