@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include <iostream>
+#include <string_view>
 
 namespace clscope::cli {
 
@@ -36,7 +37,10 @@ void addCommonOptions(CLI::App *sub, CommonOptions &opts)
 int main(int argc, char **argv)
 {
     using namespace clscope::cli;
-    clscope::registerInstalledPlatforms(); // before any OpenCL call or thread
+    // Before any OpenCL call or thread. Not for capture: the captured program must see the loader's
+    // environment exactly as it would without CLScope.
+    if (!(argc > 1 && std::string_view(argv[1]) == "capture"))
+        clscope::registerInstalledPlatforms();
     CLI::App app{"clscope-cli: OpenCL devices, builds, runs, memory pool and benchmarks, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("clscope-cli ") + CLSCOPE_VERSION);
