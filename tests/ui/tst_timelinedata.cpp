@@ -351,6 +351,30 @@ private slots:
         QVERIFY(t.step / d.nsPerPixel() >= textWidth(t.label(viewEnd)) + 16);
     }
 
+    void durations_data()
+    {
+        QTest::addColumn<double>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ns") << 850.0 << "850 ns";
+        QTest::newRow("zero") << 0.0 << "0 ns";
+        QTest::newRow("rounds into us") << 999.6 << "1 \u00b5s";
+        QTest::newRow("us, 3 digits") << 4123.0 << "4.12 \u00b5s";
+        QTest::newRow("us, tens") << 12'345.0 << "12.3 \u00b5s";
+        QTest::newRow("us, hundreds") << 123'456.0 << "123 \u00b5s";
+        QTest::newRow("rounds into ms") << 999'700.0 << "1 ms";
+        QTest::newRow("ms") << 1'234'567.0 << "1.23 ms";
+        QTest::newRow("ms, zeros dropped") << 1'500'000.0 << "1.5 ms";
+        QTest::newRow("s") << 2.5e9 << "2.5 s";
+        QTest::newRow("long") << 1234.5e9 << "1235 s";
+        QTest::newRow("negative") << -12'345.0 << "-12.3 \u00b5s";
+    }
+    void durations()
+    {
+        QFETCH(double, ns);
+        QFETCH(QString, text);
+        QCOMPARE(durationText(ns), text);
+    }
+
     void eventModel()
     {
         auto records = std::make_shared<const std::vector<CommandRecord>>(modelRecords());
@@ -398,7 +422,7 @@ private slots:
         model.setRecords(modelRecords());
         const QString expected =
             QStringLiteral("Name|Type|Count|Total|Share|Min|Median|Mean|Max|Std dev|Bandwidth\n"
-                           "vector_add|kernel|2|10 µs|0.7 %|4 µs|5 µs|5 µs|6 µs|1.414 µs|\n"
+                           "vector_add|kernel|2|10 µs|0.7 %|4 µs|5 µs|5 µs|6 µs|1.41 µs|\n"
                            "write a|write|1|2 µs|0.1 %|2 µs|2 µs|2 µs|2 µs||10.00 GB/s\n"
                            "Reduce|kernel|1|1.5 ms|99.2 %|1.5 ms|1.5 ms|1.5 ms|1.5 ms||\n");
         QCOMPARE(snapshot(model), expected);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace clscope::ui {
 
@@ -56,25 +57,28 @@ QColor timelineColour(std::uint32_t colourIndex)
 QString durationText(double ns)
 {
     const double a = std::fabs(ns);
-    auto fmt = [](double v, const char *unit) -> QString {
-        // Three significant digits after the unit change, trailing zeros dropped.
-        const int decimals = v >= 100 ? 1 : v >= 10 ? 2 : 3;
-        QString text = QString::number(v, 'f', decimals);
+    if (std::llround(a) < 1000)
+        return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
+    static constexpr std::array<std::pair<double, const char *>, 3> units = {
+        {{1e3, "\u00b5s"}, {1e6, "ms"}, {1e9, "s"}}};
+    for (std::size_t u = 0; u < units.size(); ++u) {
+        const double v = a / units[u].first;
+        // Three significant digits: 1.23, 12.3, 123.
+        const int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+        const double scale = std::pow(10.0, decimals);
+        const double rounded = std::round(v * scale) / scale;
+        if (rounded >= 1000 && u + 1 < units.size())
+            continue; // 999.7 µs is 1 ms
+        QString text = QString::number(ns < 0 ? -rounded : rounded, 'f', decimals);
         if (text.contains(u'.')) {
             while (text.endsWith(u'0'))
                 text.chop(1);
             if (text.endsWith(u'.'))
                 text.chop(1);
         }
-        return text + u' ' + QString::fromUtf8(unit);
-    };
-    if (a < 1e3)
-        return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
-    if (a < 1e6)
-        return fmt(ns / 1e3, "\u00b5s");
-    if (a < 1e9)
-        return fmt(ns / 1e6, "ms");
-    return fmt(ns / 1e9, "s");
+        return text + u' ' + QString::fromUtf8(units[u].second);
+    }
+    return {};
 }
 
 QString bytesText(std::uint64_t bytes)
