@@ -146,9 +146,8 @@ QVariant EventTableModel::display(const CommandRecord &r, int row, int column) c
     case StartColumn:
         if (r.start == 0)
             return QStringLiteral("—");
-        return QString(QString::number(
-                           static_cast<double>(static_cast<std::int64_t>(r.start - m_origin)) / 1e6, 'f', 6) +
-                       QStringLiteral(" ms"));
+        // After the timeline's origin, in the unit that fits (the raw ns are in the sort key and the CSV).
+        return durationText(static_cast<double>(static_cast<std::int64_t>(r.start - m_origin)));
     case DurationColumn:
         return r.start != 0 && r.end >= r.start ? durationText(static_cast<double>(r.duration()))
                                                 : QStringLiteral("—");
@@ -243,6 +242,16 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == NameColumn)
             return timelineColour(colourIndexFor(r));
         return {};
+    case Qt::ToolTipRole:
+        // The exact value behind the rounded one.
+        if (index.column() == StartColumn && r.start != 0)
+            return tr("%L1 ns after the timeline's origin")
+                .arg(static_cast<qlonglong>(static_cast<std::int64_t>(r.start - m_origin)));
+        if (index.column() == DurationColumn && r.start != 0 && r.end >= r.start)
+            return tr("%L1 ns").arg(static_cast<qulonglong>(r.duration()));
+        if (index.column() == IssuesColumn)
+            return QString::fromStdString(describeIssues(checkTimestamps(r)));
+        return {};
     case Qt::ForegroundRole:
         if (index.column() == IssuesColumn && checkTimestamps(r).isError())
             return QColor(Qt::red);
@@ -259,10 +268,6 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
-    case Qt::ToolTipRole:
-        if (index.column() == IssuesColumn)
-            return QString::fromStdString(describeIssues(checkTimestamps(r)));
-        return {};
     default:
         return {};
     }
