@@ -239,7 +239,7 @@ private slots:
         QCOMPARE(qGray(image.pixel(0, 0)), 0);
         QCOMPARE(qGray(image.pixel(3, 2)), 255);
         QCOMPARE(qGray(image.pixel(1, 1)), int(std::lround(5.0 / 11 * 255)));
-        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/polish-shots/results-image-small.png")));
+        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/clscope-results-image-small.png")));
         // First difference goes back to the table, where a cell can be selected.
         QVERIFY(viewer.showFirstDifference());
         QCOMPARE(viewer.layout(), ResultsViewer::Layout::Table2D);
@@ -295,11 +295,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&viewer));
         viewer.showResult(result({floats("out", v), floats("expected", ref)}, {w, h}, 48'250, 3.1));
         QVERIFY(viewer.setLayout(ResultsViewer::Layout::Image2D));
-        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/polish-shots/results-image.png")));
+        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/clscope-results-image.png")));
         QVERIFY(viewer.setLayout(ResultsViewer::Layout::Table2D));
         viewer.compareWith(QStringLiteral("expected"), 1e-6);
         viewer.table()->clearSelection();
-        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/polish-shots/results-2d.png")));
+        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/clscope-results-2d.png")));
     }
 };
 

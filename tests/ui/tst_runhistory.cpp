@@ -133,7 +133,7 @@ private slots:
                          std::chrono::steady_clock::now() - std::chrono::milliseconds(2300));
         panel.addFailure(state(QStringLiteral("mandelbrot")),
                          QStringLiteral("clEnqueueNDRangeKernel(mandelbrot) failed: OUT_OF_RESOURCES"));
-        QVERIFY(panel.grab().save(QStringLiteral("/tmp/polish-shots/run-history.png")));
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/clscope-run-history.png")));
     }
 };
 
