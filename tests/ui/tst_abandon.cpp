@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -91,7 +92,12 @@ private slots:
         // The late result is dropped: no finished (or failed) signal while the kernel ends in the
         // background; a short run after it completes normally.
         QVERIFY(m_window->arguments()->applySpec(QStringLiteral("n=uint:10"), &error));
+        QVERIFY(controller->abandonedStillRunning());
         QVERIFY(m_window->runs()->runCurrent());
+        // The next run says what it waits for.
+        QVERIFY2(m_window->statusBar()->currentMessage().startsWith(
+                     QStringLiteral("Waiting for the stopped kernel")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
         QVERIFY(finished.wait(180000));
         QCOMPARE(finished.size(), 1);
         QVERIFY(failed.isEmpty());

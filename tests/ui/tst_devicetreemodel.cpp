@@ -18,7 +18,7 @@ InfoValue value(std::string_view name, RawValue v)
     return {p, std::move(v)};
 }
 
-std::shared_ptr<const SystemSnapshot> makeSnapshot()
+std::shared_ptr<const SystemSnapshot> makeSnapshot(std::vector<InfoValue> extra = {})
 {
     SystemSnapshot s;
     PlatformSnapshot p;
@@ -43,6 +43,10 @@ std::shared_ptr<const SystemSnapshot> makeSnapshot()
         value("CL_DEVICE_SVM_CAPABILITIES", Unsupported{CL_INVALID_VALUE}),
         value("CL_DEVICE_IMAGE_SUPPORT", false),
     };
+    for (InfoValue &v : extra) {
+        std::erase_if(d.values, [&v](const InfoValue &old) { return old.param == v.param; });
+        d.values.push_back(std::move(v));
+    }
     // The model groups consecutive rows; keep them in table order like a real snapshot.
     std::stable_sort(d.values.begin(), d.values.end(), [](const InfoValue &a, const InfoValue &b) {
         const auto all = deviceParams();
@@ -90,9 +94,10 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("\t1024×1024×64\n")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("\t150 GiB\n")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("\t1980 MHz\n")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("\tCL_DEVICE_TYPE_GPU\n")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_FMA")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("\tCL_LOCAL\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\tGPU\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\tDenormals | INF and NaN | FMA\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\tLocal\n")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("CL_DEVICE_TYPE")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("unsupported (CL_INVALID_VALUE)")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("Preferred work-group size multiple (kernel)\t32")),
                  qPrintable(text));
@@ -122,6 +127,70 @@ private slots:
         QCOMPARE(hits[0].data(DeviceTreeModel::DeviceIndexRole).toInt(), 0);
     }
 
+    // Enums and bitfields in words; the CL_* names and the number in the tooltip.
+    void humanValues_data()
+    {
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<qulonglong>("raw");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("tooltip");
+        QTest::newRow("cpu") << "CL_DEVICE_TYPE" << qulonglong(CL_DEVICE_TYPE_CPU) << "CPU"
+                             << "CL_DEVICE_TYPE\nCL_DEVICE_TYPE_CPU\nraw: 2 (0x2)";
+        QTest::newRow("gpu | accelerator")
+            << "CL_DEVICE_TYPE" << qulonglong(CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR)
+            << "GPU | Accelerator"
+            << "CL_DEVICE_TYPE\nCL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR\nraw: 12 (0xc)";
+        QTest::newRow("unknown bit")
+            << "CL_DEVICE_TYPE" << qulonglong(CL_DEVICE_TYPE_GPU | (1u << 20)) << "GPU | 0x100000"
+            << "CL_DEVICE_TYPE\nCL_DEVICE_TYPE_GPU | 0x100000\nraw: 1048580 (0x100004)";
+        QTest::newRow("global") << "CL_DEVICE_LOCAL_MEM_TYPE" << qulonglong(CL_GLOBAL) << "Global"
+                                << "CL_DEVICE_LOCAL_MEM_TYPE\nCL_GLOBAL\nraw: 2";
+        QTest::newRow("local") << "CL_DEVICE_LOCAL_MEM_TYPE" << qulonglong(CL_LOCAL) << "Local"
+                               << "CL_DEVICE_LOCAL_MEM_TYPE\nCL_LOCAL\nraw: 1";
+        QTest::newRow("cache") << "CL_DEVICE_GLOBAL_MEM_CACHE_TYPE" << qulonglong(CL_READ_WRITE_CACHE)
+                               << "Read/write cache"
+                               << "CL_DEVICE_GLOBAL_MEM_CACHE_TYPE\nCL_READ_WRITE_CACHE\nraw: 2";
+        QTest::newRow("queue")
+            << "CL_DEVICE_QUEUE_ON_HOST_PROPERTIES"
+            << qulonglong(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
+            << "Out-of-order | Profiling"
+            << "CL_DEVICE_QUEUE_ON_HOST_PROPERTIES\nCL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | "
+               "CL_QUEUE_PROFILING_ENABLE\nraw: 3 (0x3)";
+        QTest::newRow("no flags") << "CL_DEVICE_EXECUTION_CAPABILITIES" << qulonglong(0) << "(none)"
+                                  << "CL_DEVICE_EXECUTION_CAPABILITIES\n0\nraw: 0 (0x0)";
+        QTest::newRow("plain number") << "CL_DEVICE_MAX_COMPUTE_UNITS" << qulonglong(132) << "132"
+                                      << "CL_DEVICE_MAX_COMPUTE_UNITS\nraw: 132";
+    }
+    void humanValues()
+    {
+        QFETCH(QString, param);
+        QFETCH(qulonglong, raw);
+        QFETCH(QString, shown);
+        QFETCH(QString, tooltip);
+        DeviceTreeModel model;
+        model.setSnapshot(makeSnapshot({value(param.toStdString(), std::uint64_t{raw})}));
+        const QModelIndexList hits = model.match(model.index(0, 0), DeviceTreeModel::ParamNameRole, param, 1,
+                                                 Qt::MatchExactly | Qt::MatchRecursive);
+        QCOMPARE(hits.size(), 1);
+        const QModelIndex cell = hits[0].siblingAtColumn(DeviceTreeModel::ValueColumn);
+        QCOMPARE(cell.data().toString(), shown);
+        QCOMPARE(cell.data(Qt::ToolTipRole).toString(), tooltip);
+    }
+
+    void currentDeviceMarkStays()
+    {
+        DeviceTreeModel model;
+        model.setSnapshot(makeSnapshot());
+        model.setCurrentDevice(0, 0);
+        const QModelIndex device = model.deviceIndex(0, 0);
+        QCOMPARE(device.siblingAtColumn(DeviceTreeModel::ValueColumn).data().toString(),
+                 QStringLiteral("OpenCL 3.0 test (current device)"));
+        QVERIFY(device.data(Qt::DecorationRole).isValid());
+        model.setCurrentDevice(-1, -1);
+        QCOMPARE(device.siblingAtColumn(DeviceTreeModel::ValueColumn).data().toString(),
+                 QStringLiteral("OpenCL 3.0 test"));
+    }
+
     void filterKeepsAncestors()
     {
         DeviceTreeModel model;
@@ -137,6 +206,11 @@ private slots:
         // The CL_* name matches too, though it is only in the tooltip and a role.
         proxy.setFilterText(QStringLiteral("cl_device_max_clock"));
         QCOMPARE(modelToText(proxy), expected);
+        // The CL_* name of a value, which the tree shows in words.
+        proxy.setFilterText(QStringLiteral("CL_DEVICE_TYPE_GPU"));
+        QCOMPARE(modelToText(proxy),
+                 QStringLiteral("Test Platform\tOpenCL 3.0 test\n  Test Device\tOpenCL 3.0 test\n"
+                                "    General\n      Type\tGPU\n"));
         proxy.setFilterText(QString());
         QCOMPARE(modelToText(proxy), modelToText(model));
     }

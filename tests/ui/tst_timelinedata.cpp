@@ -1,10 +1,12 @@
 // Timeline geometry (time <-> x, zoom, pan, fit, clamping), the lane index (visible ranges and hit tests by
 // binary search), axis ticks, and the events/statistics models (QAbstractItemModelTester + text snapshots).
+#include "models/devicestatsmodel.h"
 #include "models/eventtablemodel.h"
 #include "models/kernelstatsmodel.h"
 #include "models/timelinedata.h"
 
 #include <QAbstractItemModelTester>
+#include <QLocale>
 #include <QTest>
 
 using namespace clscope;
@@ -328,7 +330,9 @@ private slots:
         // Labels are 7 px per character plus a 16 px gap.
         QTest::newRow("seconds") << 0.0 << 4e9 << 1000 << 5e8 << "0.0 s";
         QTest::newRow("milliseconds") << 0.0 << 9e8 << 1000 << 1e8 << "0 ms";
-        QTest::newRow("deep-in-ms") << 523.4e6 << 523.5e6 << 1000 << 1e4 << "523.40 ms";
+        // Deep in a long run the labels count from the view's start: 0 µs, not 523.40 ms.
+        QTest::newRow("deep-in-ms") << 523.4e6 << 523.5e6 << 1000 << 1e4 << "0 \u00b5s";
+        QTest::newRow("off-grid start") << 1234.5 << 51234.5 << 1000 << 5e3 << "0 \u00b5s";
         QTest::newRow("microseconds") << 0.0 << 50e3 << 1000 << 5e3 << "0 \u00b5s";
         QTest::newRow("nanoseconds") << 0.0 << 100.0 << 1000 << 10.0 << "0 ns";
         QTest::newRow("narrow") << 0.0 << 4e9 << 200 << 1e9 << "0 s";
@@ -345,10 +349,90 @@ private slots:
         const TimeAxisTicks t = chooseTicks(d, textWidth, 16);
         QCOMPARE(t.step, step);
         QCOMPARE(QString::fromUtf8(t.label(t.firstTick)), firstLabel);
-        QVERIFY(t.firstTick >= viewStart);
-        QVERIFY(t.firstTick - t.step < viewStart);
+        QCOMPARE(t.firstTick, viewStart);
+        QCOMPARE(QString::fromUtf8(t.label(viewStart + t.step)), QString::fromUtf8(t.label(t.step + t.base)));
         // Labels fit between ticks.
         QVERIFY(t.step / d.nsPerPixel() >= textWidth(t.label(viewEnd)) + 16);
+    }
+
+    // The labels as drawn: the first starts at the left edge and none touches the next ("0.0 ms0.1 ms" was
+    // the first label pushed right into the second), none passes the right edge.
+    void axisLabelsDoNotTouch_data()
+    {
+        QTest::addColumn<double>("viewStart");
+        QTest::addColumn<double>("viewEnd");
+        QTest::addColumn<int>("width");
+        QTest::newRow("run") << 0.0 << 33.76e6 << 1200;
+        QTest::newRow("zoomed") << 16.17e6 << 16.47e6 << 1200;
+        QTest::newRow("narrow") << 0.0 << 1e5 << 260;
+        QTest::newRow("ns") << 5.0 << 95.0 << 700;
+        QTest::newRow("seconds") << 0.0 << 123.4e9 << 900;
+        QTest::newRow("negative start") << -2e6 << 40e6 << 1000;
+    }
+    void axisLabelsDoNotTouch()
+    {
+        QFETCH(double, viewStart);
+        QFETCH(double, viewEnd);
+        QFETCH(int, width);
+        const TimelineData d = geometry(-1e12, 1e12, viewStart, viewEnd, width);
+        // A wide font: 8 px per character.
+        const auto textWidth = [](const std::string &s) { return 8 * int(QString::fromUtf8(s).size()); };
+        const TimeAxisTicks t = chooseTicks(d, textWidth, 18);
+        const std::vector<AxisLabel> labels = axisLabels(d, t, textWidth);
+        QVERIFY(labels.size() >= 2);
+        QCOMPARE(labels.front().x, kAxisLabelPad);
+        QVERIFY2(QString::fromUtf8(labels.front().text).startsWith(QStringLiteral("0 ")) ||
+                     QString::fromUtf8(labels.front().text).startsWith(QStringLiteral("0.0")),
+                 labels.front().text.c_str());
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            QVERIFY(labels[i].x + labels[i].width <= width);
+            QCOMPARE(labels[i].width, textWidth(labels[i].text));
+            if (i > 0)
+                QVERIFY2(labels[i - 1].x + labels[i - 1].width + kAxisLabelPad <= labels[i].x,
+                         (labels[i - 1].text + " | " + labels[i].text).c_str());
+        }
+    }
+
+    void deviceStats()
+    {
+        std::vector<CommandRecord> v = modelRecords();
+        v.push_back(record(Type::Kernel, "vector_add", "CPU", "q0", 3'000'000, 3'000));
+        v.push_back(record(Type::Kernel, "vector_add", "CPU", "q0", 3'010'000, 5'000));
+        v.push_back(record(Type::Read, "read c", "CPU", "q0", 3'020'000, 9'000'000)); // not a kernel
+        DeviceStatsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRecords(v);
+        QCOMPARE(snapshot(model), QStringLiteral("Device|Kernels|Total|Mean|Min|Max\n"
+                                                 "GPU|3|1.51 ms|503 µs|4 µs|1.5 ms\n"
+                                                 "CPU|2|8 µs|4 µs|3 µs|5 µs\n"));
+        QCOMPARE(model.index(0, DeviceStatsModel::TotalColumn).data(DeviceStatsModel::SortRole).toULongLong(),
+                 1'510'000ULL);
+        model.setRecords({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void durations_data()
+    {
+        QTest::addColumn<double>("ns");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("ns") << 850.0 << "850 ns";
+        QTest::newRow("zero") << 0.0 << "0 ns";
+        QTest::newRow("rounds into us") << 999.6 << "1 \u00b5s";
+        QTest::newRow("us, 3 digits") << 4123.0 << "4.12 \u00b5s";
+        QTest::newRow("us, tens") << 12'345.0 << "12.3 \u00b5s";
+        QTest::newRow("us, hundreds") << 123'456.0 << "123 \u00b5s";
+        QTest::newRow("rounds into ms") << 999'700.0 << "1 ms";
+        QTest::newRow("ms") << 1'234'567.0 << "1.23 ms";
+        QTest::newRow("ms, zeros dropped") << 1'500'000.0 << "1.5 ms";
+        QTest::newRow("s") << 2.5e9 << "2.5 s";
+        QTest::newRow("long") << 1234.5e9 << "1235 s";
+        QTest::newRow("negative") << -12'345.0 << "-12.3 \u00b5s";
+    }
+    void durations()
+    {
+        QFETCH(double, ns);
+        QFETCH(QString, text);
+        QCOMPARE(durationText(ns), text);
     }
 
     void eventModel()
@@ -360,11 +444,13 @@ private slots:
         const QString expected = QStringLiteral(
             "#|Type|Name|Queue|Device|Start|Duration|Queued → start|Bytes|Bandwidth|Global|Local|Timestamp "
             "checks\n"
-            "0|kernel|vector_add|q0|GPU|0.000000 ms|4 µs|50 ns|||1024|64|\n"
-            "1|write|write a|q1|GPU|0.002000 ms|2 µs|50 ns|19.53 KiB|10.00 GB/s|||\n"
-            "2|kernel|vector_add|q0|GPU|0.010000 ms|6 µs|50 ns|||||submit = start (Oclgrind reports this)\n"
-            "3|kernel|Reduce|q0|GPU|0.020000 ms|1.5 ms|50 ns|||||\n");
+            "0|kernel|vector_add|q0|GPU|0 ns|4 µs|50 ns|||1024|64|\n"
+            "1|write|write a|q1|GPU|2 µs|2 µs|50 ns|19.53 KiB|10.00 GB/s|||\n"
+            "2|kernel|vector_add|q0|GPU|10 µs|6 µs|50 ns|||||submit = start (Oclgrind reports this)\n"
+            "3|kernel|Reduce|q0|GPU|20 µs|1.5 ms|50 ns|||||\n");
         QCOMPARE(snapshot(model), expected);
+        QCOMPARE(model.index(1, EventTableModel::StartColumn).data(Qt::ToolTipRole).toString(),
+                 QLocale().toString(2000) + QStringLiteral(" ns after the timeline's origin"));
 
         EventFilterProxy proxy;
         proxy.setSourceModel(&model);
@@ -398,7 +484,7 @@ private slots:
         model.setRecords(modelRecords());
         const QString expected =
             QStringLiteral("Name|Type|Count|Total|Share|Min|Median|Mean|Max|Std dev|Bandwidth\n"
-                           "vector_add|kernel|2|10 µs|0.7 %|4 µs|5 µs|5 µs|6 µs|1.414 µs|\n"
+                           "vector_add|kernel|2|10 µs|0.7 %|4 µs|5 µs|5 µs|6 µs|1.41 µs|\n"
                            "write a|write|1|2 µs|0.1 %|2 µs|2 µs|2 µs|2 µs||10.00 GB/s\n"
                            "Reduce|kernel|1|1.5 ms|99.2 %|1.5 ms|1.5 ms|1.5 ms|1.5 ms||\n");
         QCOMPARE(snapshot(model), expected);

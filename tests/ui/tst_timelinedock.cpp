@@ -1,6 +1,9 @@
 // The profiling panel offscreen: the events table fills, selection follows clicks on the timeline and the
 // timeline follows the table, filters, mouse zoom/pan/rubber band, painting at several zooms, the
-// histogram, exports, appending a run; and pictures of the panel zoomed out and in for a person to look at.
+// histogram, exports, appending a run, Clear, zoom to the last run and to rows selected in the table,
+// per-device statistics, lanes that name their device, an axis counted from the view start; and pictures of
+// the panel zoomed out and in for a person to look at.
+#include "models/devicestatsmodel.h"
 #include "models/eventtablemodel.h"
 #include "models/kernelstatsmodel.h"
 #include "widgets/timelinedock.h"
@@ -18,8 +21,10 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 
 // QCustomPlot's header uses `foreach`, which the strict build forbids: allowed for this include only.
@@ -320,6 +325,127 @@ private slots:
         QCOMPARE(m_dock->timeline()->lanes().last(), last);
     }
 
+    void clearButton()
+    {
+        auto *clear = m_dock->findChild<QToolButton *>(QStringLiteral("timelineClear"));
+        QVERIFY(clear);
+        clear->click();
+        QCOMPARE(m_dock->records().size(), std::size_t{0});
+        QCOMPARE(m_dock->eventsModel()->rowCount(), 0);
+        QCOMPARE(m_dock->statsModel()->rowCount(), 0);
+        QCOMPARE(m_dock->deviceStatsModel()->rowCount(), 0);
+        QVERIFY(m_dock->poolSeries().empty());
+        QCOMPARE(m_dock->timeline()->lanes().lanes().size(), std::size_t{1}); // the host lane only
+        QVERIFY(!m_dock->timeline()->renderImage(m_dock->timeline()->size()).isNull());
+        // The next run starts a new timeline.
+        m_dock->appendRecords(std::vector<CommandRecord>(m_records.begin(), m_records.begin() + 10));
+        QCOMPARE(m_dock->eventsModel()->rowCount(), 10);
+    }
+
+    void zoomToLastRun()
+    {
+        auto more = syntheticRecords(100, 2, 4, 99);
+        const std::uint64_t shift = m_records.back().end + 50'000'000 - more.front().start;
+        for (CommandRecord &r : more) {
+            for (std::uint64_t *t : {&r.queued, &r.submit, &r.start, &r.end, &r.hostSubmitNs})
+                *t += shift;
+        }
+        std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+        std::uint64_t last = 0;
+        for (const CommandRecord &r : more) {
+            first = std::min(first, r.start);
+            last = std::max(last, r.end);
+        }
+        m_dock->appendRecords(more);
+        QCOMPARE(m_dock->lastRunBegin(), m_records.size());
+        TimelineWidget *timeline = m_dock->timeline();
+        QCOMPARE(timeline->geometry().zoomFactor(), 1.0);
+        m_dock->findChild<QToolButton *>(QStringLiteral("timelineLastRun"))->click();
+        const auto &g = timeline->geometry();
+        const double from = g.relative(first);
+        const double to = g.relative(last);
+        QVERIFY(g.viewStart <= from && g.viewEnd >= to);
+        QVERIFY2(g.span() <= (to - from) * 1.05, qPrintable(QString::number(g.span() / (to - from))));
+        QVERIFY(g.zoomFactor() > 2);
+        // After a fresh setRecords() the last run is everything.
+        m_dock->setRecords(more);
+        QCOMPARE(m_dock->lastRunBegin(), std::size_t{0});
+        QVERIFY(m_dock->zoomToLastRun());
+    }
+
+    void zoomToTableSelection()
+    {
+        TimelineWidget *timeline = m_dock->timeline();
+        const int a = findRecord(m_records, "matmul_tiled", 1000);
+        const int b = findRecord(m_records, "matmul_tiled", std::size_t(a) + 40);
+        QVERIFY(a >= 0 && b > a);
+        QTableView *view = m_dock->eventsView();
+        QItemSelectionModel *selection = view->selectionModel();
+        // Click a, then Ctrl-click b: two rows selected, the view spans both.
+        view->setCurrentIndex(m_dock->eventsProxy()->indexOfRecord(a));
+        QCOMPARE(m_dock->selectedRecord(), a);
+        selection->setCurrentIndex(m_dock->eventsProxy()->indexOfRecord(b),
+                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(m_dock->selectedRows(), (std::vector<std::size_t>{std::size_t(a), std::size_t(b)}));
+        const auto &g = timeline->geometry();
+        const CommandRecord &ra = m_records[std::size_t(a)];
+        const CommandRecord &rb = m_records[std::size_t(b)];
+        const double from = g.relative(std::min(ra.start, rb.start));
+        const double to = g.relative(std::max(ra.end, rb.end));
+        QVERIFY(g.viewStart <= from && g.viewEnd >= to);
+        QVERIFY2(g.span() <= (to - from) * 1.05 + 2 * g.minSpan,
+                 qPrintable(QString::number(g.span() / (to - from))));
+        QVERIFY(g.zoomFactor() > 5);
+        // Both rows stay selected (picking a row in the table does not reselect it alone).
+        QCOMPARE(selection->selectedRows().size(), 2);
+        // The button does the same for what is selected.
+        timeline->fitAll();
+        m_dock->findChild<QToolButton *>(QStringLiteral("timelineZoomSelection"))->click();
+        QVERIFY(timeline->geometry().zoomFactor() > 5);
+    }
+
+    void deviceStatistics()
+    {
+        DeviceStatsModel *model = m_dock->deviceStatsModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 2);
+        std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> expected; // count, total
+        for (const CommandRecord &r : m_records) {
+            if (r.type == Type::Kernel && !r.hostSpan && r.start && r.end >= r.start) {
+                ++expected[r.device].first;
+                expected[r.device].second += r.duration();
+            }
+        }
+        for (const DeviceKernelStats &s : model->stats()) {
+            QCOMPARE(s.kernels, expected[s.device].first);
+            QCOMPARE(s.totalNs, expected[s.device].second);
+        }
+        QCOMPARE(model->index(0, DeviceStatsModel::DeviceColumn).data().toString(),
+                 QStringLiteral("Synthetic GPU 0"));
+        QCOMPARE(model->index(0, DeviceStatsModel::MeanColumn).data().toString(),
+                 durationText(model->stats().front().meanNs()));
+        QCOMPARE(m_dock->deviceStatsView()->model()->rowCount(), 2);
+    }
+
+    void lanesNameTheirDevice()
+    {
+        TimelineWidget *timeline = m_dock->timeline();
+        QCOMPARE(timeline->laneLabelLines(0), QStringList{QStringLiteral("Host")});
+        QCOMPARE(timeline->laneLabelLines(1),
+                 (QStringList{QStringLiteral("queue 0"), QStringLiteral("Synthetic GPU 0")}));
+        QCOMPARE(timeline->laneLabelLines(8),
+                 (QStringList{QStringLiteral("queue 3"), QStringLiteral("Synthetic GPU 1")}));
+    }
+
+    void axisCountsFromViewStart()
+    {
+        TimelineWidget *timeline = m_dock->timeline();
+        const auto &g = timeline->geometry();
+        timeline->setView(g.rangeSpan() / 2, g.rangeSpan() / 2 + 300'000);
+        QCOMPARE(timeline->axisCaption(g),
+                 QStringLiteral("from %1 (300 \u00b5s)").arg(durationText(g.viewStart)));
+    }
+
     void exports()
     {
         QTemporaryDir dir;
@@ -360,6 +486,8 @@ private slots:
         m_dock->timeline()->setView(centre - 120'000, centre + 180'000);
         m_dock->histogramPlot()->replot();
         QVERIFY(m_dock->grab().save(QStringLiteral("/tmp/clscope-timeline-dock-zoom.png")));
+        m_dock->findChild<QTabWidget *>(QStringLiteral("timelineStatsTabs"))->setCurrentIndex(1);
+        QVERIFY(m_dock->grab().save(QStringLiteral("/tmp/clscope-timeline-dock-devices.png")));
     }
 };
 

@@ -4,19 +4,44 @@
 #include "clscope/npy.h"
 #include "safewrite.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace clscope::ui {
 
 namespace {
-int componentsPerRow(const BufferData &b)
+int componentsPerElement(const BufferData &b)
 {
     if (b.type.isRaw())
         return static_cast<int>(b.type.rawSize);
     return b.type.width;
 }
+
+// Where a component is stored (3-vectors take 4 slots), as BufferData::number reads it.
+std::size_t componentOffset(const BufferData &b, std::size_t component)
+{
+    if (b.type.isRaw())
+        return component;
+    const std::size_t width = std::size_t(b.type.width);
+    return (component / width) * b.type.size() + (component % width) * scalarSize(b.type.scalar);
+}
+
+constexpr int kMaxRows = std::numeric_limits<int>::max();
 } // namespace
+
+QString hexBits(const BufferData &buffer, std::size_t component)
+{
+    const std::size_t size = buffer.type.isRaw() ? 1 : scalarSize(buffer.type.scalar);
+    const std::size_t offset = componentOffset(buffer, component);
+    if (offset + size > buffer.bytes.size())
+        return {};
+    std::uint64_t bits = 0;
+    // Little-endian as stored on the host: the low byte first.
+    for (std::size_t i = 0; i < size; ++i)
+        bits |= std::uint64_t(buffer.bytes[offset + i]) << (8 * i);
+    return QStringLiteral("0x%1").arg(bits, int(size * 2), 16, QLatin1Char('0'));
+}
 
 BufferSummary summarize(const BufferData &buffer)
 {
@@ -65,8 +90,11 @@ Comparison compareBuffers(const BufferData &a, const BufferData &b, double toler
             continue;
         const double err = std::abs(x - y);
         if (!(err <= tolerance)) {
-            if (c.mismatches == 0)
+            if (c.mismatches == 0) {
                 c.firstMismatch = i;
+                c.differs.assign(c.compared, false);
+            }
+            c.differs[i] = true;
             ++c.mismatches;
         }
         if (std::isfinite(err))
@@ -79,12 +107,101 @@ BufferTableModel::BufferTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 {}
 
+void BufferTableModel::resetColumns()
+{
+    m_components = std::max(1, componentsPerElement(m_buffer));
+    if (m_rowWidth > 0)
+        m_columns = static_cast<int>(std::min<std::size_t>(m_rowWidth, kMaxRows));
+    else
+        m_columns = m_components;
+}
+
 void BufferTableModel::setBuffer(BufferData buffer)
 {
     beginResetModel();
     m_buffer = std::move(buffer);
-    m_columns = std::max(1, componentsPerRow(m_buffer));
+    m_other = {};
+    m_differs.clear();
+    resetColumns();
     endResetModel();
+}
+
+void BufferTableModel::setRowWidth(std::size_t rowWidth)
+{
+    if (rowWidth == m_rowWidth)
+        return;
+    beginResetModel();
+    m_rowWidth = rowWidth;
+    resetColumns();
+    endResetModel();
+}
+
+void BufferTableModel::setComparison(BufferData other, std::vector<bool> differs)
+{
+    m_other = std::move(other);
+    m_differs = std::move(differs);
+    m_differs.resize(m_buffer.componentCount(), false);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                         {Qt::BackgroundRole, Qt::ToolTipRole});
+}
+
+void BufferTableModel::clearComparison()
+{
+    if (m_differs.empty())
+        return;
+    m_other = {};
+    m_differs.clear();
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1),
+                         {Qt::BackgroundRole, Qt::ToolTipRole});
+}
+
+bool BufferTableModel::componentDiffers(std::size_t component) const
+{
+    return component < m_differs.size() && m_differs[component];
+}
+
+bool BufferTableModel::elementDiffers(std::size_t element) const
+{
+    const std::size_t first = element * std::size_t(m_components);
+    for (std::size_t c = first; c < first + std::size_t(m_components); ++c) {
+        if (componentDiffers(c))
+            return true;
+    }
+    return false;
+}
+
+QModelIndex BufferTableModel::indexOfComponent(std::size_t component) const
+{
+    if (component >= m_buffer.componentCount())
+        return {};
+    std::size_t row = 0;
+    std::size_t column = 0;
+    if (m_rowWidth > 0) {
+        const std::size_t element = component / std::size_t(m_components);
+        row = element / m_rowWidth;
+        column = element % m_rowWidth;
+    } else {
+        row = component / std::size_t(m_columns);
+        column = component % std::size_t(m_columns);
+    }
+    if (row >= std::size_t(rowCount()) || column >= std::size_t(m_columns))
+        return {};
+    return index(int(row), int(column));
+}
+
+std::optional<std::size_t> BufferTableModel::componentAt(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return std::nullopt;
+    const std::size_t component =
+        m_rowWidth > 0 ? (std::size_t(index.row()) * m_rowWidth + std::size_t(index.column())) *
+                             std::size_t(m_components)
+                       : std::size_t(index.row()) * std::size_t(m_columns) + std::size_t(index.column());
+    if (component >= m_buffer.componentCount())
+        return std::nullopt;
+    return component;
 }
 
 void BufferTableModel::setFormat(NumberFormat format)
@@ -98,8 +215,9 @@ int BufferTableModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid())
         return 0;
-    // Views address rows with int: beyond that the table shows the first 2^31-1 elements.
-    return static_cast<int>(std::min<std::size_t>(m_buffer.count, std::numeric_limits<int>::max()));
+    // Views address rows with int: beyond that the table shows the first 2^31-1 rows.
+    const std::size_t rows = m_rowWidth > 0 ? (m_buffer.count + m_rowWidth - 1) / m_rowWidth : m_buffer.count;
+    return static_cast<int>(std::min<std::size_t>(rows, kMaxRows));
 }
 
 int BufferTableModel::columnCount(const QModelIndex &parent) const
@@ -109,16 +227,18 @@ int BufferTableModel::columnCount(const QModelIndex &parent) const
 
 QString BufferTableModel::formatComponent(std::size_t component) const
 {
-    const Number n = m_buffer.number(component);
-    const ScalarKind kind = m_buffer.type.scalar;
-    switch (m_format) {
+    return formatComponent(m_buffer, component, m_format);
+}
+
+QString BufferTableModel::formatComponent(const BufferData &buffer, std::size_t component,
+                                          NumberFormat format)
+{
+    const Number n = buffer.number(component);
+    const ScalarKind kind = buffer.type.scalar;
+    switch (format) {
     case NumberFormat::Hex:
-        if (const auto *u = std::get_if<std::uint64_t>(&n))
-            return QStringLiteral("0x") + QString::number(*u, 16);
-        if (const auto *i = std::get_if<std::int64_t>(&n))
-            return (*i < 0 ? QStringLiteral("-0x") : QStringLiteral("0x")) +
-                   QString::number(std::llabs(*i), 16);
-        return QString::number(std::get<double>(n), 'a');
+        // The stored bits: what a float is made of, and two's complement for negative integers.
+        return hexBits(buffer, component);
     case NumberFormat::Scientific:
         return QString::number(toDouble(n), 'e', kind == ScalarKind::Double ? 15 : 7);
     case NumberFormat::Decimal:
@@ -127,27 +247,75 @@ QString BufferTableModel::formatComponent(std::size_t component) const
     return QString::fromStdString(formatNumber(n, kind));
 }
 
+QColor BufferTableModel::differsColour()
+{
+    return QColor(0xf4, 0xa6, 0xa6);
+}
+
+QColor BufferTableModel::rowDiffersColour()
+{
+    return QColor(0xfb, 0xdc, 0xdc);
+}
+
 QVariant BufferTableModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid())
+    const std::optional<std::size_t> first = componentAt(index);
+    if (!first)
         return {};
-    const std::size_t component =
-        std::size_t(index.row()) * std::size_t(m_columns) + std::size_t(index.column());
-    if (component >= m_buffer.componentCount())
-        return {};
-    if (role == Qt::DisplayRole)
-        return formatComponent(component);
-    if (role == Qt::TextAlignmentRole)
+    const std::size_t component = *first;
+    const bool grid = m_rowWidth > 0;
+    switch (role) {
+    case Qt::DisplayRole: {
+        if (!grid || m_components == 1)
+            return formatComponent(component);
+        // One element per cell: its components together.
+        QStringList parts;
+        for (int c = 0; c < m_components; ++c)
+            parts << formatComponent(component + std::size_t(c));
+        return parts.join(QStringLiteral(", "));
+    }
+    case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::UserRole)
+    case Qt::UserRole:
         return m_buffer.value(component);
-    return {};
+    case Qt::BackgroundRole: {
+        if (m_differs.empty())
+            return {};
+        if (grid)
+            return elementDiffers(component / std::size_t(m_components)) ? QVariant(differsColour())
+                                                                         : QVariant();
+        if (componentDiffers(component))
+            return differsColour();
+        return elementDiffers(component / std::size_t(m_columns)) ? QVariant(rowDiffersColour()) : QVariant();
+    }
+    case Qt::ToolTipRole: {
+        if (m_differs.empty())
+            return {};
+        const std::size_t count = grid ? std::size_t(m_components) : 1;
+        QStringList theirs;
+        bool differs = false;
+        for (std::size_t c = component; c < component + count; ++c) {
+            differs |= componentDiffers(c);
+            if (c < m_other.componentCount())
+                theirs << formatComponent(m_other, c, m_format);
+        }
+        if (!differs)
+            return {};
+        return tr("%1 has %2").arg(QString::fromStdString(m_other.name), theirs.join(QStringLiteral(", ")));
+    }
+    default:
+        return {};
+    }
 }
 
 QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (role != Qt::DisplayRole)
         return {};
+    if (m_rowWidth > 0) {
+        // Rows are y and columns x of the NDRange.
+        return section;
+    }
     if (orientation == Qt::Vertical)
         return section;
     if (m_columns == 1)
@@ -156,6 +324,42 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
     if (!m_buffer.type.isRaw() && m_columns <= 4)
         return QString(QChar::fromLatin1(kNames[section]));
     return QStringLiteral("s%1").arg(section, 0, 16);
+}
+
+QImage bufferImage(const BufferData &buffer, std::size_t rowWidth)
+{
+    if (rowWidth == 0 || buffer.count == 0 || buffer.componentCount() == 0)
+        return {};
+    const std::size_t components = buffer.componentCount() / buffer.count;
+    const std::size_t height = (buffer.count + rowWidth - 1) / rowWidth;
+    // QImage sizes are int, and a picture larger than 32k on a side is no use on a screen anyway.
+    if (rowWidth > 32768 || height > 32768)
+        return {};
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (std::size_t e = 0; e < buffer.count; ++e) {
+        const double v = buffer.value(e * components);
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    QImage image(int(rowWidth), int(height), QImage::Format_RGB32);
+    image.fill(QColor(0x80, 0x80, 0x80)); // past the end of the buffer
+    const double range = hi > lo ? hi - lo : 0;
+    for (std::size_t e = 0; e < buffer.count; ++e) {
+        const double v = buffer.value(e * components);
+        QRgb rgb = 0;
+        if (std::isnan(v)) {
+            rgb = qRgb(255, 0, 255);
+        } else {
+            const double t = std::isinf(v) ? (v > 0 ? 1.0 : 0.0) : range > 0 ? (v - lo) / range : 0.5;
+            const int g = std::clamp(int(std::lround(t * 255)), 0, 255);
+            rgb = qRgb(g, g, g);
+        }
+        image.setPixel(int(e % rowWidth), int(e / rowWidth), rgb);
+    }
+    return image;
 }
 
 namespace {

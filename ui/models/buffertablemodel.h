@@ -1,10 +1,17 @@
 // A read-back buffer as a table on a virtual model: one row per element, one column per vector
-// component, values formatted on demand, so 100 million elements cost no more than the bytes themselves.
+// component (or, laid out in 2-D, one row per NDRange row and one cell per element), values formatted on
+// demand, so 100 million elements cost no more than the bytes themselves. The elements that differ from a
+// compared buffer are coloured; a 2-D buffer can also be made into a grey-scale picture.
 #pragma once
 
 #include "clscope/kernelargs.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
+#include <QImage>
+
+#include <optional>
+#include <vector>
 
 namespace clscope::ui {
 
@@ -28,7 +35,8 @@ struct Comparison
     std::size_t mismatches = 0;
     std::size_t firstMismatch = 0; // component index
     double maxAbsError = 0;
-    QString error; // set when the two cannot be compared (sizes differ)
+    QString error;             // set when the two cannot be compared (sizes differ)
+    std::vector<bool> differs; // per component, when mismatches > 0
 };
 
 // Component-wise |a - b| <= tolerance (NaN equals NaN).
@@ -40,10 +48,26 @@ class BufferTableModel : public QAbstractTableModel
 public:
     explicit BufferTableModel(QObject *parent = nullptr);
 
+    // A new buffer drops the comparison; the layout is kept.
     void setBuffer(BufferData buffer);
     const BufferData &buffer() const { return m_buffer; }
     void setFormat(NumberFormat format);
     NumberFormat format() const { return m_format; }
+
+    // 0: one row per element; else rows of `rowWidth` elements, one element per cell (2-D results, the
+    // width from the NDRange).
+    void setRowWidth(std::size_t rowWidth);
+    std::size_t rowWidth() const { return m_rowWidth; }
+
+    // Colours the elements that differ from `other` (BackgroundRole), whose value the tooltip shows.
+    void setComparison(BufferData other, std::vector<bool> differs);
+    void clearComparison();
+    bool hasComparison() const { return !m_differs.empty(); }
+    bool componentDiffers(std::size_t component) const;
+    // The cell that shows a component (its element in 2-D), in either layout.
+    QModelIndex indexOfComponent(std::size_t component) const;
+    // The first component shown by a cell, or nothing for an empty cell.
+    std::optional<std::size_t> componentAt(const QModelIndex &index) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -51,12 +75,31 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     QString formatComponent(std::size_t component) const;
+    static QString formatComponent(const BufferData &buffer, std::size_t component, NumberFormat format);
+
+    static QColor differsColour();    // the background of a differing element
+    static QColor rowDiffersColour(); // the rest of a row that holds one (1-D)
 
 private:
+    bool elementDiffers(std::size_t element) const;
+    void resetColumns();
+
     BufferData m_buffer;
     NumberFormat m_format = NumberFormat::Decimal;
+    int m_components = 1; // per element
     int m_columns = 1;
+    std::size_t m_rowWidth = 0;
+    BufferData m_other;
+    std::vector<bool> m_differs;
 };
+
+// Stored bits of one component as hex digits, as wide as the type: float 1.0 -> "0x3f800000", a double
+// 16 digits, a half 4, int -1 -> "0xffffffff".
+QString hexBits(const BufferData &buffer, std::size_t component);
+
+// The first component of each element as a grey-scale picture `rowWidth` wide (min black, max white over
+// the finite values; NaN magenta), or a null image when there is nothing to draw.
+QImage bufferImage(const BufferData &buffer, std::size_t rowWidth);
 
 // Writes the buffer as CSV (one row per element, one column per component). Returns an error or empty.
 QString writeBufferCsv(const BufferData &buffer, const QString &path);

@@ -1,4 +1,4 @@
-// Device tree filter: label, value and CL_* name, case-insensitive.
+// Device tree filter: label, value, CL_* name and the CL_* names of a value, case-insensitive.
 #include "devicefilterproxy.h"
 
 #include "devicetreemodel.h"
@@ -27,7 +27,8 @@ bool DeviceFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
     const QModelIndex value = model->index(sourceRow, DeviceTreeModel::ValueColumn, sourceParent);
     return name.data().toString().contains(m_text, Qt::CaseInsensitive) ||
            value.data().toString().contains(m_text, Qt::CaseInsensitive) ||
-           name.data(DeviceTreeModel::ParamNameRole).toString().contains(m_text, Qt::CaseInsensitive);
+           name.data(DeviceTreeModel::ParamNameRole).toString().contains(m_text, Qt::CaseInsensitive) ||
+           name.data(DeviceTreeModel::SymbolicValueRole).toString().contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace clscope::ui

@@ -18,6 +18,7 @@ struct DeviceTreeModel::Node
     QString tooltip;
     QString paramName;
     QString raw;
+    QString symbolic;
     bool unsupported = false;
     int platform = -1;
     int device = -1;
@@ -63,7 +64,10 @@ std::unique_ptr<Node> paramNode(const InfoValue &v, int platform, int device)
     n->unsupported = !v.supported();
     n->platform = platform;
     n->device = device;
-    n->tooltip = n->paramName + QStringLiteral("\nraw: ") + n->raw;
+    // Words in the tree ("GPU | Accelerator", "Global"); the CL_* names and the number in the tooltip.
+    n->symbolic = qs(v.symbolic());
+    n->tooltip = n->paramName + (n->symbolic.isEmpty() ? QString() : u'\n' + n->symbolic) +
+                 QStringLiteral("\nraw: ") + n->raw;
     return n;
 }
 
@@ -267,6 +271,8 @@ QVariant DeviceTreeModel::data(const QModelIndex &index, int role) const
         return n->device;
     case RawValueRole:
         return n->raw;
+    case SymbolicValueRole:
+        return n->symbolic;
     default:
         return {};
     }

@@ -22,6 +22,7 @@ public:
         PlatformIndexRole,
         DeviceIndexRole,
         RawValueRole,
+        SymbolicValueRole, // "CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR" for bitfields and enums
     };
     enum NodeKind { PlatformNode, DeviceNode, GroupNode, ParamNode, ErrorNode };
     Q_ENUM(NodeKind)

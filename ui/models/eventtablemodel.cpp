@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace clscope::ui {
 
@@ -56,25 +57,28 @@ QColor timelineColour(std::uint32_t colourIndex)
 QString durationText(double ns)
 {
     const double a = std::fabs(ns);
-    auto fmt = [](double v, const char *unit) -> QString {
-        // Three significant digits after the unit change, trailing zeros dropped.
-        const int decimals = v >= 100 ? 1 : v >= 10 ? 2 : 3;
-        QString text = QString::number(v, 'f', decimals);
+    if (std::llround(a) < 1000)
+        return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
+    static constexpr std::array<std::pair<double, const char *>, 3> units = {
+        {{1e3, "\u00b5s"}, {1e6, "ms"}, {1e9, "s"}}};
+    for (std::size_t u = 0; u < units.size(); ++u) {
+        const double v = a / units[u].first;
+        // Three significant digits: 1.23, 12.3, 123.
+        const int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+        const double scale = std::pow(10.0, decimals);
+        const double rounded = std::round(v * scale) / scale;
+        if (rounded >= 1000 && u + 1 < units.size())
+            continue; // 999.7 µs is 1 ms
+        QString text = QString::number(ns < 0 ? -rounded : rounded, 'f', decimals);
         if (text.contains(u'.')) {
             while (text.endsWith(u'0'))
                 text.chop(1);
             if (text.endsWith(u'.'))
                 text.chop(1);
         }
-        return text + u' ' + QString::fromUtf8(unit);
-    };
-    if (a < 1e3)
-        return QString::number(ns, 'f', 0) + QStringLiteral(" ns");
-    if (a < 1e6)
-        return fmt(ns / 1e3, "\u00b5s");
-    if (a < 1e9)
-        return fmt(ns / 1e6, "ms");
-    return fmt(ns / 1e9, "s");
+        return text + u' ' + QString::fromUtf8(units[u].second);
+    }
+    return {};
 }
 
 QString bytesText(std::uint64_t bytes)
@@ -142,9 +146,8 @@ QVariant EventTableModel::display(const CommandRecord &r, int row, int column) c
     case StartColumn:
         if (r.start == 0)
             return QStringLiteral("—");
-        return QString(QString::number(
-                           static_cast<double>(static_cast<std::int64_t>(r.start - m_origin)) / 1e6, 'f', 6) +
-                       QStringLiteral(" ms"));
+        // After the timeline's origin, in the unit that fits (the raw ns are in the sort key and the CSV).
+        return durationText(static_cast<double>(static_cast<std::int64_t>(r.start - m_origin)));
     case DurationColumn:
         return r.start != 0 && r.end >= r.start ? durationText(static_cast<double>(r.duration()))
                                                 : QStringLiteral("—");
@@ -239,6 +242,16 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == NameColumn)
             return timelineColour(colourIndexFor(r));
         return {};
+    case Qt::ToolTipRole:
+        // The exact value behind the rounded one.
+        if (index.column() == StartColumn && r.start != 0)
+            return tr("%L1 ns after the timeline's origin")
+                .arg(static_cast<qlonglong>(static_cast<std::int64_t>(r.start - m_origin)));
+        if (index.column() == DurationColumn && r.start != 0 && r.end >= r.start)
+            return tr("%L1 ns").arg(static_cast<qulonglong>(r.duration()));
+        if (index.column() == IssuesColumn)
+            return QString::fromStdString(describeIssues(checkTimestamps(r)));
+        return {};
     case Qt::ForegroundRole:
         if (index.column() == IssuesColumn && checkTimestamps(r).isError())
             return QColor(Qt::red);
@@ -255,10 +268,6 @@ QVariant EventTableModel::data(const QModelIndex &index, int role) const
         default:
             return {};
         }
-    case Qt::ToolTipRole:
-        if (index.column() == IssuesColumn)
-            return QString::fromStdString(describeIssues(checkTimestamps(r)));
-        return {};
     default:
         return {};
     }

@@ -19,7 +19,8 @@ using RecordsPtr = std::shared_ptr<const std::vector<CommandRecord>>;
 
 // Palette entry of colourIndexFor() (timelinedata.h): fixed colours for command types, 16 for kernels.
 QColor timelineColour(std::uint32_t colourIndex);
-// "850 ns", "4.12 µs", "1.234 ms", "2.5 s": three significant decimals at most.
+// "850 ns", "4.12 µs", "12.3 ms", "2.5 s": the unit that fits, three significant digits (trailing zeros
+// dropped). Every time a person reads in the GUI (results, history, timeline) goes through this.
 QString durationText(double ns);
 // "4 KiB", "1.5 MiB".
 QString bytesText(std::uint64_t bytes);

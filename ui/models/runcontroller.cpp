@@ -57,10 +57,18 @@ void RunController::run(const RunRequest &request)
     options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
     const quint64 generation = ++m_generation;
     m_busy = true;
+    // Set while the kernel is on the worker, so that a run after an abandoned one can say what it waits for.
+    auto running = std::make_shared<std::atomic<bool>>(true);
+    m_running = running;
     emit runStarted(QString::fromStdString(request.kernel));
     worker.submit<Outcome>(
         kRunTag,
-        [request, options, context](const CancelToken &cancel, const Progress &) mutable -> Outcome {
+        [request, options, context, running](const CancelToken &cancel, const Progress &) mutable -> Outcome {
+            struct Done
+            {
+                std::atomic<bool> &flag;
+                ~Done() { flag.store(false); }
+            } done{*running};
             Outcome out;
             try {
                 if (!options.pool && context) {
@@ -104,6 +112,7 @@ void RunController::abandon()
         m_worker->discard(kRunTag);
     ++m_generation;
     m_busy = false;
+    m_abandoned = m_running;
     emit runAbandoned();
 }
 

@@ -7,6 +7,8 @@
 #include "clscope/runner.h"
 
 #include <QObject>
+
+#include <atomic>
 #include <QString>
 
 #include <memory>
@@ -30,6 +32,8 @@ public:
     // Stops waiting for the current run: its result will be dropped when it arrives.
     void abandon();
     bool isBusy() const { return m_busy; }
+    // True while a run abandoned with abandon() is still on its worker: the next run there waits for it.
+    bool abandonedStillRunning() const { return m_abandoned && m_abandoned->load(); }
 
 signals:
     void runStarted(const QString &kernel);
@@ -46,6 +50,8 @@ private:
     DeviceWorker *m_worker = nullptr; // of the latest run
     quint64 m_generation = 0;
     bool m_busy = false;
+    std::shared_ptr<std::atomic<bool>> m_running;   // the latest run's "still on the worker"
+    std::shared_ptr<std::atomic<bool>> m_abandoned; // the abandoned run's
     std::shared_ptr<MemoryPool> m_pool;
     cl_context m_poolContext = nullptr;   // retained by m_pool's allocator, so it cannot be reused meanwhile
     DeviceWorker *m_poolWorker = nullptr; // where the pool was made, and is released

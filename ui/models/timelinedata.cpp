@@ -314,7 +314,7 @@ const char *unitName(double unit)
 
 std::string TimeAxisTicks::label(double rel) const
 {
-    double value = rel / unit;
+    double value = (rel - base) / unit;
     // Printing -0.000 for a tick that is 0 up to rounding would look like a bug.
     if (std::fabs(value) < 0.5 * std::pow(10.0, -decimals))
         value = 0;
@@ -330,7 +330,9 @@ TimeAxisTicks chooseTicks(const TimelineData &data, const std::function<int(cons
     const double nsPerPixel = data.nsPerPixel();
     if (!(nsPerPixel > 0) || !(data.span() > 0))
         return ticks;
-    const double magnitude = std::max(std::fabs(data.viewStart), std::fabs(data.viewEnd));
+    ticks.base = data.viewStart;
+    ticks.firstTick = data.viewStart;
+    const double magnitude = data.span();
     ticks.unit = magnitude >= 1e9 ? 1e9 : magnitude >= 1e6 ? 1e6 : magnitude >= 1e3 ? 1e3 : 1;
 
     static constexpr std::array<double, 3> mantissas = {1, 2, 5};
@@ -341,17 +343,58 @@ TimeAxisTicks chooseTicks(const TimelineData &data, const std::function<int(cons
             ticks.step = step;
             ticks.decimals = std::max(0, static_cast<int>(std::ceil(std::log10(ticks.unit / step) - 1e-9)));
             ticks.minorDivisions = m == 1 ? 4 : 5;
-            // The widest labels are those with the most digits: the ones at the ends of the view.
-            const int widest = std::max(textWidth(ticks.label(std::floor(data.viewStart / step) * step)),
-                                        textWidth(ticks.label(std::ceil(data.viewEnd / step) * step)));
-            if (step / nsPerPixel >= widest + gap) {
-                ticks.firstTick = std::ceil(data.viewStart / step) * step;
+            // The widest label is the last one, the furthest from the view's start.
+            const double last = data.viewStart + std::floor(data.span() / step) * step;
+            const int widest = std::max(textWidth(ticks.label(last)), textWidth(ticks.label(data.viewStart)));
+            if (step / nsPerPixel >= widest + gap)
                 return ticks;
-            }
         }
     }
-    ticks.firstTick = std::ceil(data.viewStart / ticks.step) * ticks.step;
     return ticks;
+}
+
+std::vector<AxisLabel> axisLabels(const TimelineData &data, const TimeAxisTicks &ticks,
+                                  const std::function<int(const std::string &)> &textWidth)
+{
+    std::vector<AxisLabel> out;
+    if (!(ticks.step > 0) || data.width <= 0)
+        return out;
+    int rightmost = std::numeric_limits<int>::min();
+    for (int k = 0; k < 100000; ++k) {
+        const double t = ticks.firstTick + k * ticks.step;
+        if (t > data.viewEnd)
+            break;
+        AxisLabel label;
+        label.tick = t;
+        label.text = ticks.label(t);
+        label.width = textWidth(label.text);
+        label.x = static_cast<int>(std::lround(data.timeToX(t))) + kAxisLabelPad;
+        if (label.x + label.width > data.width || label.x < rightmost + kAxisLabelPad)
+            continue;
+        rightmost = label.x + label.width;
+        out.push_back(std::move(label));
+    }
+    return out;
+}
+
+std::pair<std::uint64_t, std::uint64_t> recordSpan(const std::vector<CommandRecord> &records,
+                                                   const std::vector<std::size_t> &indices, bool stages)
+{
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t last = 0;
+    for (const std::size_t i : indices) {
+        if (i >= records.size())
+            continue;
+        const CommandRecord &r = records[i];
+        if (r.start == 0 || r.end < r.start)
+            continue;
+        const std::uint64_t begin = stages && r.queued != 0 && r.queued <= r.start ? r.queued : r.start;
+        first = std::min(first, begin);
+        last = std::max(last, r.end);
+    }
+    if (last == 0)
+        return {0, 0};
+    return {first, last};
 }
 
 } // namespace clscope::ui

@@ -125,19 +125,42 @@ private:
     bool m_stages = false;
 };
 
-// Time axis ticks: a step of 1, 2 or 5 x 10^k ns, the smallest whose labels fit (text width + gap), with
-// the unit picked from the size of the values shown and as many decimals as the step needs.
+// Time axis ticks, counted from the view's start (the first tick is at the left edge and reads 0, so the
+// labels stay short however deep the view is in a long run): a step of 1, 2 or 5 x 10^k ns, the smallest
+// whose labels fit (text width + gap), the unit picked from the span shown and as many decimals as the step
+// needs.
 struct TimeAxisTicks
 {
     double step = 0;      // ns between labelled ticks
-    double firstTick = 0; // relative ns of the first labelled tick >= viewStart
+    double firstTick = 0; // relative ns of the first labelled tick: the view's start
+    double base = 0;      // relative ns that the labels count from (the view's start)
     double unit = 1;      // ns per unit: 1, 1e3, 1e6, 1e9
     int decimals = 0;
     int minorDivisions = 5;
-    std::string label(double rel) const; // "12.5 ms"
+    std::string label(double rel) const; // "12.5 ms" after base
 };
 TimeAxisTicks chooseTicks(const TimelineData &data, const std::function<int(const std::string &)> &textWidth,
                           int gap = 16);
+
+// The axis labels as drawn: each starts just right of its tick (x in time-area pixels, 0 = the view's
+// start), and a label that would not fit before the right edge, or would touch the one before, is left
+// out rather than pushed into its neighbour.
+struct AxisLabel
+{
+    double tick = 0; // relative ns
+    int x = 0;       // left edge of the text
+    int width = 0;
+    std::string text;
+};
+inline constexpr int kAxisLabelPad = 3; // pixels between a tick and its label
+std::vector<AxisLabel> axisLabels(const TimelineData &data, const TimeAxisTicks &ticks,
+                                  const std::function<int(const std::string &)> &textWidth);
+
+// The earliest and latest usable timestamps (queued included when `stages`) of the records at `indices`,
+// or 0, 0 when none of them has any.
+std::pair<std::uint64_t, std::uint64_t> recordSpan(const std::vector<CommandRecord> &records,
+                                                   const std::vector<std::size_t> &indices, bool stages);
+
 // "ns", "µs", "ms", "s" for a unit of 1, 1e3, 1e6, 1e9.
 const char *unitName(double unit);
 

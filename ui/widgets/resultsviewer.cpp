@@ -1,7 +1,9 @@
 // Results viewer widgets and actions.
 #include "resultsviewer.h"
 
+#include "bufferimageview.h"
 #include "models/buffertablemodel.h"
+#include "models/eventtablemodel.h"
 
 #include "clscope/npy.h"
 
@@ -15,9 +17,12 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace clscope::ui {
@@ -34,26 +39,52 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     , m_model(new BufferTableModel(this))
     , m_buffer(new QComboBox)
     , m_format(new QComboBox)
+    , m_layoutCombo(new QComboBox)
+    , m_stack(new QStackedWidget)
     , m_table(new QTableView)
+    , m_image(new BufferImageView)
     , m_header(new QLabel(tr("No run yet. Fill the arguments and press F5.")))
     , m_summary(new QLabel)
     , m_compareWith(new QComboBox)
     , m_tolerance(new QDoubleSpinBox)
+    , m_firstDifference(new QPushButton(tr("First difference")))
     , m_compareResult(new QLabel)
 {
     setObjectName(QStringLiteral("resultsViewer"));
     m_format->addItems({tr("Decimal"), tr("Hex"), tr("Scientific")});
+    m_format->setToolTip(tr("Hex shows the stored bits: float 1.0 is 0x3f800000"));
+    m_layoutCombo->setObjectName(QStringLiteral("resultsLayout"));
+    m_layoutCombo->addItems({tr("1-D"), tr("2-D table"), tr("2-D image")});
+    m_layoutCombo->setToolTip(tr("A 2-D NDRange can be shown as rows of its first size, or as a grey-scale "
+                                 "picture (min black, max white, NaN magenta)"));
+    m_layoutCombo->setEnabled(false);
     m_table->setModel(m_model);
     m_table->verticalHeader()->setDefaultSectionSize(20);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_stack->addWidget(m_table);
+    m_stack->addWidget(m_image);
+    m_image->setDescriber([this](int x, int y) {
+        const std::size_t width = rowWidth();
+        const std::size_t element = std::size_t(y) * width + std::size_t(x);
+        const BufferData &b = m_model->buffer();
+        if (width == 0 || element >= b.count)
+            return QString();
+        const std::size_t components = b.componentCount() / std::max<std::size_t>(1, b.count);
+        return tr("x %1, y %2: %3").arg(x).arg(y).arg(m_model->formatComponent(element * components));
+    });
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tolerance->setDecimals(9);
     m_tolerance->setRange(0, 1e12);
     m_tolerance->setValue(1e-6);
+    m_buffer->setMinimumContentsLength(14);
+    m_buffer->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_compareWith->setEditable(true);
     m_compareWith->setPlaceholderText(tr("buffer or file"));
     m_compareWith->setMinimumContentsLength(16);
+    m_firstDifference->setObjectName(QStringLiteral("resultsFirstDifference"));
+    m_firstDifference->setToolTip(tr("Select the first element that differs"));
+    m_firstDifference->setEnabled(false);
 
     auto *save = new QPushButton(tr("Save as…"));
     auto *compare = new QPushButton(tr("Compare"));
@@ -63,8 +94,8 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Buffer")));
     top->addWidget(m_buffer, 2);
-    top->addWidget(new QLabel(tr("Format")));
     top->addWidget(m_format);
+    top->addWidget(m_layoutCombo);
     top->addSpacing(12);
     top->addWidget(new QLabel(tr("Compare with")));
     top->addWidget(m_compareWith, 1);
@@ -72,6 +103,7 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     top->addWidget(new QLabel(tr("±")));
     top->addWidget(m_tolerance);
     top->addWidget(compare);
+    top->addWidget(m_firstDifference);
     top->addSpacing(12);
     top->addWidget(save);
     auto *texts = new QHBoxLayout;
@@ -86,12 +118,17 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     layout->setSpacing(2);
     layout->addWidget(m_header);
     layout->addLayout(top);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_stack, 1);
     layout->addLayout(texts);
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, &ResultsViewer::onBufferChosen);
-    connect(m_format, &QComboBox::currentIndexChanged, this,
-            [this](int i) { m_model->setFormat(static_cast<NumberFormat>(i)); });
+    // Another buffer chosen by hand is not compared again after the next run (its target may not fit).
+    connect(m_buffer, &QComboBox::activated, this, [this] { m_compareTarget.clear(); });
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_model->setFormat(static_cast<NumberFormat>(i));
+        fitColumns();
+    });
+    connect(m_layoutCombo, &QComboBox::activated, this, [this](int i) { setLayout(static_cast<Layout>(i)); });
     connect(save, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save buffer"), qs(m_model->buffer().name) + QStringLiteral(".npy"),
@@ -110,24 +147,24 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     });
     connect(compare, &QPushButton::clicked, this,
             [this] { compareWith(m_compareWith->currentText().trimmed(), m_tolerance->value()); });
+    connect(m_firstDifference, &QPushButton::clicked, this, &ResultsViewer::showFirstDifference);
 }
 
 void ResultsViewer::showResult(const RunResult &result)
 {
-    const QString previous = m_buffer->currentText();
+    const QString previous = m_buffer->currentData().toString();
+    const QString target = m_compareWith->currentText();
     m_result = result;
-    QStringList launches;
     double total = 0;
     for (const auto &l : result.launches())
         total += double(l.duration());
+    const auto launches = result.launches().size();
     m_header->setText(
-        tr("%1 on %2: %n launch(es), kernel time %3 us (mean %4 us), run %5 ms%6", nullptr,
-           int(result.launches().size()))
-            .arg(qs(result.kernel()), qs(result.device()))
-            .arg(total / 1e3, 0, 'f', 1)
-            .arg(result.launches().empty() ? 0.0 : total / 1e3 / double(result.launches().size()), 0, 'f', 1)
-            .arg(result.durationMs(), 0, 'f', 1)
-            .arg(result.cancelled() ? tr(" — stopped before the end") : QString()));
+        tr("%1 on %2: %n launch(es), kernel time %3 (mean %4), run %5%6", nullptr, int(launches))
+            .arg(qs(result.kernel()), qs(result.device()), durationText(total),
+                 durationText(launches ? total / double(launches) : 0.0),
+                 durationText(result.durationMs() * 1e6),
+                 result.cancelled() ? tr(" — stopped before the end") : QString()));
     m_buffer->blockSignals(true);
     m_buffer->clear();
     m_compareWith->clear();
@@ -137,11 +174,17 @@ void ResultsViewer::showResult(const RunResult &result)
                           qs(b.name));
         m_compareWith->addItem(qs(b.name));
     }
-    m_compareWith->setCurrentText(QString());
+    // The target stays what it was: a buffer of this run or a file.
+    m_compareWith->setCurrentText(target);
     m_buffer->blockSignals(false);
-    const int keep = m_buffer->findText(previous);
+    const int keep = m_buffer->findData(previous);
     m_buffer->setCurrentIndex(keep >= 0 ? keep : 0);
+    m_layoutCombo->setEnabled(rowWidth() > 0);
     onBufferChosen(m_buffer->currentIndex());
+    if (!m_compareTarget.isEmpty()) {
+        bool compared = false;
+        compare(m_compareTarget, m_tolerance->value(), &compared);
+    }
 }
 
 bool ResultsViewer::selectBuffer(const QString &name)
@@ -156,14 +199,75 @@ bool ResultsViewer::selectBuffer(const QString &name)
 void ResultsViewer::onBufferChosen(int index)
 {
     const auto &buffers = m_result.buffers();
+    m_compareResult->clear();
+    m_firstDifference->setEnabled(false);
     if (index < 0 || index >= int(buffers.size())) {
         m_model->setBuffer({});
         m_summary->clear();
+        applyLayout();
         return;
     }
     m_model->setBuffer(buffers[size_t(index)]);
-    m_compareResult->clear();
+    applyLayout();
     updateSummary();
+}
+
+std::size_t ResultsViewer::rowWidth() const
+{
+    const auto &global = m_result.global();
+    return global.size() >= 2 ? global[0] : 0;
+}
+
+bool ResultsViewer::setLayout(Layout layout)
+{
+    if (layout != Layout::Linear && rowWidth() == 0) {
+        m_layoutCombo->setCurrentIndex(int(m_layout));
+        return false;
+    }
+    m_layout = layout;
+    applyLayout();
+    return true;
+}
+
+void ResultsViewer::applyLayout()
+{
+    // The chosen layout is kept for the next 2-D run; a 1-D run is shown as a list.
+    const std::size_t width = rowWidth();
+    const Layout shown = width == 0 ? Layout::Linear : m_layout;
+    {
+        const QSignalBlocker block(m_layoutCombo);
+        m_layoutCombo->setCurrentIndex(int(shown));
+    }
+    m_model->setRowWidth(shown == Layout::Linear ? 0 : width);
+    fitColumns();
+    if (shown == Layout::Image2D) {
+        m_image->setImage(bufferImage(m_model->buffer(), width));
+        m_stack->setCurrentWidget(m_image);
+    } else {
+        m_image->setImage({});
+        m_stack->setCurrentWidget(m_table);
+    }
+}
+
+void ResultsViewer::fitColumns()
+{
+    QHeaderView *columns = m_table->horizontalHeader();
+    if (m_model->rowWidth() == 0) {
+        columns->setSectionResizeMode(QHeaderView::Stretch);
+        return;
+    }
+    // Thousands of columns: one width for all, from the texts of the first rows in the current format
+    // (measuring every cell of a large buffer would take longer than the run).
+    const QFontMetrics fm = m_table->fontMetrics();
+    int widest = fm.horizontalAdvance(QStringLiteral("00000"));
+    const int rows = std::min(m_model->rowCount(), 16);
+    const int cols = std::min(m_model->columnCount(), 64);
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c)
+            widest = std::max(widest, fm.horizontalAdvance(m_model->index(r, c).data().toString()));
+    }
+    columns->setSectionResizeMode(QHeaderView::Interactive);
+    columns->setDefaultSectionSize(widest + 2 * fm.averageCharWidth());
 }
 
 void ResultsViewer::updateSummary()
@@ -179,13 +283,43 @@ void ResultsViewer::updateSummary()
                            .arg(s.infCount));
 }
 
+QString ResultsViewer::headerText() const
+{
+    return m_header->text();
+}
+
 QString ResultsViewer::summaryText() const
 {
     return m_summary->text();
 }
 
+QString ResultsViewer::compareText() const
+{
+    return m_compareResult->text();
+}
+
+QString ResultsViewer::compareTarget() const
+{
+    return m_compareTarget;
+}
+
 QString ResultsViewer::compareWith(const QString &bufferOrPath, double tolerance)
 {
+    m_tolerance->setValue(tolerance);
+    if (m_compareWith->currentText() != bufferOrPath)
+        m_compareWith->setCurrentText(bufferOrPath);
+    bool compared = false;
+    const QString text = compare(bufferOrPath, tolerance, &compared);
+    // Only a comparison that could be made is made again after the next run.
+    m_compareTarget = compared ? bufferOrPath : QString();
+    return text;
+}
+
+QString ResultsViewer::compare(const QString &bufferOrPath, double tolerance, bool *compared)
+{
+    *compared = false;
+    m_model->clearComparison();
+    m_firstDifference->setEnabled(false);
     const BufferData &shown = m_model->buffer();
     BufferData other;
     if (const BufferData *b = m_result.buffer(bufferOrPath.toStdString())) {
@@ -218,23 +352,59 @@ QString ResultsViewer::compareWith(const QString &bufferOrPath, double tolerance
         m_compareResult->setText(tr("'%1' is neither a read-back buffer nor a file").arg(bufferOrPath));
         return m_compareResult->text();
     }
-    const Comparison c = compareBuffers(shown, other, tolerance);
-    if (!c.error.isEmpty())
+    Comparison c = compareBuffers(shown, other, tolerance);
+    *compared = c.error.isEmpty();
+    if (!c.error.isEmpty()) {
         m_compareResult->setText(c.error);
-    else if (c.mismatches == 0)
+    } else if (c.mismatches == 0) {
         m_compareResult->setText(tr("Equal within %1: %2 values, max |error| %3")
                                      .arg(tolerance)
                                      .arg(c.compared)
                                      .arg(c.maxAbsError));
-    else
+    } else {
+        QString where = QString::number(c.firstMismatch);
+        if (const std::size_t width = m_model->rowWidth(); width > 0 && shown.count > 0) {
+            const std::size_t element = c.firstMismatch / (shown.componentCount() / shown.count);
+            where += tr(": x %1, y %2").arg(element % width).arg(element / width);
+        }
         m_compareResult->setText(
             tr("%1 of %2 values differ by more than %3 (first at value %4), max |error| %5")
                 .arg(c.mismatches)
                 .arg(c.compared)
                 .arg(tolerance)
-                .arg(c.firstMismatch)
+                .arg(where)
                 .arg(c.maxAbsError));
+        m_model->setComparison(std::move(other), std::move(c.differs));
+        m_firstDifference->setEnabled(true);
+        scrollToFirstDifference();
+    }
     return m_compareResult->text();
+}
+
+bool ResultsViewer::showFirstDifference()
+{
+    // The picture has no cells to select: the 2-D table shows the same rows.
+    if (m_model->hasComparison() && m_stack->currentWidget() == m_image)
+        setLayout(Layout::Table2D);
+    return scrollToFirstDifference();
+}
+
+bool ResultsViewer::scrollToFirstDifference()
+{
+    if (!m_model->hasComparison())
+        return false;
+    const std::size_t n = m_model->buffer().componentCount();
+    std::size_t first = 0;
+    while (first < n && !m_model->componentDiffers(first))
+        ++first;
+    if (first >= n)
+        return false;
+    const QModelIndex index = m_model->indexOfComponent(first);
+    if (!index.isValid())
+        return false;
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
 }
 
 QString ResultsViewer::saveBuffer(const QString &path) const

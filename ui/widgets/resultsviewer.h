@@ -1,6 +1,8 @@
 // The results viewer: each read-back buffer in a table on a virtual model (a column per vector
 // component), decimal/hex/scientific formats, a summary (min, max, mean, NaN and Inf counts), comparison
-// with another buffer or a file within a tolerance, and save as .npy, .bin or .csv.
+// with another buffer or a file within a tolerance (the differing elements coloured, a jump to the first,
+// the target kept for the next run), a 2-D table and a grey-scale picture of the results of a 2-D
+// NDRange, and save as .npy, .bin or .csv.
 #pragma once
 
 #include "clscope/runner.h"
@@ -10,16 +12,21 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
+class QStackedWidget;
 class QTableView;
 
 namespace clscope::ui {
 
+class BufferImageView;
 class BufferTableModel;
 
 class ResultsViewer : public QWidget
 {
     Q_OBJECT
 public:
+    enum class Layout { Linear, Table2D, Image2D };
+
     explicit ResultsViewer(QWidget *parent = nullptr);
 
     void showResult(const RunResult &result);
@@ -27,26 +34,50 @@ public:
     bool selectBuffer(const QString &name);
     BufferTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
+    BufferImageView *imageView() const { return m_image; }
+    QString headerText() const;
     QString summaryText() const;
-    // Compares the shown buffer with another read-back buffer, or with a file (.npy or raw .bin).
+    // Compares the shown buffer with another read-back buffer, or with a file (.npy or raw .bin): the
+    // differing elements are coloured and the table scrolls to the first. The target and the tolerance are
+    // kept, and the next run is compared with them again.
     QString compareWith(const QString &bufferOrPath, double tolerance);
+    QString compareText() const;
+    QString compareTarget() const;
+    // Scrolls to and selects the first differing element; false when there is none.
+    bool showFirstDifference();
+    // Layouts other than Linear need a 2-D (or 3-D) NDRange: the row width is its first size. Returns
+    // false (and keeps the layout) when the run is not 2-D.
+    bool setLayout(Layout layout);
+    Layout layout() const { return m_layout; }
+    // The row width of the 2-D layouts: global()[0] of a 2-D run, else 0.
+    std::size_t rowWidth() const;
     // Saves the shown buffer; the format follows the extension (.npy, .bin, .csv). Returns an error.
     QString saveBuffer(const QString &path) const;
 
 private:
     void onBufferChosen(int index);
     void updateSummary();
+    void applyLayout();
+    void fitColumns();
+    QString compare(const QString &bufferOrPath, double tolerance, bool *compared);
+    bool scrollToFirstDifference();
 
     RunResult m_result;
     BufferTableModel *m_model;
     QComboBox *m_buffer;
     QComboBox *m_format;
+    QComboBox *m_layoutCombo;
+    QStackedWidget *m_stack;
     QTableView *m_table;
+    BufferImageView *m_image;
     QLabel *m_header;
     QLabel *m_summary;
     QComboBox *m_compareWith;
     QDoubleSpinBox *m_tolerance;
+    QPushButton *m_firstDifference;
     QLabel *m_compareResult;
+    Layout m_layout = Layout::Linear;
+    QString m_compareTarget; // what the last Compare compared with, compared again after the next run
 };
 
 } // namespace clscope::ui

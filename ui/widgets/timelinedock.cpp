@@ -1,6 +1,7 @@
 // The profiling panel: layout, selection sync between timeline and tables, histogram, exports.
 #include "timelinedock.h"
 
+#include "models/devicestatsmodel.h"
 #include "models/kernelstatsmodel.h"
 #include "models/safewrite.h"
 #include "plottheme.h"
@@ -19,6 +20,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -33,6 +35,7 @@
 #endif
 
 #include <cmath>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -71,6 +74,8 @@ TimelineDock::TimelineDock(QWidget *parent)
     , m_eventProxy(new EventFilterProxy(this))
     , m_statsModel(new KernelStatsModel(this))
     , m_statsProxy(new QSortFilterProxyModel(this))
+    , m_deviceStatsModel(new DeviceStatsModel(this))
+    , m_deviceStatsProxy(new QSortFilterProxyModel(this))
     , m_plot(new QCustomPlot)
     , m_filter(new QLineEdit)
     , m_typeCombo(new QComboBox)
@@ -84,20 +89,43 @@ TimelineDock::TimelineDock(QWidget *parent)
     m_events = makeTable(m_eventProxy, QStringLiteral("timelineEvents"));
     m_stats = makeTable(m_statsProxy, QStringLiteral("timelineStats"));
     m_stats->sortByColumn(KernelStatsModel::TotalColumn, Qt::DescendingOrder);
-    m_events->sortByColumn(-1, Qt::AscendingOrder); // record order until the user asks otherwise
+    m_deviceStatsProxy->setSourceModel(m_deviceStatsModel);
+    m_deviceStatsProxy->setSortRole(DeviceStatsModel::SortRole);
+    m_deviceStats = makeTable(m_deviceStatsProxy, QStringLiteral("timelineDeviceStats"));
+    m_deviceStats->sortByColumn(-1, Qt::AscendingOrder); // devices in order of first appearance
+    m_events->sortByColumn(-1, Qt::AscendingOrder);      // record order until the user asks otherwise
+    // Shift- and Ctrl-click select several rows; the timeline then spans them.
+    m_events->setSelectionMode(QAbstractItemView::ExtendedSelection);
     const int charWidth = m_events->fontMetrics().averageCharWidth();
-    // In average characters: enough for "16.288935 ms", "Queued → start", "1048576".
+    // In average characters: enough for "16.3 ms", "Queued → start", "1048576".
     const std::array<int, EventTableModel::ColumnCount> widths = {7,  8,  18, 10, 18, 16, 11,
                                                                   16, 10, 12, 12, 8,  30};
     for (int c = 0; c < EventTableModel::ColumnCount; ++c)
         m_events->setColumnWidth(c, widths[static_cast<std::size_t>(c)] * charWidth);
     m_stats->setColumnWidth(KernelStatsModel::NameColumn, 18 * charWidth);
+    m_deviceStats->setColumnWidth(DeviceStatsModel::DeviceColumn, 28 * charWidth);
 
     // Toolbar: view controls, filters, summary, exports.
+    auto *clearButton = new QToolButton;
+    clearButton->setObjectName(QStringLiteral("timelineClear"));
+    clearButton->setText(tr("Clear"));
+    clearButton->setToolTip(tr("Forget every command shown (the next run starts a new timeline)"));
+    connect(clearButton, &QToolButton::clicked, this, &TimelineDock::clear);
     auto *fit = new QToolButton;
     fit->setText(tr("Fit all"));
     fit->setToolTip(tr("Show the whole run (double-click the timeline, or Home)"));
     connect(fit, &QToolButton::clicked, m_timeline, &TimelineWidget::fitAll);
+    auto *lastRun = new QToolButton;
+    lastRun->setObjectName(QStringLiteral("timelineLastRun"));
+    lastRun->setText(tr("Last run"));
+    lastRun->setToolTip(tr("Zoom to the commands of the latest run"));
+    connect(lastRun, &QToolButton::clicked, this, &TimelineDock::zoomToLastRun);
+    auto *toSelection = new QToolButton;
+    toSelection->setObjectName(QStringLiteral("timelineZoomSelection"));
+    toSelection->setText(tr("Zoom to selection"));
+    toSelection->setToolTip(tr("Zoom to the rows selected in the events table (Shift- or Ctrl-click several: "
+                               "the timeline follows by itself)"));
+    connect(toSelection, &QToolButton::clicked, this, &TimelineDock::zoomToSelection);
     m_stagesCheck->setObjectName(QStringLiteral("timelineStages"));
     m_stagesCheck->setToolTip(
         tr("Show the queued and submitted stages above each command (and export them)"));
@@ -126,7 +154,10 @@ TimelineDock::TimelineDock(QWidget *parent)
     };
     auto *toolbar = new QHBoxLayout;
     toolbar->setContentsMargins(0, 0, 0, 0);
+    toolbar->addWidget(clearButton);
     toolbar->addWidget(fit);
+    toolbar->addWidget(lastRun);
+    toolbar->addWidget(toSelection);
     toolbar->addWidget(m_stagesCheck);
     toolbar->addSpacing(12);
     toolbar->addWidget(m_filter, 1);
@@ -155,8 +186,13 @@ TimelineDock::TimelineDock(QWidget *parent)
     m_plot->yAxis->setTicker(counts);
     applyPlotTheme();
 
+    auto *statsTabs = new QTabWidget;
+    statsTabs->setObjectName(QStringLiteral("timelineStatsTabs"));
+    statsTabs->setDocumentMode(true);
+    statsTabs->addTab(m_stats, tr("By kernel"));
+    statsTabs->addTab(m_deviceStats, tr("By device"));
     auto *statsSplit = new QSplitter(Qt::Vertical);
-    statsSplit->addWidget(m_stats);
+    statsSplit->addWidget(statsTabs);
     statsSplit->addWidget(m_plot);
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(m_events);
@@ -179,6 +215,8 @@ TimelineDock::TimelineDock(QWidget *parent)
     connect(m_timeline, &TimelineWidget::recordClicked, this, &TimelineDock::onTimelineClicked);
     connect(m_events->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TimelineDock::onEventRowChanged);
+    connect(m_events->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &TimelineDock::onEventSelectionChanged);
     connect(m_stats->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TimelineDock::onStatsRowChanged);
     updateSummary();
@@ -188,6 +226,7 @@ void TimelineDock::setRecords(std::vector<CommandRecord> records, std::vector<Po
 {
     m_records = std::make_shared<const std::vector<CommandRecord>>(std::move(records));
     m_pool = std::move(pool);
+    m_lastRunBegin = 0;
     showRecords(false);
 }
 
@@ -195,6 +234,7 @@ void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector
 {
     // Records are shared, immutable vectors (the models and the timeline hold the same one), so a new run
     // makes a new vector; the table only inserts the new rows.
+    m_lastRunBegin = m_records->size();
     auto merged = std::make_shared<std::vector<CommandRecord>>();
     merged->reserve(m_records->size() + records.size());
     merged->insert(merged->end(), m_records->begin(), m_records->end());
@@ -228,6 +268,7 @@ void TimelineDock::showRecords(bool append)
     else
         m_eventModel->setRecords(m_records, origin);
     m_statsModel->setRecords(*m_records);
+    m_deviceStatsModel->setRecords(*m_records);
     m_histogramGroup = -1;
     if (m_statsModel->rowCount() > 0)
         m_stats->setCurrentIndex(m_statsProxy->index(0, 0)); // the heaviest group, as sorted by total
@@ -238,13 +279,19 @@ void TimelineDock::showRecords(bool append)
 
 void TimelineDock::selectRecord(int record)
 {
+    select(record, false);
+}
+
+void TimelineDock::select(int record, bool fromTable)
+{
     if (record < 0 || record >= static_cast<int>(m_records->size()))
         record = -1;
     m_selected = record;
     m_timeline->setSelectedRecord(record);
     if (record >= 0)
         m_timeline->revealRecord(record);
-    {
+    // A row picked in the table keeps the table's selection as it is (several rows may be selected).
+    if (!fromTable) {
         const QSignalBlocker block(m_events->selectionModel());
         const QModelIndex index = m_eventProxy->indexOfRecord(record);
         if (index.isValid()) {
@@ -254,6 +301,7 @@ void TimelineDock::selectRecord(int record)
         } else {
             m_events->selectionModel()->clear();
         }
+        m_events->viewport()->update();
     }
     if (record >= 0) {
         const CommandRecord &r = (*m_records)[static_cast<std::size_t>(record)];
@@ -269,7 +317,7 @@ void TimelineDock::onTimelineClicked(int record)
     if (m_syncing)
         return;
     m_syncing = true;
-    selectRecord(record);
+    select(record, false);
     m_syncing = false;
 }
 
@@ -278,8 +326,51 @@ void TimelineDock::onEventRowChanged(const QModelIndex &current)
     if (m_syncing)
         return;
     m_syncing = true;
-    selectRecord(current.isValid() ? current.data(EventTableModel::RecordIndexRole).toInt() : -1);
+    select(current.isValid() ? current.data(EventTableModel::RecordIndexRole).toInt() : -1, true);
     m_syncing = false;
+}
+
+void TimelineDock::onEventSelectionChanged()
+{
+    if (m_syncing)
+        return;
+    // One row is a selection (revealed by select()); several are a range to look at.
+    if (m_events->selectionModel()->selectedRows().size() >= 2)
+        zoomToSelection();
+}
+
+std::vector<std::size_t> TimelineDock::selectedRows() const
+{
+    std::vector<std::size_t> out;
+    for (const QModelIndex &index : m_events->selectionModel()->selectedRows())
+        out.push_back(static_cast<std::size_t>(index.data(EventTableModel::RecordIndexRole).toInt()));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool TimelineDock::zoomToRecords(const std::vector<std::size_t> &records)
+{
+    const auto [first, last] = recordSpan(*m_records, records, m_timeline->showStages());
+    if (first == 0 && last == 0)
+        return false;
+    const TimelineData &g = m_timeline->geometry();
+    const double from = g.relative(first);
+    const double to = g.relative(last);
+    const double pad = std::max((to - from) * 0.02, g.minSpan);
+    m_timeline->setView(from - pad, to + pad);
+    return true;
+}
+
+bool TimelineDock::zoomToLastRun()
+{
+    std::vector<std::size_t> records(m_records->size() - std::min(m_lastRunBegin, m_records->size()));
+    std::iota(records.begin(), records.end(), m_lastRunBegin);
+    return zoomToRecords(records);
+}
+
+bool TimelineDock::zoomToSelection()
+{
+    return zoomToRecords(selectedRows());
 }
 
 void TimelineDock::onStatsRowChanged(const QModelIndex &current)

@@ -1,6 +1,7 @@
 // The profiling panel: the timeline over an events table (sortable, filtered by name and type, its
-// selection synchronised with the timeline's both ways), per-kernel statistics, a duration histogram of the
-// selected kernel, and exports (Chrome trace JSON, CSV, PNG).
+// selection synchronised with the timeline's both ways; several rows selected zoom the timeline to span
+// them), per-kernel and per-device statistics, a duration histogram of the selected kernel, Clear, zoom to
+// the last run, and exports (Chrome trace JSON, CSV, PNG).
 #pragma once
 
 #include "clscope/profile.h"
@@ -21,6 +22,7 @@ class QTableView;
 
 namespace clscope::ui {
 
+class DeviceStatsModel;
 class KernelStatsModel;
 class TimelineWidget;
 
@@ -33,8 +35,11 @@ public:
     void setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
     // A new run's records (and pool samples) after the ones shown.
     void appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
+    // Forgets every record and pool sample (the Clear button).
     void clear();
     const std::vector<CommandRecord> &records() const { return *m_records; }
+    // The first record of the latest setRecords() or appendRecords() (one run in the GUI).
+    std::size_t lastRunBegin() const { return m_lastRunBegin; }
     const std::vector<PoolSeriesPoint> &poolSeries() const { return m_pool; }
 
     TimelineWidget *timeline() const { return m_timeline; }
@@ -43,6 +48,8 @@ public:
     EventFilterProxy *eventsProxy() const { return m_eventProxy; }
     QTableView *statsView() const { return m_stats; }
     KernelStatsModel *statsModel() const { return m_statsModel; }
+    QTableView *deviceStatsView() const { return m_deviceStats; }
+    DeviceStatsModel *deviceStatsModel() const { return m_deviceStatsModel; }
     QCustomPlot *histogramPlot() const { return m_plot; }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *typeCombo() const { return m_typeCombo; }
@@ -57,6 +64,14 @@ public:
     int histogramGroup() const { return m_histogramGroup; }
     std::vector<std::uint64_t> histogramCounts() const;
     void showHistogramFor(int statsRow);
+
+    // Zooms the timeline to span records (with a small margin); false when none of them has timestamps.
+    bool zoomToRecords(const std::vector<std::size_t> &records);
+    // The records of the latest run (see lastRunBegin()).
+    bool zoomToLastRun();
+    // The rows selected in the events table.
+    bool zoomToSelection();
+    std::vector<std::size_t> selectedRows() const; // record indices, in record order
 
     // Each returns an error message, or an empty string on success.
     QString exportTrace(const QString &path) const; // with stage slices when the Stages box is checked
@@ -73,6 +88,8 @@ private:
     void showRecords(bool append);
     void onTimelineClicked(int record);
     void onEventRowChanged(const QModelIndex &current);
+    void onEventSelectionChanged();
+    void select(int record, bool fromTable);
     void onStatsRowChanged(const QModelIndex &current);
     void updateSummary();
     void applyPlotTheme();
@@ -87,6 +104,9 @@ private:
     KernelStatsModel *m_statsModel;
     QSortFilterProxyModel *m_statsProxy;
     QTableView *m_stats;
+    DeviceStatsModel *m_deviceStatsModel;
+    QSortFilterProxyModel *m_deviceStatsProxy;
+    QTableView *m_deviceStats;
     QCustomPlot *m_plot;
     QCPBars *m_bars;
     QLineEdit *m_filter;
@@ -94,6 +114,7 @@ private:
     QCheckBox *m_stagesCheck;
     QLabel *m_summary;
     int m_selected = -1;
+    std::size_t m_lastRunBegin = 0;
     int m_histogramGroup = -1;
     bool m_syncing = false;
 };

@@ -241,6 +241,17 @@ QString TimelineWidget::laneTitle(int lane) const
     return l.host ? tr("Host") : fromUtf8(l.device) + QStringLiteral(" / ") + fromUtf8(l.queue);
 }
 
+QStringList TimelineWidget::laneLabelLines(int lane) const
+{
+    const auto &lanes = m_lanes.lanes();
+    if (lane < 0 || lane >= static_cast<int>(lanes.size()))
+        return {};
+    const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
+    if (l.host)
+        return {tr("Host")};
+    return {fromUtf8(l.queue), fromUtf8(l.device)};
+}
+
 int TimelineWidget::recordAt(const QPoint &pos) const
 {
     if (pos.x() < kLabelWidth)
@@ -342,8 +353,11 @@ bool TimelineWidget::event(QEvent *event)
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
         const int record = recordAt(help->pos());
+        const int lane = help->pos().x() < kLabelWidth ? laneAt(help->pos().y()) : -1;
         if (record >= 0)
             QToolTip::showText(help->globalPos(), tooltipText(record), this);
+        else if (lane >= 0)
+            QToolTip::showText(help->globalPos(), laneTitle(lane), this);
         else
             QToolTip::hideText();
         return true;

@@ -49,6 +49,10 @@ public:
     int laneAt(int y) const;
     QRect laneRect(int lane) const;
     QString laneTitle(int lane) const;
+    // What the label column shows for a lane: "Host", or the queue and the device that ran it.
+    QStringList laneLabelLines(int lane) const;
+    // The text left of the axis: where the view starts in the run, and its span ("from 16.2 ms (300 µs)").
+    QString axisCaption(const TimelineData &data) const;
     // The record under a widget position, or -1.
     int recordAt(const QPoint &pos) const;
     // The x of a record's start in widget coordinates (for tests and the dock's scrolling).

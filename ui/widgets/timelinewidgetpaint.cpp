@@ -95,17 +95,18 @@ void TimelineWidget::paintAxis(QPainter &p, const TimelineData &d, const QSize &
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(0, kAxisHeight - 1, size.width(), kAxisHeight - 1);
     p.setPen(pal.color(QPalette::WindowText));
+    const QFontMetrics fm(font());
+    // The labels count from the view's start; where that is in the run is said here.
     p.drawText(QRect(8, 0, kLabelWidth - 12, kAxisHeight - 2), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("view %1").arg(durationText(d.span())));
+               fm.elidedText(axisCaption(d), Qt::ElideRight, kLabelWidth - 12));
     if (ticks.step <= 0)
         return;
     const double pixelsPerStep = ticks.step / d.nsPerPixel();
     const double minor = ticks.step / ticks.minorDivisions;
     const bool drawMinor = pixelsPerStep / ticks.minorDivisions >= 5;
-    const QFontMetrics fm(font());
-    for (int k = -1; k < 1000; ++k) {
+    for (int k = 0; k < 1000; ++k) {
         const double t = ticks.firstTick + k * ticks.step;
-        if (t - ticks.step > d.viewEnd)
+        if (t > d.viewEnd)
             break;
         const int x = kLabelWidth + static_cast<int>(d.timeToX(t));
         if (drawMinor) {
@@ -116,16 +117,19 @@ void TimelineWidget::paintAxis(QPainter &p, const TimelineData &d, const QSize &
                     p.drawLine(mx, kAxisHeight - 4, mx, kAxisHeight - 1);
             }
         }
-        if (t < d.viewStart || t > d.viewEnd)
-            continue;
         p.setPen(pal.color(QPalette::WindowText));
         p.drawLine(x, kAxisHeight - 8, x, kAxisHeight - 1);
-        const QString text = QString::fromUtf8(ticks.label(t));
-        const int w = fm.horizontalAdvance(text);
-        // Centred on the tick, but kept inside the time area.
-        const int left = std::clamp(x - w / 2, kLabelWidth + 2, size.width() - w - 2);
-        p.drawText(left, kAxisHeight - 11, text);
     }
+    p.setPen(pal.color(QPalette::WindowText));
+    for (const AxisLabel &label : axisLabels(d, ticks, [&fm](const std::string &text) {
+             return fm.horizontalAdvance(QString::fromUtf8(text));
+         }))
+        p.drawText(kLabelWidth + label.x, kAxisHeight - 11, fromUtf8(label.text));
+}
+
+QString TimelineWidget::axisCaption(const TimelineData &d) const
+{
+    return tr("from %1 (%2)").arg(durationText(d.viewStart), durationText(d.span()));
 }
 
 void TimelineWidget::paintLanes(QPainter &p, const TimelineData &d, const Layout &layout,
@@ -159,11 +163,25 @@ void TimelineWidget::paintLanes(QPainter &p, const TimelineData &d, const Layout
         p.fillRect(0, box.top, kLabelWidth, box.height, pal.window());
         p.setPen(pal.color(QPalette::WindowText));
         p.setFont(lane.host ? bold : font());
-        const QString title = lane.host ? tr("Host") : fromUtf8(lane.queue);
         const int indent = lane.host ? 6 : 18;
-        p.drawText(
-            QRect(indent, box.top, kLabelWidth - indent - 6, box.height), Qt::AlignVCenter | Qt::AlignLeft,
-            (lane.host ? boldMetrics : fm).elidedText(title, Qt::ElideRight, kLabelWidth - indent - 6));
+        const int room = kLabelWidth - indent - 6;
+        const QStringList lines = laneLabelLines(box.lane);
+        if (lane.host) {
+            p.drawText(QRect(indent, box.top, room, box.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       boldMetrics.elidedText(lines.front(), Qt::ElideRight, room));
+        } else if (box.height >= 2 * fm.height() + 2) {
+            // The queue, and under it the device that ran it: a lane says where its commands ran even
+            // when the device's header is far above.
+            const int top = box.top + (box.height - 2 * fm.height()) / 2;
+            p.drawText(QRect(indent, top, room, fm.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(lines.front(), Qt::ElideRight, room));
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRect(indent, top + fm.height(), room, fm.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(lines.back(), Qt::ElideRight, room));
+        } else {
+            p.drawText(QRect(indent, box.top, room, box.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(lines.join(QStringLiteral(" · ")), Qt::ElideRight, room));
+        }
         p.setFont(font());
         p.setPen(pal.color(QPalette::Midlight));
         p.drawLine(0, box.top + box.height - 1, size.width(), box.top + box.height - 1);

@@ -3,6 +3,7 @@
 
 #include "buildcoordinator.h"
 #include "clscope/rundirective.h"
+#include "models/eventtablemodel.h"
 #include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
@@ -100,7 +101,22 @@ bool RunCoordinator::runCurrent()
     m_panel->showMessage({});
     m_running = std::make_unique<ArgumentsState>(m_panel->state());
     m_panel->setRunning(true);
-    m_statusBar->showMessage(tr("Running %1 (%2)…").arg(m_running->kernel, m_panel->rangeText()));
+    QString device;
+    if (const SnapshotPtr snapshot = m_devices->snapshot()) {
+        for (const auto &p : snapshot->platforms) {
+            for (const auto &d : p.devices) {
+                if (d.id == request->device)
+                    device = QString::fromStdString(d.name());
+            }
+        }
+    }
+    m_history->runStarted(device);
+    if (m_controller->abandonedStillRunning())
+        m_statusBar->showMessage(tr("Waiting for the stopped kernel to finish on %1, then running %2 (%3)…")
+                                     .arg(device, m_running->kernel, m_panel->rangeText()));
+    else
+        m_statusBar->showMessage(
+            tr("Running %1 on %2 (%3)…").arg(m_running->kernel, device, m_panel->rangeText()));
     m_controller->run(*request);
     return true;
 }
@@ -130,10 +146,10 @@ void RunCoordinator::onFinished(const RunResult &result)
     entry.wallMs = result.durationMs();
     entry.outcome = result.cancelled() ? tr("stopped") : tr("ok");
     m_history->add(entry);
-    m_statusBar->showMessage(tr("Ran %1 on %2 in %3 ms (kernel %4 us)")
-                                 .arg(QString::fromStdString(result.kernel()), entry.device)
-                                 .arg(result.durationMs(), 0, 'f', 1)
-                                 .arg(entry.kernelUs, 0, 'f', 1));
+    m_statusBar->showMessage(tr("Ran %1 on %2 in %3 (kernel %4)")
+                                 .arg(QString::fromStdString(result.kernel()), entry.device,
+                                      durationText(result.durationMs() * 1e6),
+                                      durationText(entry.kernelUs * 1e3)));
     emit runFinished(result);
 }
 
@@ -141,11 +157,7 @@ void RunCoordinator::onFailed(const QString &message)
 {
     m_panel->setRunning(false);
     m_panel->markError(message);
-    RunHistoryEntry entry;
-    entry.when = QDateTime::currentDateTime();
-    entry.state = m_running ? *m_running : m_panel->state();
-    entry.outcome = message;
-    m_history->add(entry);
+    m_history->addFailure(m_running ? *m_running : m_panel->state(), message);
     m_statusBar->showMessage(tr("Run failed: %1").arg(message));
     emit runFailed(message);
 }

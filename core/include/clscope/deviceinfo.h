@@ -38,8 +38,12 @@ struct InfoValue
     RawValue value;
 
     bool supported() const { return !std::holds_alternative<Unsupported>(value); }
-    // "1 GiB", "CL_FP_DENORM | CL_FP_INF_NAN", "1024×1024×64", "unsupported (CL_INVALID_VALUE)".
+    // "1 GiB", "Denormals | INF and NaN", "GPU | Accelerator", "Global", "1024×1024×64",
+    // "unsupported (CL_INVALID_VALUE)": what a person reads (the tree, `clscope-cli info`).
     std::string display() const;
+    // The CL_* names of a bitfield, enum or enum array: "CL_FP_DENORM | CL_FP_INF_NAN", "CL_GLOBAL";
+    // empty for every other kind.
+    std::string symbolic() const;
     // The raw value as text, for tooltips: "1073741824", "0x3f", "[1024, 1024, 64]".
     std::string rawText() const;
 };

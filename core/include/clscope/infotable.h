@@ -55,7 +55,8 @@ std::string_view groupName(InfoGroup group);
 struct FlagName
 {
     std::uint64_t value;
-    std::string_view name;
+    std::string_view name;  // "CL_DEVICE_TYPE_GPU": JSON keys, tooltips, what the spec calls it
+    std::string_view label; // "GPU": what a person reads (InfoValue::display)
 };
 
 struct InfoParam

@@ -8,7 +8,13 @@
 namespace clscope {
 namespace {
 
-std::string flagNames(const InfoParam &param, std::uint64_t value)
+// A flag's words for a person, or its CL_* name (`symbolic`); tables without words give the name.
+std::string_view flagText(const FlagName &f, bool symbolic)
+{
+    return symbolic || f.label.empty() ? f.name : f.label;
+}
+
+std::string flagNames(const InfoParam &param, std::uint64_t value, bool symbolic)
 {
     if (param.flags.empty())
         return formatHex(value);
@@ -18,7 +24,7 @@ std::string flagNames(const InfoParam &param, std::uint64_t value)
         if (f.value != 0 && (value & f.value) == f.value) {
             if (!out.empty())
                 out += " | ";
-            out += f.name;
+            out += flagText(f, symbolic);
             rest &= ~f.value;
         }
     }
@@ -27,16 +33,27 @@ std::string flagNames(const InfoParam &param, std::uint64_t value)
             out += " | ";
         out += formatHex(rest);
     }
-    return out.empty() ? std::string("(none)") : out;
+    return out.empty() ? std::string(symbolic ? "0" : "(none)") : out;
 }
 
-std::string enumName(const InfoParam &param, std::uint64_t value)
+std::string enumName(const InfoParam &param, std::uint64_t value, bool symbolic)
 {
     for (const FlagName &f : param.flags) {
         if (f.value == value)
-            return std::string(f.name);
+            return std::string(flagText(f, symbolic));
     }
     return formatHex(value);
+}
+
+std::string enumNames(const InfoParam &param, const std::vector<std::uint64_t> &values, bool symbolic)
+{
+    std::string out;
+    for (auto v : values) {
+        if (!out.empty())
+            out += ", ";
+        out += enumName(param, v, symbolic);
+    }
+    return out;
 }
 
 std::string integerDisplay(const InfoParam &param, std::uint64_t v)
@@ -115,9 +132,9 @@ std::string InfoValue::display() const
     if (const auto *u = std::get_if<std::uint64_t>(&value)) {
         switch (param->kind) {
         case ValueKind::Bitfield:
-            return flagNames(*param, *u);
+            return flagNames(*param, *u, false);
         case ValueKind::Enum:
-            return enumName(*param, *u);
+            return enumName(*param, *u, false);
         case ValueKind::Version:
             return decodeVersion(static_cast<cl_version>(*u)).toString();
         default:
@@ -126,15 +143,8 @@ std::string InfoValue::display() const
     }
     if (const auto *arr = std::get_if<std::vector<std::uint64_t>>(&value)) {
         switch (param->kind) {
-        case ValueKind::EnumArray: {
-            std::string out;
-            for (auto v : *arr) {
-                if (!out.empty())
-                    out += ", ";
-                out += enumName(*param, v);
-            }
-            return out;
-        }
+        case ValueKind::EnumArray:
+            return enumNames(*param, *arr, false);
         case ValueKind::Bytes:
             return hexBytes(*arr);
         case ValueKind::PciBusInfo:
@@ -169,6 +179,21 @@ std::string InfoValue::display() const
             out += nv.name + ' ' + decodeVersion(nv.version).toString();
         }
         return out;
+    }
+    return {};
+}
+
+std::string InfoValue::symbolic() const
+{
+    if (const auto *u = std::get_if<std::uint64_t>(&value)) {
+        if (param->kind == ValueKind::Bitfield)
+            return flagNames(*param, *u, true);
+        if (param->kind == ValueKind::Enum)
+            return enumName(*param, *u, true);
+    }
+    if (const auto *arr = std::get_if<std::vector<std::uint64_t>>(&value)) {
+        if (param->kind == ValueKind::EnumArray)
+            return enumNames(*param, *arr, true);
     }
     return {};
 }
