@@ -5,6 +5,8 @@
 
 #include "runinternal.h"
 
+#include "clscope/checkedmath.h"
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -187,8 +189,10 @@ void checkInitialiser(const BoundArg &arg)
         const Iota iota = parseIota(arg);
         if (isFloating(kind)) {
             // The values only grow away from start, so the last one decides the range.
-            const double last = toDouble(iota.start) +
-                                double(arg.count * componentsPerElement(arg.type) - 1) * toDouble(iota.step);
+            const auto components = checkedMul<std::size_t>(arg.count, componentsPerElement(arg.type));
+            if (!components)
+                fail(arg, "buffer of " + std::to_string(arg.count) + " " + arg.type.name() + " is too large");
+            const double last = toDouble(iota.start) + double(*components - 1) * toDouble(iota.step);
             unsigned char scratch[8];
             encodeNumber(last, kind, scratch, arg.name);
         }
@@ -212,8 +216,12 @@ void checkInitialiser(const BoundArg &arg)
 
 std::vector<unsigned char> initialContents(const BoundArg &arg)
 {
-    const std::size_t total = arg.bufferBytes();
+    const auto checkedTotal = checkedMul<std::size_t>(arg.count, arg.type.size());
+    if (!checkedTotal)
+        fail(arg, "buffer of " + std::to_string(arg.count) + " " + arg.type.name() + " is too large");
+    const std::size_t total = *checkedTotal;
     const ScalarKind kind = componentKind(arg.type);
+    // No more components than bytes, so this product fits when the one above does.
     const std::size_t components = arg.count * componentsPerElement(arg.type);
     std::vector<unsigned char> bytes;
     switch (arg.init.kind) {
