@@ -6,12 +6,11 @@
 #include "runinternal.h"
 
 #include "clscope/checkedmath.h"
+#include "clscope/fileio.h"
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 
 namespace clscope {
@@ -141,20 +140,34 @@ std::vector<unsigned char> fillElement(const BoundArg &arg)
     return element;
 }
 
-std::vector<unsigned char> readFile(const BoundArg &arg)
+// A .npy header is at most 4 GiB in format 2 and below 64 KiB in practice; a larger file is refused
+// before it is read (an 8 GB file for a 64-byte buffer was read whole, then compared).
+constexpr std::uint64_t kNpyHeaderAllowance = 1 << 20;
+
+std::string sizeMismatch(const BoundArg &arg, std::uint64_t size)
 {
-    std::ifstream in(arg.init.path, std::ios::binary);
-    if (!in)
-        fail(arg, "cannot read file '" + arg.init.path + "'");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return "file '" + arg.init.path + "' has " + std::to_string(size) + " bytes, the buffer needs " +
+           std::to_string(arg.bufferBytes()) + " (" + std::to_string(arg.count) + " " + arg.type.name() + ")";
 }
 
 std::vector<unsigned char> fileContents(const BoundArg &arg)
 {
-    std::vector<unsigned char> bytes = readFile(arg);
+    std::string text;
+    bool npy = std::filesystem::path(arg.init.path).extension() == ".npy";
+    try {
+        RegularFile file(arg.init.path);
+        const std::uint64_t limit =
+            checkedAdd<std::uint64_t>(arg.bufferBytes(), kNpyHeaderAllowance).value_or(UINT64_MAX);
+        if (file.size() > limit)
+            fail(arg, sizeMismatch(arg, file.size()));
+        text = file.readAll(limit);
+    } catch (const FileError &e) {
+        fail(arg, e.what());
+    }
+    std::vector<unsigned char> bytes(text.begin(), text.end());
+    text = std::string();
     static constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    const bool npy = std::filesystem::path(arg.init.path).extension() == ".npy" ||
-                     (bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0);
+    npy = npy || (bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0);
     if (npy) {
         try {
             const NpyArray array =
@@ -165,9 +178,7 @@ std::vector<unsigned char> fileContents(const BoundArg &arg)
         }
     }
     if (bytes.size() != arg.bufferBytes())
-        fail(arg, "file '" + arg.init.path + "' has " + std::to_string(bytes.size()) +
-                      " bytes, the buffer needs " + std::to_string(arg.bufferBytes()) + " (" +
-                      std::to_string(arg.count) + " " + arg.type.name() + ")");
+        fail(arg, sizeMismatch(arg, bytes.size()));
     return bytes;
 }
 

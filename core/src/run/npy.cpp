@@ -3,11 +3,10 @@
 #include "clscope/npy.h"
 
 #include "clscope/checkedmath.h"
+#include "clscope/fileio.h"
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace clscope {
 namespace {
@@ -253,10 +252,12 @@ NpyArray parseNpy(std::string_view bytes)
 
 NpyArray readNpyFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw NpyError("cannot read '" + path + "'");
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string bytes;
+    try {
+        bytes = readRegularFile(path, kMaxDataFileBytes);
+    } catch (const FileError &e) {
+        throw NpyError(e.what());
+    }
     return parseNpy(bytes);
 }
 
@@ -298,9 +299,11 @@ std::string encodeNpy(const NpyArray &array)
 void writeNpyFile(const std::string &path, const NpyArray &array)
 {
     const std::string bytes = encodeNpy(array);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(bytes.data(), std::streamsize(bytes.size())) || !out.flush())
-        throw NpyError("cannot write '" + path + "'");
+    try {
+        writeWholeFile(path, bytes);
+    } catch (const FileError &e) {
+        throw NpyError(e.what());
+    }
 }
 
 NpyArray toNpy(const BufferData &buffer)
