@@ -350,6 +350,24 @@ private slots:
                  QStringLiteral("no error"));
     }
 
+    // count * element size saturates: a count no device holds reads as the largest size, never a small one.
+    void bufferBytesSaturate()
+    {
+        BoundArg a;
+        a.kind = ArgKind::Buffer;
+        a.type = *parseElementType("float4");
+        a.count = (SIZE_MAX / 16) + 2; // * 16 wraps to 16 in 64 bits
+        QCOMPARE(a.bufferBytes(), std::size_t(SIZE_MAX));
+        a.count = 4;
+        QCOMPARE(a.bufferBytes(), std::size_t(64));
+        QCOMPARE(checkedMul<std::uint64_t>(UINT64_MAX / 2 + 1, 2), std::optional<std::uint64_t>());
+        QCOMPARE(checkedAdd<std::uint64_t>(UINT64_MAX, 1), std::optional<std::uint64_t>());
+        QCOMPARE(checkedProduct<std::uint64_t>(std::vector<std::uint64_t>{4294967296, 4294967296, 2}),
+                 std::optional<std::uint64_t>());
+        QCOMPARE(checkedSum<std::uint64_t>(std::vector<std::uint64_t>{1, 2, 3}),
+                 std::optional<std::uint64_t>(6));
+    }
+
     void bufferSizesOverflow()
     {
         LaunchLimits limits = fakeLimits();
