@@ -166,7 +166,7 @@ struct CacheKey
 
     CacheKey() = default;
     // A key known by its digest only (tools and tests that store opaque entries): binds nothing more.
-    CacheKey(const Digest &d) // NOLINT(google-explicit-constructor): a digest is a key
+    CacheKey(const Digest &d) // implicit: a digest is a key
         : digest(d)
     {}
     CacheKey(const Digest &d, std::string m)
