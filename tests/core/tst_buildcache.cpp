@@ -17,7 +17,9 @@
 #include <iterator>
 #include <thread>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace clscope;
 
@@ -671,6 +673,39 @@ private slots:
                                            "folder ")),
             r.cacheNote().c_str());
         QVERIFY(r.cacheNote().find("Not a directory") != std::string::npos);
+    }
+
+    // ENOSPC by name: a cache on a full file system (a 64 KiB tmpfs, filled) says "No space left on
+    // device" in the result instead of a silent miss. Needs root for the mount; skipped otherwise.
+    void fullCacheDiskIsNamed()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        QTemporaryDir mountPoint;
+        if (geteuid() != 0 ||
+            ::mount("tmpfs", mountPoint.path().toLocal8Bit().constData(), "tmpfs", 0, "size=64k") != 0)
+            QSKIP("mounting a small tmpfs needs root (CAP_SYS_ADMIN)");
+        struct Unmount
+        {
+            QByteArray path;
+            ~Unmount() { ::umount(path.constData()); }
+        } unmount{mountPoint.path().toLocal8Bit()};
+        {
+            QFile filler(mountPoint.filePath(QStringLiteral("filler")));
+            QVERIFY(filler.open(QIODevice::WriteOnly));
+            const QByteArray block(4096, 'x');
+            while (filler.write(block) == block.size() && filler.flush()) {
+            }
+        }
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace w;
+        fill(w);
+        const BinaryCache cache(mountPoint.filePath(QStringLiteral("cache")).toStdString());
+        const BuildResult r = buildProgram(request(dev, w), cache);
+        QVERIFY(r.success());
+        QCOMPARE(r.cache(), CacheState::Miss);
+        QVERIFY2(r.cacheNote().find("No space left on device") != std::string::npos, r.cacheNote().c_str());
+        QVERIFY(entriesIn(mountPoint.filePath(QStringLiteral("cache"))).empty()); // no partial entry left
     }
 
     void noCacheIsOff()
