@@ -33,6 +33,10 @@ std::string checkUsage(const CommonOptions &opts, const std::string &file); // r
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);
 
+// Set by a command that has begun writing its JSON document to stdout (pool replay streams one): an error
+// after that ends the command's own document rather than adding a second {"error": ...} document.
+bool &jsonDocumentStarted();
+
 // run --check outside its child: runs `clscope-cli childArgs...` again in a child on Oclgrind with its
 // checks on (core's CheckSession), prints the child's output with Oclgrind's diagnostics added (text lines,
 // or the "check" object of the JSON) and returns the exit status.

@@ -5,13 +5,12 @@
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
+#include "clscope/fileio.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 namespace clscope::cli {
@@ -64,6 +63,8 @@ BuildResult merge(const std::vector<BuildResult> &results)
     d.cache = mergedCache(results);
     d.sourcePath = results.front().sourcePath();
     for (const auto &r : results) {
+        if (d.cacheNote.empty())
+            d.cacheNote = r.cacheNote();
         d.durationMs += r.durationMs();
         // Platforms differ in their default -D options, so each platform's options are listed.
         if (d.options.find(r.options()) == std::string::npos)
@@ -149,8 +150,12 @@ void printText(const BuildResult &r)
 
 std::vector<unsigned char> readBytes(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    try {
+        const std::string bytes = readRegularFile(path, kMaxDocumentBytes);
+        return {bytes.begin(), bytes.end()};
+    } catch (const FileError &e) {
+        throw CliFailure{ExitUsage, e.what()};
+    }
 }
 
 int runBuild(const BuildOptions &opts)
@@ -181,6 +186,8 @@ int runBuild(const BuildOptions &opts)
         }
     }
     const BuildResult result = merge(results);
+    if (!result.cacheNote().empty())
+        std::cerr << "clscope-cli: warning: " << result.cacheNote() << '\n';
     if (opts.common.json)
         std::cout << buildResultToJson(result) << '\n';
     else

@@ -57,8 +57,15 @@ void filterBySpec(SystemSnapshot &snap, const std::string &spec)
         }
     }
     const auto picked = matchDeviceSpec(spec, candidates);
-    if (picked.empty())
-        throw CliFailure{ExitUsage, "no OpenCL device matches '" + spec + "'"};
+    if (picked.empty()) {
+        // The same line as run and build give, with the devices there are.
+        std::string names;
+        for (const auto &c : candidates)
+            names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
+                     std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
+        throw CliFailure{ExitUsage, "no OpenCL device matches '" + spec +
+                                        "' (devices: " + (names.empty() ? std::string("none") : names) + ")"};
+    }
     std::vector<PlatformSnapshot> kept;
     for (auto &p : snap.platforms) {
         std::vector<DeviceSnapshot> devs;

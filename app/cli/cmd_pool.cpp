@@ -4,19 +4,15 @@
 
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
+#include "clscope/fileio.h"
 #include "clscope/pool.h"
 #include "clscope/queue.h"
 
 #include <CL/cl.h>
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -55,29 +51,69 @@ QueuePtr makeQueue(cl_context context, cl_device_id device)
     return QueuePtr(createCommandQueue(context, device, false));
 }
 
-std::string readTrace(const std::string &path)
+// Lines longer than this are no trace (a binary file, one without newlines): refused, not buffered whole.
+constexpr std::size_t kMaxTraceLine = 4096;
+
+// Every op of the trace, streamed: the file is never held whole, and only a regular file is read
+// (/dev/zero, a FIFO or a folder is refused at once).
+template<typename F> void forEachOp(const std::string &path, F &&fn)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw CliFailure{ExitFailed, "cannot read trace '" + path + "': it is a directory"};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int code = errno;
-        throw CliFailure{ExitFailed, "cannot read trace '" + path +
-                                         "': " + (code != 0 ? std::strerror(code) : "cannot open")};
+    PoolTraceParser parser;
+    try {
+        RegularFile file(path);
+        std::string line;
+        while (file.readLine(line, kMaxTraceLine)) {
+            if (auto op = parser.parseLine(line))
+                fn(*op);
+        }
+    } catch (const FileError &e) {
+        if (parser.lines() == 0 && e.reason().find("line is longer") == std::string::npos)
+            throw CliFailure{ExitFailed, "cannot read trace " + path + ": " + e.reason()};
+        throw CliFailure{ExitFailed,
+                         path + ": line " + std::to_string(parser.lines() + 1) + ": " + e.reason()};
+    } catch (const PoolTraceError &e) {
+        throw CliFailure{ExitFailed, path + ": " + e.what()};
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw CliFailure{ExitFailed, "cannot read trace '" + path + "': read error"};
-    return text.str();
 }
+
+// The JSON array of the steps, written as it grows: the same text as dump(2) of the whole array.
+class StepWriter
+{
+public:
+    void add(const nlohmann::ordered_json &step)
+    {
+        std::string text = step.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+        std::string indented = m_count++ ? ",\n  " : "[\n  ";
+        for (char c : text) {
+            indented += c;
+            if (c == '\n')
+                indented += "  ";
+        }
+        jsonDocumentStarted() = true;
+        std::cout << indented;
+    }
+    void finish() { std::cout << (m_count ? "\n]\n" : "[]\n"); }
+
+private:
+    std::size_t m_count = 0;
+};
 
 std::string countersLine(const PoolCounters &c)
 {
     return "held_blocks " + std::to_string(c.heldBlocks) + "  active_blocks " +
            std::to_string(c.activeBlocks) + "  managed_bytes " + std::to_string(c.managedBytes) +
            "  active_bytes " + std::to_string(c.activeBytes) + "  held_bytes " + std::to_string(c.heldBytes);
+}
+
+// A failure once the JSON array has begun ends the array with {"error": ...}: stdout stays one document.
+[[noreturn]] void failDuringReplay(const ReplayOptions &opts, StepWriter &json, const std::string &message)
+{
+    if (opts.common.json && jsonDocumentStarted()) {
+        json.add({{"error", message}});
+        json.finish();
+    }
+    std::cout.flush();
+    throw CliFailure{ExitFailed, message};
 }
 
 int runReplay(const ReplayOptions &opts)
@@ -93,14 +129,11 @@ int runReplay(const ReplayOptions &opts)
     if (!spec.empty())
         parseDeviceSpec(spec); // a malformed spec is bad usage before any driver is touched
 
-    // Parse before touching the device: a bad trace fails fast and the same way on any machine.
-    std::vector<PoolOp> ops;
-    try {
-        ops = parsePoolTrace(readTrace(opts.trace));
-    } catch (const PoolTraceError &e) {
-        throw CliFailure{ExitFailed, opts.trace + ": " + e.what()};
-    }
+    // Parse before touching the device: a bad trace fails fast and the same way on any machine. The trace
+    // is read twice (checked, then replayed) so that neither pass holds its ops.
+    forEachOp(opts.trace, [](const PoolOp &) {});
 
+    StepWriter json;
     try {
         cl_device_id device = pickDevice(spec);
         cl_int err = CL_SUCCESS;
@@ -122,26 +155,32 @@ int runReplay(const ReplayOptions &opts)
         poolOptions.seriesCapacity = 0; // nobody reads the series here
         MemoryPool pool(allocator, poolOptions);
 
-        auto steps = nlohmann::ordered_json::array();
-        replayPoolTrace(pool, ops, [&](const PoolOp &op, const PoolCounters &c) {
+        PoolTraceReplayer replayer(pool);
+        forEachOp(opts.trace, [&](const PoolOp &op) {
+            PoolCounters c;
+            try {
+                c = replayer.apply(op);
+            } catch (const PoolTraceError &e) {
+                throw CliFailure{ExitFailed, opts.trace + ": " + e.what()};
+            }
             if (opts.common.json) {
-                steps.push_back({{"op", toString(op)},
-                                 {"held_blocks", c.heldBlocks},
-                                 {"active_blocks", c.activeBlocks},
-                                 {"managed_bytes", c.managedBytes},
-                                 {"active_bytes", c.activeBytes},
-                                 {"held_bytes", c.heldBytes}});
+                json.add({{"op", toString(op)},
+                          {"held_blocks", c.heldBlocks},
+                          {"active_blocks", c.activeBlocks},
+                          {"managed_bytes", c.managedBytes},
+                          {"active_bytes", c.activeBytes},
+                          {"held_bytes", c.heldBytes}});
             } else {
                 std::cout << toString(op) << ": " << countersLine(c) << '\n';
             }
         });
         if (opts.common.json)
-            std::cout << steps.dump(2) << '\n';
+            json.finish();
         std::cout.flush();
-    } catch (const PoolTraceError &e) {
-        throw CliFailure{ExitFailed, opts.trace + ": " + e.what()};
     } catch (const ClError &e) {
-        throw CliFailure{ExitFailed, e.what()};
+        failDuringReplay(opts, json, e.what());
+    } catch (const CliFailure &f) {
+        failDuringReplay(opts, json, f.message);
     }
     return ExitOk;
 }

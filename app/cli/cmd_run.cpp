@@ -98,7 +98,7 @@ std::string toJson(const RunResult &r, const std::vector<std::string> &prints)
     }
     j["buffers"] = std::move(buffers);
     j["duration_ms"] = r.durationMs();
-    return j.dump(2);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void printText(const RunResult &r, const std::vector<std::string> &prints)
@@ -127,19 +127,21 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
     }
 }
 
-// A failed build shows what the compiler said, device by device, on stderr.
-void printBuildFailure(const BuildResult &build, const std::string &file)
+// A failed build shows what the compiler said, device by device, on stderr, and fails with one line (with
+// --json also the error document) naming the first diagnostic.
+[[noreturn]] void failBuild(const BuildResult &build, const std::string &file)
 {
     for (const auto &log : build.logs()) {
         if (!log.log.empty())
             std::cerr << log.log << '\n';
     }
-    std::cerr << "clscope-cli: build of " << file << " failed";
+    std::string message = "build of " + file + " failed";
     if (!build.diagnostics().empty()) {
         const Diagnostic &d = build.diagnostics().front();
-        std::cerr << " (" << d.file << ':' << d.line << ':' << d.column << ": " << d.message << ')';
+        message += " (" + d.file + ':' + std::to_string(d.line) + ':' + std::to_string(d.column) + ": " +
+                   d.message + ')';
     }
-    std::cerr << '\n';
+    throw CliFailure{ExitFailed, message};
 }
 
 // Without --global and --arg the file's own `// clscope-run:` line for the kernel says how to run it.
@@ -208,10 +210,10 @@ int runRun(const RunOptionsCli &given)
     build.sourcePath = opts.file;
     build.options = opts.options;
     request.build = buildProgram(build);
-    if (!request.build.success()) {
-        printBuildFailure(request.build, opts.file);
-        return ExitFailed;
-    }
+    if (!request.build.cacheNote().empty())
+        std::cerr << "clscope-cli: warning: " << request.build.cacheNote() << '\n';
+    if (!request.build.success())
+        failBuild(request.build, opts.file);
     request.device = device.device;
     RunOptions runOptions;
     runOptions.writeInsteadOfFill = checkChild;

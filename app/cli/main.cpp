@@ -5,6 +5,8 @@
 #include "clscope/error.h"
 #include "clscope/loaderenv.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 #include <iostream>
@@ -32,6 +34,63 @@ void addCommonOptions(CLI::App *sub, CommonOptions &opts)
     sub->add_flag("--json", opts.json, "Print one JSON document on stdout");
 }
 
+bool &jsonDocumentStarted()
+{
+    static bool started = false;
+    return started;
+}
+
+namespace {
+
+// CLI11 reads "-1" into an unsigned option as 2^64-1 (`bench --iterations -1` then runs forever). Every
+// option whose type CLI11 names UINT refuses a sign, in every subcommand, now and when one is added.
+void refuseNegativeUnsigned(CLI::App &app)
+{
+    const CLI::Validator notNegative(
+        [](std::string &value) -> std::string {
+            const std::size_t first = value.find_first_not_of(" \t");
+            if (first != std::string::npos && (value[first] == '-' || value[first] == '+'))
+                return "'" + value + "' is not a whole number of 0 or more";
+            return {};
+        },
+        "", "");
+    for (CLI::Option *option : app.get_options()) {
+        if (option->get_type_name().starts_with("UINT"))
+            option->check(notNegative);
+    }
+    for (CLI::App *sub : app.get_subcommands({}))
+        refuseNegativeUnsigned(*sub);
+}
+
+// --json anywhere before "--" (what follows belongs to the compiler or the captured program).
+bool wantsJson(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (arg == "--")
+            return false;
+        if (arg == "--json")
+            return true;
+    }
+    return false;
+}
+
+// The one place errors are printed: a line on stderr, and with --json one document {"error": "..."} on
+// stdout too, unless the command had begun its own document (it then ends that one with the error).
+int reportError(bool json, const std::string &message, int code)
+{
+    std::cerr << "clscope-cli: " << message << '\n';
+    if (json && !jsonDocumentStarted()) {
+        nlohmann::ordered_json doc;
+        doc["error"] = message;
+        std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+    std::cout.flush();
+    return code;
+}
+
+} // namespace
+
 } // namespace clscope::cli
 
 int main(int argc, char **argv)
@@ -52,14 +111,15 @@ int main(int argc, char **argv)
     addRunCommand(app, action);
     addCaptureCommand(app, action);
     addReplayCommand(app, action);
+    refuseNegativeUnsigned(app);
+    const bool json = wantsJson(argc, argv);
     if (argc > 1 && argv[1][0] != '-') {
         bool known = false;
         for (const CLI::App *sub : app.get_subcommands({}))
             known |= sub->get_name() == argv[1];
-        if (!known) {
-            std::cerr << "clscope-cli: unknown subcommand '" << argv[1] << "' (see --help)\n";
-            return ExitUsage;
-        }
+        if (!known)
+            return reportError(json, "unknown subcommand '" + std::string(argv[1]) + "' (see --help)",
+                               ExitUsage);
     }
     try {
         app.parse(argc, argv);
@@ -71,19 +131,15 @@ int main(int argc, char **argv)
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         // One clear line, exit 2 (DESIGN.md), rather than CLI11's usage dump.
-        std::cerr << "clscope-cli: " << e.what() << " (see --help)\n";
-        return ExitUsage;
+        return reportError(json, std::string(e.what()) + " (see --help)", ExitUsage);
     }
     try {
         return action ? action() : ExitUsage;
     } catch (const CliFailure &f) {
-        std::cerr << "clscope-cli: " << f.message << '\n';
-        return f.code;
+        return reportError(json, f.message, f.code);
     } catch (const clscope::ClError &e) {
-        std::cerr << "clscope-cli: " << e.what() << '\n';
-        return ExitFailed;
+        return reportError(json, e.what(), ExitFailed);
     } catch (const std::exception &e) {
-        std::cerr << "clscope-cli: " << e.what() << '\n';
-        return ExitFailed;
+        return reportError(json, e.what(), ExitFailed);
     }
 }

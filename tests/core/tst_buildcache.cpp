@@ -12,8 +12,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <thread>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace clscope;
 
@@ -33,6 +39,18 @@ QByteArray readData(const QString &name)
 {
     QFile f(QStringLiteral(CLSCOPE_TEST_DATA "/build/") + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::string readBytes(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const fs::path &path, const std::string &bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
 }
 
 std::vector<fs::path> entriesIn(const QString &dir)
@@ -179,6 +197,26 @@ private slots:
         QVERIFY(decodeCacheEntry(encodeCacheEntry(key, CacheEntry{}), key));
     }
 
+    // Issue 17 item 5: an entry whose checksum is valid but that was built from other inputs (copied or
+    // renamed to this key, or written under a colliding digest) is a miss.
+    void entryBindsItsKeyMaterial()
+    {
+        const CacheKey mine(sha256("key"), "source A, options, device, headers");
+        const CacheKey other(sha256("key"), "source B, options, device, headers");
+        const CacheEntry e = sampleEntry();
+        QVERIFY(decodeCacheEntry(encodeCacheEntry(mine, e), mine));
+        QVERIFY(!decodeCacheEntry(encodeCacheEntry(other, e), mine));
+        // The digest in the header is under the checksum too: patching it in breaks the entry.
+        std::string bytes = encodeCacheEntry(CacheKey(sha256("another key"), mine.material), e);
+        std::memcpy(bytes.data() + 16, mine.digest.data(), mine.digest.size());
+        QVERIFY(!decodeCacheEntry(bytes, mine));
+        // makeCacheKey binds every input it hashes.
+        const DeviceIdentity dev{"vendor", "name", "OpenCL 3.0", "1.0"};
+        const CacheKey k = makeCacheKey("src", "-DA", dev, {});
+        QCOMPARE(k.digest, sha256(k.material));
+        QVERIFY(k.material.find("src") != std::string::npos && k.material.find("-DA") != std::string::npos);
+    }
+
     void entryCorruption_data()
     {
         QTest::addColumn<int>(
@@ -187,14 +225,16 @@ private slots:
         QTest::newRow("version") << 8;
         QTest::newRow("header size") << 12;
         QTest::newRow("key") << 20;
-        QTest::newRow("binary size") << 48;
-        QTest::newRow("log size") << 56;
-        QTest::newRow("checksum") << 70;
-        QTest::newRow("binary") << 96 + 10;
-        QTest::newRow("log") << 96 + 300 + 3;
+        QTest::newRow("key material size") << 48;
+        QTest::newRow("binary size") << 56;
+        QTest::newRow("log size") << 64;
+        QTest::newRow("checksum") << 80;
+        QTest::newRow("key material") << 104 + 2;
+        QTest::newRow("binary") << 104 + 5 + 10;
+        QTest::newRow("log") << 104 + 5 + 300 + 3;
         QTest::newRow("truncated header") << -50;
-        QTest::newRow("truncated payload") << -(96 + 100);
-        QTest::newRow("one byte short") << -(96 + 300 + 27);
+        QTest::newRow("truncated payload") << -(104 + 100);
+        QTest::newRow("one byte short") << -(104 + 5 + 300 + 27);
         QTest::newRow("empty file") << -1000000;
         QTest::newRow("extra byte") << 0x7fffffff;
     }
@@ -202,9 +242,9 @@ private slots:
     void entryCorruption()
     {
         QFETCH(int, offset);
-        const Digest key = sha256("key");
+        const CacheKey key(sha256("key"), "input");
         std::string bytes = encodeCacheEntry(key, sampleEntry());
-        QCOMPARE(bytes.size(), size_t(96 + 300 + 28));
+        QCOMPARE(bytes.size(), size_t(104 + 5 + 300 + 28));
         if (offset == 0x7fffffff)
             bytes += 'x';
         else if (offset < 0)
@@ -516,6 +556,156 @@ private slots:
         QVERIFY(again.success());
         QCOMPARE(again.cache(), CacheState::Miss);
         QCOMPARE(buildProgram(request(dev, w), cache).cache(), CacheState::Hit);
+    }
+
+    // Issue 17 item 5, end to end: program B's entry replaced by program A's with B's key patched into
+    // its header. The checksum used to cover the binary and the log only, so B's build "hit" and got A's
+    // kernels.
+    void entryHoldingAnotherProgramIsAMiss()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace a, b;
+        writeFile(a.source(), "__kernel void kernel_a(__global int *x) { x[0] = 1; }\n");
+        writeFile(b.source(), "__kernel void kernel_b(__global int *x) { x[0] = 2; }\n");
+        QTemporaryDir cacheDir;
+        const BinaryCache cache(cacheDir.path().toStdString());
+        QCOMPARE(buildProgram(request(dev, b), cache).cache(), CacheState::Miss);
+        const fs::path entryB = entriesIn(cacheDir.path()).front();
+        QCOMPARE(buildProgram(request(dev, a), cache).cache(), CacheState::Miss);
+        fs::path entryA;
+        for (const auto &f : entriesIn(cacheDir.path()))
+            if (f != entryB)
+                entryA = f;
+        std::string bytesA = readBytes(entryA), bytesB = readBytes(entryB);
+        std::memcpy(bytesA.data() + 16, bytesB.data() + 16, 32); // B's key in A's entry
+        writeBytes(entryB, bytesA);
+
+        const BuildResult again = buildProgram(request(dev, b), cache);
+        QVERIFY(again.success());
+        QCOMPARE(again.cache(), CacheState::Miss);
+        QVERIFY(again.kernel("kernel_b"));
+        QVERIFY(!again.kernel("kernel_a"));
+        // The bad entry was replaced: the next build hits, with B's program.
+        const BuildResult third = buildProgram(request(dev, b), cache);
+        QCOMPARE(third.cache(), CacheState::Hit);
+        QVERIFY(third.kernel("kernel_b"));
+    }
+
+    // Issue 17 item 4: a header included through a macro was not in the key, so an edited header gave a
+    // stale binary and "cache hit". Such programs are not cached, and the build says why.
+    void macroIncludeIsNotCached()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace w;
+        writeFile(w.source(), "#define HDR \"val.h\"\n#include HDR\n"
+                              "__kernel void k(__global int *x) { x[0] = VAL; }\n");
+        writeFile(w.dir.filePath(QStringLiteral("val.h")), "#define VAL 1\n");
+        const BinaryCache cache(w.cache().toStdString());
+        const BuildResult first = buildProgram(request(dev, w), cache);
+        QVERIFY2(first.success(), first.logs().front().log.c_str());
+        QCOMPARE(first.cache(), CacheState::Off);
+        QCOMPARE(
+            QString::fromStdString(first.cacheNote()),
+            QStringLiteral("cache off for this program: '#include HDR' (the source line 2) does not name "
+                           "its file literally"));
+        writeFile(w.dir.filePath(QStringLiteral("val.h")), "#define VAL 2\n");
+        const BuildResult second = buildProgram(request(dev, w), cache);
+        QCOMPARE(second.cache(), CacheState::Off);
+        QVERIFY(entriesIn(w.cache()).empty());
+        QVERIFY(QString::fromStdString(buildResultToJson(second)).contains(QStringLiteral("\"cache_note\"")));
+
+        // Also in a header, and through -include, which no directive names.
+        writeFile(w.source(), "#include \"outer.h\"\n__kernel void k(__global int *x) { x[0] = VAL; }\n");
+        writeFile(w.dir.filePath(QStringLiteral("outer.h")), "#define INNER \"val.h\"\n#include INNER\n");
+        QCOMPARE(buildProgram(request(dev, w), cache).cache(), CacheState::Off);
+        writeFile(w.source(), "__kernel void k(__global int *x) { x[0] = VAL; }\n");
+        const std::string option = "-include " + w.dir.filePath(QStringLiteral("val.h")).toStdString();
+        // (PoCL refuses the option; a driver that takes it must not be handed a stale binary.)
+        const BuildResult forced = buildProgram(request(dev, w, option), cache);
+        QCOMPARE(forced.cache(), CacheState::Off);
+        QVERIFY(forced.cacheNote().find("-include") != std::string::npos);
+        // A plain program still uses the cache.
+        QCOMPARE(buildProgram(request(dev, w, "-D VAL=3"), cache).cache(), CacheState::Miss);
+        QCOMPARE(buildProgram(request(dev, w, "-D VAL=3"), cache).cache(), CacheState::Hit);
+    }
+
+    // Issue 17 item 9: a FIFO where the entry goes blocked the build forever (a blocking open with no
+    // writer). It is now a miss, and the rebuild puts a regular entry there.
+    void fifoEntryIsAMiss()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace w;
+        fill(w);
+        const BinaryCache cache(w.cache().toStdString());
+        QCOMPARE(buildProgram(request(dev, w), cache).cache(), CacheState::Miss);
+        const fs::path entry = entriesIn(w.cache()).front();
+        fs::remove(entry);
+        QCOMPARE(mkfifo(entry.c_str(), 0600), 0);
+        const BuildResult again = buildProgram(request(dev, w), cache);
+        QVERIFY(again.success());
+        QCOMPARE(again.cache(), CacheState::Miss);
+        QVERIFY(fs::is_regular_file(entry));
+        QCOMPARE(buildProgram(request(dev, w), cache).cache(), CacheState::Hit);
+    }
+
+    // "An unwritable cache says so": the store failure is in the result, not a silent miss forever.
+    void unwritableCacheIsNoted()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace w;
+        fill(w);
+        writeFile(w.dir.filePath(QStringLiteral("file")), "x");
+        const BinaryCache cache(w.dir.filePath(QStringLiteral("file/cache")).toStdString());
+        const BuildResult r = buildProgram(request(dev, w), cache);
+        QVERIFY(r.success());
+        QCOMPARE(r.cache(), CacheState::Miss);
+        QVERIFY2(
+            QString::fromStdString(r.cacheNote())
+                .startsWith(QStringLiteral("the binary cache cannot keep this build: cannot create the cache "
+                                           "folder ")),
+            r.cacheNote().c_str());
+        QVERIFY(r.cacheNote().find("Not a directory") != std::string::npos);
+    }
+
+    // ENOSPC by name: a cache on a full file system (a 64 KiB tmpfs, filled) says "No space left on
+    // device" in the result instead of a silent miss. Needs root for the mount; skipped otherwise.
+    void fullCacheDiskIsNamed()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed");
+        QTemporaryDir mountPoint;
+        if (geteuid() != 0 ||
+            ::mount("tmpfs", mountPoint.path().toLocal8Bit().constData(), "tmpfs", 0, "size=64k") != 0)
+            QSKIP("mounting a small tmpfs needs root (CAP_SYS_ADMIN)");
+        struct Unmount
+        {
+            QByteArray path;
+            ~Unmount() { ::umount(path.constData()); }
+        } unmount{mountPoint.path().toLocal8Bit()};
+        {
+            QFile filler(mountPoint.filePath(QStringLiteral("filler")));
+            QVERIFY(filler.open(QIODevice::WriteOnly));
+            const QByteArray block(4096, 'x');
+            while (filler.write(block) == block.size() && filler.flush()) {
+            }
+        }
+        const SelectedDevice dev = selectDevice("pocl");
+        Workspace w;
+        fill(w);
+        const BinaryCache cache(mountPoint.filePath(QStringLiteral("cache")).toStdString());
+        const BuildResult r = buildProgram(request(dev, w), cache);
+        QVERIFY(r.success());
+        QCOMPARE(r.cache(), CacheState::Miss);
+        QVERIFY2(r.cacheNote().find("No space left on device") != std::string::npos, r.cacheNote().c_str());
+        QVERIFY(entriesIn(mountPoint.filePath(QStringLiteral("cache"))).empty()); // no partial entry left
     }
 
     void noCacheIsOff()

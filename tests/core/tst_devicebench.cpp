@@ -74,6 +74,18 @@ class TestDeviceBench : public QObject
     Q_OBJECT
 
 private slots:
+    // Issue 17 "clear errors": a device name that is not UTF-8 used to make benchToJson throw (bench --json
+    // then printed nothing); the bytes are replaced and the document stays valid.
+    void invalidUtf8DeviceNameStaysValidJson()
+    {
+        BenchDocument doc;
+        doc.device = "GPU \xff\xfe";
+        doc.driverVersion = "1.\xc3";
+        QJsonParseError error;
+        QJsonDocument::fromJson(QByteArray::fromStdString(benchToJson(doc)), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    }
+
     void kinds()
     {
         const auto kinds = expandBenchKind("all");

@@ -28,6 +28,26 @@ class TestEnumeration : public QObject
     }
 
 private slots:
+    // Issue 17 "clear errors": a driver's text that is not UTF-8 (an error string, a name) used to make
+    // dump() throw, so `info --json` printed nothing. It is replaced, and the document stays valid.
+    void invalidUtf8FromDriversStaysValidJson()
+    {
+        SystemSnapshot snap;
+        snap.platforms.emplace_back();
+        snap.platforms.back().error = "clGetDeviceIDs failed: \xff\xfe driver text";
+        snap.error = "loader says \xc3";
+        QJsonParseError error;
+        const QJsonDocument doc =
+            QJsonDocument::fromJson(QByteArray::fromStdString(snapshotToJson(snap)), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QVERIFY(doc.object()
+                    .value(QStringLiteral("platforms"))
+                    .toArray()
+                    .first()
+                    .toObject()
+                    .contains(QStringLiteral("error")));
+    }
+
     void initTestCase()
     {
         QVERIFY(m_vendors.isValid());

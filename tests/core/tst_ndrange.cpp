@@ -332,6 +332,133 @@ private slots:
         QCOMPARE(errorOf([&] { checkLocalMemory(argBytes, fakeLimits()); }), expected);
     }
 
+    // Issue 17 item 3: sums that wrap past 2^64 must not pass the check as a small number.
+    void localMemoryOverflow()
+    {
+        QCOMPARE(
+            errorOf([] { checkLocalMemory(UINT64_MAX, fakeLimits()); }),
+            QStringLiteral("local memory of more than 18446744073709551615 bytes (__local arguments "
+                           "18446744073709551615 + kernel 1024) exceeds CL_DEVICE_LOCAL_MEM_SIZE (65536)"));
+        // Two __local arguments of 2^63 bytes each sum to 0 in 64 bits.
+        const std::vector<std::uint64_t> halves{std::uint64_t(1) << 63, std::uint64_t(1) << 63};
+        QCOMPARE(errorOf([&] { checkLocalMemory(halves, fakeLimits()); }),
+                 QStringLiteral("local memory of more than 18446744073709551615 bytes (the __local arguments "
+                                "together) exceeds CL_DEVICE_LOCAL_MEM_SIZE (65536)"));
+        QCOMPARE(errorOf([] {
+                     checkLocalMemory(std::vector<std::uint64_t>{100, 200}, fakeLimits());
+                 }),
+                 QStringLiteral("no error"));
+    }
+
+    // count * element size saturates: a count no device holds reads as the largest size, never a small one.
+    void bufferBytesSaturate()
+    {
+        BoundArg a;
+        a.kind = ArgKind::Buffer;
+        a.type = *parseElementType("float4");
+        a.count = (SIZE_MAX / 16) + 2; // * 16 wraps to 16 in 64 bits
+        QCOMPARE(a.bufferBytes(), std::size_t(SIZE_MAX));
+        a.count = 4;
+        QCOMPARE(a.bufferBytes(), std::size_t(64));
+        QCOMPARE(checkedMul<std::uint64_t>(UINT64_MAX / 2 + 1, 2), std::optional<std::uint64_t>());
+        QCOMPARE(checkedAdd<std::uint64_t>(UINT64_MAX, 1), std::optional<std::uint64_t>());
+        QCOMPARE(checkedProduct<std::uint64_t>(std::vector<std::uint64_t>{4294967296, 4294967296, 2}),
+                 std::optional<std::uint64_t>());
+        QCOMPARE(checkedSum<std::uint64_t>(std::vector<std::uint64_t>{1, 2, 3}),
+                 std::optional<std::uint64_t>(6));
+    }
+
+    void bufferSizesOverflow()
+    {
+        LaunchLimits limits = fakeLimits();
+        limits.maxMemAllocSize = UINT64_MAX;
+        limits.globalMemSize = 4 << 20;
+        // Each fits CL_DEVICE_MAX_MEM_ALLOC_SIZE; together they wrap to 1 byte.
+        QCOMPARE(errorOf([&] {
+                     checkBufferSizes({"a", "b"}, {UINT64_MAX, 2}, limits);
+                 }),
+                 QStringLiteral("the buffers take 18446744073709551615 or more bytes together, more than "
+                                "CL_DEVICE_GLOBAL_MEM_SIZE (4194304)"));
+    }
+
+    // Issue 17 item 8: ranges a driver aborts on (PoCL) or never finishes are refused, naming the limit.
+    void absurdRanges_data()
+    {
+        QTest::addColumn<QString>("global");
+        QTest::addColumn<QString>("local");
+        QTest::addColumn<QString>("offset");
+        QTest::addColumn<uint>("addressBits");
+        QTest::addColumn<QString>("expected");
+        const std::string of64 = " of a device with 64 address bits (CL_DEVICE_ADDRESS_BITS 64)";
+        const auto text = [](const std::string &s) { return QString::fromStdString(s); };
+        QTest::newRow("2^64-1")
+            << "18446744073709551615"
+            << ""
+            << "" << 64u
+            << text("global size 18446744073709551615 is 18446744073709551615 work-items, more "
+                    "than the 9223372036854775807 (2^63-1)" +
+                    of64 + " can count");
+        QTest::newRow("2^32,2^32,2 wraps to 0")
+            << "4294967296,4294967296,2"
+            << ""
+            << "" << 64u
+            << text("global size 4294967296,4294967296,2 is more than 2^64 work-items, more than the "
+                    "9223372036854775807 (2^63-1)" +
+                    of64 + " can count");
+        QTest::newRow("2^63")
+            << "9223372036854775808"
+            << ""
+            << "" << 0u
+            << text("global size 9223372036854775808 is 9223372036854775808 work-items, more than "
+                    "the 9223372036854775807 (2^63-1)" +
+                    of64 + " can count");
+        QTest::newRow("largest countable") << "9223372036854775807"
+                                           << ""
+                                           << "" << 64u << "no error";
+        QTest::newRow("2^32 fits") << "4294967296"
+                                   << ""
+                                   << "" << 64u << "no error";
+        QTest::newRow("32-bit device, one dimension")
+            << "4294967296"
+            << ""
+            << "" << 32u
+            << "offset 0 plus global size 4294967296 passes the largest size_t (4294967295) of a device with "
+               "32 address bits (CL_DEVICE_ADDRESS_BITS 32) in dimension 0";
+        QTest::newRow("32-bit device, product")
+            << "65536,65536"
+            << ""
+            << "" << 32u
+            << "global size 65536,65536 is 4294967296 work-items, more than the 2147483647 (2^31-1) of a "
+               "device with 32 address bits (CL_DEVICE_ADDRESS_BITS 32) can count";
+        QTest::newRow("offset wraps")
+            << "16"
+            << ""
+            << "18446744073709551610" << 64u
+            << "offset 18446744073709551610 plus global size 16 passes the largest size_t in dimension 0";
+        QTest::newRow("work-groups rounded up past the limit")
+            << "9223372036854775807"
+            << "256"
+            << "" << 64u
+            << text("global size 9223372036854775807 in work-groups of 256 is 36028797018963968 "
+                    "work-groups of 256 work-items, more than the 9223372036854775807 work-items" +
+                    of64 + " can count");
+    }
+
+    void absurdRanges()
+    {
+        QFETCH(QString, global);
+        QFETCH(QString, local);
+        QFETCH(QString, offset);
+        QFETCH(uint, addressBits);
+        QFETCH(QString, expected);
+        LaunchLimits limits = fakeLimits();
+        limits.addressBits = addressBits;
+        limits.kernelWorkGroupSize = 0;
+        limits.nonUniformWorkGroups = true; // so that the rounding of the last group is what is checked
+        const NDRange range{sizes(global), sizes(local), sizes(offset)};
+        QCOMPARE(errorOf([&] { resolveNDRange(range, limits); }), expected);
+    }
+
     void bufferSizes_data()
     {
         QTest::addColumn<QList<qulonglong>>("bytes");

@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <cstring>
 #include <future>
@@ -575,6 +577,73 @@ private slots:
         QVERIFY2(got.startsWith(QStringLiteral("local memory of ")) &&
                      got.endsWith(QStringLiteral("exceeds CL_DEVICE_LOCAL_MEM_SIZE (%1)").arg(localMem)),
                  qPrintable(got));
+    }
+
+    // Issue 17 item 3: two local:2^63 used to sum to 0, pass the check, and make PoCL abort.
+    void localSizesDoNotWrap()
+    {
+        const BuildResult b = build(dataPath("reliability.cl"));
+        QVERIFY(b.success());
+        RunRequest r = request(b, "two_locals", "1",
+                               QStringLiteral("a=local:9223372036854775808 b=local:9223372036854775808 "
+                                              "out=buffer:float:1"));
+        const QString got = errorOf([&] { runKernel(r); });
+        QVERIFY2(got.startsWith(QStringLiteral("local memory of more than 18446744073709551615 bytes")) &&
+                     got.contains(QStringLiteral("CL_DEVICE_LOCAL_MEM_SIZE")),
+                 qPrintable(got));
+        // 2^64-1 plus the kernel's own local memory wrapped to a small number the same way.
+        r.args = specs(QStringLiteral("a=local:18446744073709551615 b=local:1 out=buffer:float:1"));
+        QVERIFY2(errorOf([&] { runKernel(r); }).startsWith(QStringLiteral("local memory of more than")),
+                 qPrintable(errorOf([&] { runKernel(r); })));
+    }
+
+    // Issue 17 item 8: PoCL asserts (aborting the process) on these ranges; they are refused before.
+    void absurdRangesAreRefused_data()
+    {
+        QTest::addColumn<QString>("global");
+        QTest::newRow("2^64-1") << "18446744073709551615";
+        QTest::newRow("2^63") << "9223372036854775808";
+        QTest::newRow("2^32,2^32,2") << "4294967296,4294967296,2";
+        QTest::newRow("2^32,2^32") << "4294967296,4294967296";
+    }
+
+    void absurdRangesAreRefused()
+    {
+        QFETCH(QString, global);
+        const BuildResult b = build(dataPath("reliability.cl"));
+        QVERIFY(b.success());
+        RunRequest r = request(b, "mark", "1", QStringLiteral("out=buffer:uint:1"));
+        r.range.global = parseSizeList(global.toStdString(), "global size");
+        const QString got = errorOf([&] { runKernel(r); });
+        QVERIFY2(got.contains(QStringLiteral("(CL_DEVICE_ADDRESS_BITS ")), qPrintable(got));
+    }
+
+    // A huge iota buffer is refused by CL_DEVICE_MAX_MEM_ALLOC_SIZE before its contents are made on the
+    // host (they used to be made first: 2^40 floats of iota ran the host out of memory).
+    void hugeInitialisedBufferRefusedFirst()
+    {
+        const BuildResult b = build(dataPath("reliability.cl"));
+        QVERIFY(b.success());
+        cl_ulong maxAlloc = 0;
+        clGetDeviceInfo(m_device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxAlloc, &maxAlloc, nullptr);
+        const auto peakRssMiB = [] {
+            rusage usage{};
+            getrusage(RUSAGE_SELF, &usage);
+            return qint64(usage.ru_maxrss) / 1024; // kilobytes on Linux
+        };
+        // One element more than the device allocates: the old order made all of it on the host first.
+        const cl_ulong count = maxAlloc / sizeof(cl_uint) + 1;
+        for (const char *init : {"iota", "random=1"}) {
+            const qint64 before = peakRssMiB();
+            RunRequest r = request(
+                b, "mark", "1", QStringLiteral("out=buffer:uint:%1:%2").arg(count).arg(QLatin1String(init)));
+            const QString got = errorOf([&] { runKernel(r); });
+            QVERIFY2(got.endsWith(QStringLiteral("exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (%1)").arg(maxAlloc)),
+                     qPrintable(got));
+            QVERIFY2(peakRssMiB() - before < 256, qPrintable(QStringLiteral("%1: peak memory grew by %2 MiB")
+                                                                 .arg(QLatin1String(init))
+                                                                 .arg(peakRssMiB() - before)));
+        }
     }
 
     void inputErrors()

@@ -131,6 +131,18 @@ struct IncludedFile
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::string &sourceDirectory,
                                        const std::vector<std::string> &includePaths);
 
+struct IncludeScan
+{
+    std::vector<IncludedFile> files;
+    // Why the headers the compiler will read cannot be known from the text, empty when they can: an
+    // include through a macro (`#include HDR`), an include directive the scan does not follow
+    // (#include_next), a header found but unreadable. Such a program must not be cached: its key would
+    // miss a header, and an edited header would give a stale binary.
+    std::string unresolved;
+};
+IncludeScan scanIncludeTree(std::string_view source, const std::string &sourceDirectory,
+                            const std::vector<std::string> &includePaths);
+
 // ---- Binary cache ----------------------------------------------------------------------------------
 
 enum class CacheState { Off, Miss, Hit };
@@ -147,8 +159,30 @@ struct DeviceIdentity
     static DeviceIdentity of(cl_device_id device); // throws ClError when the device cannot be queried
 };
 
-// SHA-256 over length-framed source, options, device identity and every included header (missing ones
-// by name only).
+// A cache key: the SHA-256 that names the entry file, and the inputs it was computed from (length-framed
+// source, options, device identity, every included header; missing ones by name only). The inputs are
+// stored inside the entry and compared on every read, so an entry that holds another program (a renamed
+// file, a copied one, a digest collision) is a miss, whatever its checksum says.
+struct CacheKey
+{
+    Digest digest{};
+    std::string material;
+
+    CacheKey() = default;
+    // A key known by its digest only (tools and tests that store opaque entries): binds nothing more.
+    CacheKey(const Digest &d) // implicit: a digest is a key
+        : digest(d)
+    {}
+    CacheKey(const Digest &d, std::string m)
+        : digest(d)
+        , material(std::move(m))
+    {}
+    bool operator==(const CacheKey &) const = default;
+};
+
+CacheKey makeCacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
+                      const std::vector<IncludedFile> &includes);
+// makeCacheKey(...).digest.
 Digest cacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
                 const std::vector<IncludedFile> &includes);
 
@@ -158,16 +192,17 @@ struct CacheEntry
     std::string log; // stored so that warnings reappear on a hit
 };
 
-// Entry file: magic "CLSCOPEB", format version, key, binary and log sizes, SHA-256 of the payload,
-// then the payload (binary, log). Little-endian.
-std::string encodeCacheEntry(const Digest &key, const CacheEntry &entry);
-// Nothing when magic, version, key, sizes or checksum disagree.
-std::optional<CacheEntry> decodeCacheEntry(std::string_view bytes, const Digest &expectedKey);
+// Entry file: magic "CLSCOPEB", format version, key digest, key material, binary and log sizes, SHA-256 of
+// everything after the header's checksum field and of the key digest, then the payload (key material,
+// binary, log). Little-endian.
+std::string encodeCacheEntry(const CacheKey &key, const CacheEntry &entry);
+// Nothing when magic, version, key digest, key material, sizes or checksum disagree.
+std::optional<CacheEntry> decodeCacheEntry(std::string_view bytes, const CacheKey &expectedKey);
 
 class BinaryCache
 {
 public:
-    inline static constexpr std::uint32_t kFormatVersion = 1;
+    inline static constexpr std::uint32_t kFormatVersion = 2; // 2: the key material is in the entry
 
     // Disabled.
     BinaryCache() = default;
@@ -181,11 +216,13 @@ public:
     const std::filesystem::path &directory() const { return m_directory; }
     std::filesystem::path entryPath(const Digest &key) const;
 
-    // A missing entry, or one that fails decodeCacheEntry (then removed), gives nothing.
-    std::optional<CacheEntry> load(const Digest &key) const;
+    // A missing entry, one that is not a regular file or too large (never read: a FIFO there cannot block
+    // the build), or one that fails decodeCacheEntry (then removed) gives nothing.
+    std::optional<CacheEntry> load(const CacheKey &key) const;
     // Written to a temporary file in the same folder and renamed over the entry, so readers and other
-    // writers see the old entry or the new one, never a part. False when the folder is not writable.
-    bool store(const Digest &key, const CacheEntry &entry) const;
+    // writers see the old entry or the new one, never a part. False when the folder is not writable;
+    // then *error says why ("cannot write /x/ab.clbin.tmp-1: No space left on device").
+    bool store(const CacheKey &key, const CacheEntry &entry, std::string *error = nullptr) const;
     void remove(const Digest &key) const;
 
 private:
@@ -299,7 +336,10 @@ struct BuildResultData
     BuildStatus status = BuildStatus::Failure;
     double durationMs = 0;
     CacheState cache = CacheState::Off; // Hit when every device hit, Off when the cache is off
-    std::string options;                // the effective options passed to the driver
+    // Why the cache was not used although it is on, or could not keep this build: the program's headers
+    // cannot be known (cache off), the cache folder cannot be written. Empty when all went well.
+    std::string cacheNote;
+    std::string options; // the effective options passed to the driver
     std::string sourcePath;
     std::vector<std::string> headers; // the headers the source includes that were found (paths)
     std::vector<DeviceBuildLog> logs;
@@ -319,6 +359,7 @@ public:
     BuildStatus status() const { return m_d->status; }
     double durationMs() const { return m_d->durationMs; }
     CacheState cache() const { return m_d->cache; }
+    const std::string &cacheNote() const { return m_d->cacheNote; }
     const std::string &options() const { return m_d->options; }
     const std::string &sourcePath() const { return m_d->sourcePath; }
     const std::vector<std::string> &headers() const { return m_d->headers; }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/build.h"
+#include "clscope/checkedmath.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -228,7 +229,8 @@ struct BoundArg
     BufferInit init;                  // Buffer
     std::size_t localBytes = 0;       // Local
 
-    std::size_t bufferBytes() const { return count * type.size(); }
+    // Saturates instead of wrapping, so that a count no device holds is refused by the size checks.
+    std::size_t bufferBytes() const { return checkedMul(count, type.size()).value_or(SIZE_MAX); }
 };
 
 // Matches the values to the kernel's arguments, in argument order. Every problem is a RunInputError that

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace clscope {
@@ -317,6 +319,40 @@ private:
 // already freed, and an alloc of an id still live, are errors. An id may be allocated again after
 // its free (traces of Python programs reuse object ids). Never crashes: every problem is a PoolTraceError.
 std::vector<PoolOp> parsePoolTrace(std::string_view text);
+
+// parsePoolTrace one line at a time, for traces streamed from a file: memory grows with the ids a trace
+// uses, never with its ops.
+class PoolTraceParser
+{
+public:
+    // The op on the next line; nothing for a blank or comment line. Throws PoolTraceError.
+    std::optional<PoolOp> parseLine(std::string_view line);
+    int lines() const { return m_line; } // lines read so far
+
+private:
+    struct IdState
+    {
+        bool live = false;
+        int line = 0; // of the alloc while live, of the free after
+    };
+    std::unordered_map<std::string, IdState> m_ids;
+    int m_line = 0;
+};
+
+// replayPoolTrace one op at a time.
+class PoolTraceReplayer
+{
+public:
+    explicit PoolTraceReplayer(MemoryPool &pool)
+        : m_pool(pool)
+    {}
+    // Runs op on the pool and returns the counters after it; throws PoolTraceError naming the op's line.
+    PoolCounters apply(const PoolOp &op);
+
+private:
+    MemoryPool &m_pool;
+    std::unordered_map<std::string, BlockId> m_live;
+};
 
 // Runs ops on the pool through its manual API, calling onStep after each with the counters. A failure
 // of the pool (out of memory, an OpenCL error) is rethrown as PoolTraceError naming the op's line.

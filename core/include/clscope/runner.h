@@ -53,6 +53,7 @@ struct LaunchLimits
     std::uint64_t kernelLocalMemSize = 0;              // CL_KERNEL_LOCAL_MEM_SIZE without __local arguments
     std::uint64_t maxMemAllocSize = 0;                 // CL_DEVICE_MAX_MEM_ALLOC_SIZE (0: not known)
     std::uint64_t globalMemSize = 0;                   // CL_DEVICE_GLOBAL_MEM_SIZE (0: not known)
+    std::uint32_t addressBits = 0;                     // CL_DEVICE_ADDRESS_BITS (0: not known, taken as 64)
     // Global sizes need not be multiples of the local size: the device supports non-uniform work-groups
     // (OpenCL 2.x, or 3.0 with CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) and the program was built with
     // -cl-std=CL2.0 or later without -cl-uniform-work-group-size. Conservative: false unless both hold.
@@ -67,11 +68,16 @@ bool optionsAllowNonUniform(std::string_view buildOptions);
 
 // The range that will be launched: checked against every limit, with the local size taken from the
 // kernel's required work-group size when none is given. Throws RunInputError naming the limit: "local
-// size 8192 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (4096)".
+// size 8192 exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (4096)". The whole range (offset plus global size in
+// each dimension, and the work-items of all work-groups together) must be countable in the device's
+// signed size type (CL_DEVICE_ADDRESS_BITS - 1 bits): drivers count work-items and groups that way, and
+// PoCL aborts or never returns on a range past it.
 NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits);
 // Throws RunInputError when __local arguments and the kernel's own local memory pass
-// CL_DEVICE_LOCAL_MEM_SIZE.
+// CL_DEVICE_LOCAL_MEM_SIZE (also when the sum does not fit in 64 bits).
 void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits);
+// The same for each __local argument's size, summed without wrapping.
+void checkLocalMemory(const std::vector<std::uint64_t> &localArgBytes, const LaunchLimits &limits);
 // Throws RunInputError naming the buffer when one is larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE, or when
 // all of them together exceed CL_DEVICE_GLOBAL_MEM_SIZE: errors a driver would report as an unhelpful
 // CL_INVALID_BUFFER_SIZE or as an out-of-memory in the middle of the run. names[i] goes with bytes[i].

@@ -1,6 +1,7 @@
 // Benchmark documents as JSON (what `bench --json` prints and `--save` writes), read back for a baseline,
 // and compared with one figure by figure: the feature clpeak users ask for (clpeak issue #200).
 #include "clscope/devicebench.h"
+#include "clscope/fileio.h"
 
 #include <nlohmann/json.hpp>
 
@@ -176,7 +177,7 @@ std::string benchToJson(const BenchDocument &document, const std::vector<BenchCo
         doc["baseline"] = {
             {"file", baselineName}, {"values", values}, {"ratios", ratios}, {"verdicts", verdicts}};
     }
-    return doc.dump(2);
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 BenchDocument benchFromJson(std::string_view json)
@@ -288,24 +289,23 @@ BenchDocument benchFromJson(std::string_view json)
 
 void saveBenchFile(const std::string &path, const BenchDocument &document)
 {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw BenchFileError("cannot write " + path);
-    file << benchToJson(document) << '\n';
-    file.close();
-    if (!file)
-        throw BenchFileError("cannot write " + path);
+    try {
+        writeWholeFile(path, benchToJson(document) + '\n');
+    } catch (const FileError &e) {
+        throw BenchFileError(e.what());
+    }
 }
 
 BenchDocument loadBenchFile(const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw BenchFileError("cannot read " + path);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
+    std::string bytes;
     try {
-        return benchFromJson(bytes.str());
+        bytes = readRegularFile(path, kMaxDocumentBytes);
+    } catch (const FileError &e) {
+        throw BenchFileError(e.what());
+    }
+    try {
+        return benchFromJson(bytes);
     } catch (const BenchFileError &e) {
         throw BenchFileError(path + ": " + e.what());
     }

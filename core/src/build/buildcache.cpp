@@ -3,13 +3,12 @@
 #include "clscope/build.h"
 
 #include "clquery.h"
+#include "clscope/fileio.h"
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include <unistd.h>
 
@@ -19,8 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'C', 'L', 'S', 'C', 'O', 'P', 'E', 'B'};
-// magic, version, header size, key, binary size, log size, payload checksum.
-constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 32 + 8 + 8 + 32;
+// magic, version, header size, key, key material size, binary size, log size, checksum.
+constexpr std::size_t kHeaderSize = 8 + 4 + 4 + 32 + 8 + 8 + 8 + 32;
+constexpr std::size_t kChecksumOffset = kHeaderSize - 32;
 
 void putU32(std::string &out, std::uint32_t v)
 {
@@ -43,20 +43,24 @@ std::uint64_t getLittle(std::string_view bytes, std::size_t offset, int width)
 }
 
 // Length framing keeps ("ab","c") and ("a","bc") apart.
-void frame(Sha256 &h, std::string_view field)
+void frame(std::string &out, std::string_view field)
 {
-    std::uint8_t length[8];
-    for (int i = 0; i < 8; ++i)
-        length[i] = std::uint8_t(std::uint64_t(field.size()) >> (8 * i));
-    h.update(length, sizeof length);
-    h.update(field);
+    putU64(out, field.size());
+    out.append(field);
 }
 
-Digest payloadChecksum(const CacheEntry &entry)
+// Everything an entry holds, the key included: a changed byte anywhere fails the checksum.
+Digest entryChecksum(const Digest &key, std::string_view material, std::string_view binary,
+                     std::string_view log)
 {
     Sha256 h;
-    h.update(entry.binary.data(), entry.binary.size());
-    h.update(entry.log);
+    h.update(key.data(), key.size());
+    for (std::string_view part : {material, binary, log}) {
+        std::string length;
+        putU64(length, part.size());
+        h.update(length);
+        h.update(part);
+    }
     return h.finish();
 }
 
@@ -103,64 +107,84 @@ DeviceIdentity DeviceIdentity::of(cl_device_id device)
     return id;
 }
 
+CacheKey makeCacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
+                      const std::vector<IncludedFile> &includes)
+{
+    std::string m;
+    frame(m, "clscope binary cache key 2");
+    frame(m, source);
+    frame(m, options);
+    frame(m, device.vendor);
+    frame(m, device.name);
+    frame(m, device.version);
+    frame(m, device.driverVersion);
+    for (const IncludedFile &f : includes) {
+        frame(m, f.spelling);
+        frame(m, f.found ? "found" : "missing");
+        if (f.found)
+            frame(m, f.contents);
+    }
+    const Digest digest = sha256(m);
+    return CacheKey(digest, std::move(m));
+}
+
 Digest cacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
                 const std::vector<IncludedFile> &includes)
 {
-    Sha256 h;
-    frame(h, "clscope binary cache key 1");
-    frame(h, source);
-    frame(h, options);
-    frame(h, device.vendor);
-    frame(h, device.name);
-    frame(h, device.version);
-    frame(h, device.driverVersion);
-    for (const IncludedFile &f : includes) {
-        frame(h, f.spelling);
-        frame(h, f.found ? "found" : "missing");
-        if (f.found)
-            frame(h, f.contents);
-    }
-    return h.finish();
+    return makeCacheKey(source, options, device, includes).digest;
 }
 
-std::string encodeCacheEntry(const Digest &key, const CacheEntry &entry)
+std::string encodeCacheEntry(const CacheKey &key, const CacheEntry &entry)
 {
+    const std::string_view binary(reinterpret_cast<const char *>(entry.binary.data()), entry.binary.size());
     std::string out;
-    out.reserve(kHeaderSize + entry.binary.size() + entry.log.size());
+    out.reserve(kHeaderSize + key.material.size() + binary.size() + entry.log.size());
     out.append(kMagic, sizeof kMagic);
     putU32(out, BinaryCache::kFormatVersion);
     putU32(out, std::uint32_t(kHeaderSize));
-    out.append(reinterpret_cast<const char *>(key.data()), key.size());
-    putU64(out, entry.binary.size());
+    out.append(reinterpret_cast<const char *>(key.digest.data()), key.digest.size());
+    putU64(out, key.material.size());
+    putU64(out, binary.size());
     putU64(out, entry.log.size());
-    const Digest sum = payloadChecksum(entry);
+    const Digest sum = entryChecksum(key.digest, key.material, binary, entry.log);
     out.append(reinterpret_cast<const char *>(sum.data()), sum.size());
-    out.append(reinterpret_cast<const char *>(entry.binary.data()), entry.binary.size());
+    out.append(key.material);
+    out.append(binary);
     out.append(entry.log);
     return out;
 }
 
-std::optional<CacheEntry> decodeCacheEntry(std::string_view bytes, const Digest &expectedKey)
+std::optional<CacheEntry> decodeCacheEntry(std::string_view bytes, const CacheKey &expectedKey)
 {
     if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
         return std::nullopt;
     if (getLittle(bytes, 8, 4) != BinaryCache::kFormatVersion || getLittle(bytes, 12, 4) != kHeaderSize)
         return std::nullopt;
-    if (std::memcmp(bytes.data() + 16, expectedKey.data(), expectedKey.size()) != 0)
+    const Digest &key = expectedKey.digest;
+    if (std::memcmp(bytes.data() + 16, key.data(), key.size()) != 0)
         return std::nullopt;
-    const std::uint64_t binarySize = getLittle(bytes, 48, 8);
-    const std::uint64_t logSize = getLittle(bytes, 56, 8);
-    // Compared by subtraction so that absurd sizes cannot overflow the sum.
-    const std::uint64_t payload = bytes.size() - kHeaderSize;
-    if (binarySize > payload || logSize != payload - binarySize)
+    const std::uint64_t materialSize = getLittle(bytes, 48, 8);
+    const std::uint64_t binarySize = getLittle(bytes, 56, 8);
+    const std::uint64_t logSize = getLittle(bytes, 64, 8);
+    // Compared by subtraction so that absurd sizes cannot overflow a sum.
+    std::uint64_t rest = bytes.size() - kHeaderSize;
+    if (materialSize > rest)
+        return std::nullopt;
+    rest -= materialSize;
+    if (binarySize > rest || logSize != rest - binarySize)
+        return std::nullopt;
+    const std::string_view material = bytes.substr(kHeaderSize, materialSize);
+    const std::string_view binary = bytes.substr(kHeaderSize + materialSize, binarySize);
+    const std::string_view log = bytes.substr(kHeaderSize + materialSize + binarySize);
+    const Digest sum = entryChecksum(key, material, binary, log);
+    if (std::memcmp(bytes.data() + kChecksumOffset, sum.data(), sum.size()) != 0)
+        return std::nullopt;
+    // The inputs the entry was built from must be the ones asked for, byte for byte.
+    if (material != expectedKey.material)
         return std::nullopt;
     CacheEntry entry;
-    const char *p = bytes.data() + kHeaderSize;
-    entry.binary.assign(p, p + binarySize);
-    entry.log.assign(p + binarySize, logSize);
-    const Digest sum = payloadChecksum(entry);
-    if (std::memcmp(bytes.data() + 64, sum.data(), sum.size()) != 0)
-        return std::nullopt;
+    entry.binary.assign(binary.begin(), binary.end());
+    entry.log.assign(log);
     return entry;
 }
 
@@ -187,49 +211,56 @@ std::filesystem::path BinaryCache::entryPath(const Digest &key) const
     return m_directory / (toHex(key) + ".clbin");
 }
 
-std::optional<CacheEntry> BinaryCache::load(const Digest &key) const
+std::optional<CacheEntry> BinaryCache::load(const CacheKey &key) const
 {
     if (!enabled())
         return std::nullopt;
-    const fs::path path = entryPath(key);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    const fs::path path = entryPath(key.digest);
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(path, ec)))
         return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    in.close();
-    auto entry = decodeCacheEntry(ss.str(), key);
+    std::string bytes;
+    try {
+        bytes = readRegularFile(path, kMaxCacheEntryBytes);
+    } catch (const FileError &) {
+        // A FIFO, a folder or a giant file where the entry goes: never read, replaced by the rebuild.
+        remove(key.digest);
+        return std::nullopt;
+    }
+    auto entry = decodeCacheEntry(bytes, key);
     if (!entry)
-        remove(key); // corrupt or from another format: the rebuild writes a fresh one
+        remove(key.digest); // corrupt, from another format or another program: the rebuild writes a fresh one
     return entry;
 }
 
-bool BinaryCache::store(const Digest &key, const CacheEntry &entry) const
+bool BinaryCache::store(const CacheKey &key, const CacheEntry &entry, std::string *error) const
 {
     if (!enabled())
         return false;
+    const auto fail = [&](const std::string &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
     std::error_code ec;
     fs::create_directories(m_directory, ec);
-    const fs::path target = entryPath(key);
+    if (ec)
+        return fail("cannot create the cache folder " + m_directory.string() + ": " + ec.message());
+    const fs::path target = entryPath(key.digest);
     fs::path temporary = target;
     temporary += temporarySuffix();
-    const std::string bytes = encodeCacheEntry(key, entry);
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return false;
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        out.close();
-        if (!out) {
-            fs::remove(temporary, ec);
-            return false;
-        }
+    try {
+        writeWholeFile(temporary, encodeCacheEntry(key, entry));
+    } catch (const FileError &e) {
+        fs::remove(temporary, ec);
+        return fail(e.what());
     }
     // rename() replaces the target atomically on POSIX: a concurrent reader sees a whole entry or none.
     fs::rename(temporary, target, ec);
     if (ec) {
+        const std::string why = "cannot write " + target.string() + ": " + ec.message();
         fs::remove(temporary, ec);
-        return false;
+        return fail(why);
     }
     return true;
 }

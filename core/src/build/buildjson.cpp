@@ -27,6 +27,8 @@ std::string buildResultToJson(const BuildResult &result, int indent)
     doc["status"] = result.success() ? "success" : "failure";
     doc["duration_ms"] = result.durationMs();
     doc["cache"] = std::string(cacheStateName(result.cache()));
+    if (!result.cacheNote().empty())
+        doc["cache_note"] = result.cacheNote(); // why the cache was off, or could not keep the build
     doc["options"] = result.options();
     doc["source"] = result.sourcePath();
     ordered_json logs = ordered_json::array();

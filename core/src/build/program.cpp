@@ -4,14 +4,12 @@
 
 #include "clquery.h"
 #include "clscope/error.h"
+#include "clscope/fileio.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 namespace clscope {
@@ -58,24 +56,31 @@ struct Prepared
     std::string options;
     bool argInfoAdded = false;
     std::vector<IncludedFile> includes;
+    std::string uncacheable; // why the headers the compiler reads cannot be known (empty: they can)
     std::vector<std::string> knownFiles;
 };
+
+// -include FILE and -imacros FILE make the compiler read a header that no directive names.
+std::string optionIncludes(const std::vector<std::string> &tokens)
+{
+    for (const std::string &t : tokens) {
+        for (const char *option : {"-include", "-imacros"}) {
+            if (t.starts_with(option))
+                return "the option " + t + " makes the compiler read a header that the cache cannot see";
+        }
+    }
+    return {};
+}
 
 } // namespace
 
 std::string readSourceFile(const std::string &path)
 {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        throw BuildInputError("cannot read " + path + ": no such file");
-    if (fs::is_directory(path, ec))
-        throw BuildInputError("cannot read " + path + ": it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw BuildInputError("cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    try {
+        return readRegularFile(path, kMaxSourceBytes);
+    } catch (const FileError &e) {
+        throw BuildInputError(e.what());
+    }
 }
 
 namespace {
@@ -132,7 +137,9 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     }
     p.options = joinOptions(p.tokens);
     if (fromSource) {
-        p.includes = scanIncludes(p.source, p.sourceDirectory, includePaths(p.tokens));
+        IncludeScan scan = scanIncludeTree(p.source, p.sourceDirectory, includePaths(p.tokens));
+        p.includes = std::move(scan.files);
+        p.uncacheable = scan.unresolved.empty() ? optionIncludes(p.tokens) : scan.unresolved;
         for (const auto &f : p.includes) {
             if (f.found)
                 p.knownFiles.push_back(f.path);
@@ -206,12 +213,13 @@ bool mentionsArgInfo(const Attempt &a)
 
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
 BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &context, ProgramRef &program,
-                   Attempt attempt, CacheState cache, Clock::time_point started)
+                   Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {})
 {
     BuildResultData d;
     d.status = attempt.error == CL_SUCCESS ? BuildStatus::Success : BuildStatus::Failure;
     d.durationMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     d.cache = cache;
+    d.cacheNote = std::move(cacheNote);
     d.options = p.options;
     d.sourcePath = request.sourcePath;
     for (const IncludedFile &f : p.includes) {
@@ -245,10 +253,10 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &c
 }
 
 // Every device's entry, or nothing when any is missing (a partial hit rebuilds from source anyway).
-std::optional<std::vector<CacheEntry>> loadAll(const BinaryCache &cache, const std::vector<Digest> &keys)
+std::optional<std::vector<CacheEntry>> loadAll(const BinaryCache &cache, const std::vector<CacheKey> &keys)
 {
     std::vector<CacheEntry> entries;
-    for (const Digest &k : keys) {
+    for (const CacheKey &k : keys) {
         auto e = cache.load(k);
         if (!e || e->binary.empty())
             return std::nullopt;
@@ -362,31 +370,39 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
     ContextRef context = makeContext(request);
     ProgramRef program;
 
-    std::vector<Digest> keys;
-    if (cache.enabled()) {
+    // A program whose headers cannot all be known is never cached: its key could miss the header that
+    // changed, and the cache would hand back a stale binary as a hit.
+    const bool useCache = cache.enabled() && p.uncacheable.empty();
+    std::string note =
+        cache.enabled() && !useCache ? "cache off for this program: " + p.uncacheable : std::string();
+    std::vector<CacheKey> keys;
+    if (useCache) {
         for (cl_device_id d : request.devices)
-            keys.push_back(cacheKey(p.source, p.options, DeviceIdentity::of(d), p.includes));
+            keys.push_back(makeCacheKey(p.source, p.options, DeviceIdentity::of(d), p.includes));
         if (auto entries = loadAll(cache, keys)) {
             if (auto hit = buildFromEntries(context.get(), request, p, *entries, program))
                 return finish(request, p, context, program, std::move(*hit), CacheState::Hit, started);
-            for (const Digest &k : keys)
-                cache.remove(k);
+            for (const CacheKey &k : keys)
+                cache.remove(k.digest);
         }
     }
 
     Attempt attempt = buildFromSource(context.get(), request, p, program);
-    const CacheState state = cache.enabled() ? CacheState::Miss : CacheState::Off;
+    const CacheState state = useCache ? CacheState::Miss : CacheState::Off;
     for (auto &log : attempt.logs)
         log.cache = state;
-    if (attempt.error == CL_SUCCESS && cache.enabled()) {
+    if (attempt.error == CL_SUCCESS && useCache) {
         // Keyed by the options first tried, which is what the next identical build looks up.
         const auto binaries = programBinaries(program.get(), request.devices);
         for (size_t i = 0; i < keys.size(); ++i) {
-            if (!binaries[i].empty())
-                cache.store(keys[i], {binaries[i], attempt.logs[i].log});
+            std::string error;
+            // The first failure says it all (the same folder for every device): one note, not one per device.
+            if (!binaries[i].empty() && !cache.store(keys[i], {binaries[i], attempt.logs[i].log}, &error) &&
+                note.empty())
+                note = "the binary cache cannot keep this build: " + error;
         }
     }
-    return finish(request, p, context, program, std::move(attempt), state, started);
+    return finish(request, p, context, program, std::move(attempt), state, started, std::move(note));
 }
 
 BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsigned char> il)

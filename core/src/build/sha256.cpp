@@ -73,6 +73,8 @@ void Sha256::compress(const std::uint8_t *block)
 
 void Sha256::update(const void *data, std::size_t size)
 {
+    if (size == 0)
+        return; // an empty view may carry a null pointer, which memcpy must not get
     const auto *bytes = static_cast<const std::uint8_t *>(data);
     m_length += size;
     if (m_buffered > 0) {

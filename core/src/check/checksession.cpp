@@ -2,6 +2,7 @@
 // environment, posix_spawn and waiting, and the report from the log and the child's stderr. See check.h for
 // why the check runs in a child.
 #include "clscope/check.h"
+#include "clscope/fileio.h"
 
 #include <algorithm>
 #include <cctype>
@@ -56,12 +57,14 @@ bool mentionsOclgrind(std::string_view s)
     return lower(s).find("oclgrind") != std::string::npos;
 }
 
+// Files this module wrote itself (the child's output) or the user's: missing or unreadable reads as empty.
 std::string readFile(const fs::path &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    try {
+        return readRegularFile(path, kMaxDocumentBytes);
+    } catch (const FileError &) {
+        return {};
+    }
 }
 
 // A library the loader can open: a path that exists, or a bare name the dynamic linker looks up.
@@ -101,10 +104,7 @@ std::optional<std::string> oclgrindInFolder(const fs::path &folder)
 
 void writeFile(const fs::path &path, std::string_view text)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush())
-        throw std::runtime_error("cannot write " + path.string());
+    writeWholeFile(path, text);
 }
 
 // Waits for pid; a set cancel flag sends SIGTERM, then SIGKILL when the child is still there 2 s later.

@@ -113,7 +113,7 @@ std::string snapshotToJson(const SystemSnapshot &snapshot, int indent)
     root["platforms"] = std::move(platforms);
     if (!snapshot.error.empty())
         root["error"] = snapshot.error;
-    return root.dump(indent);
+    return root.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace clscope

@@ -77,129 +77,131 @@ Tokens tokenize(std::string_view line)
     return t;
 }
 
-struct IdState
-{
-    bool live = false;
-    int line = 0; // of the alloc while live, of the free after
-};
 } // namespace
+
+std::optional<PoolOp> PoolTraceParser::parseLine(std::string_view line)
+{
+    const int lineNo = ++m_line;
+    auto &ids = m_ids;
+    const Tokens t = tokenize(line);
+    if (t.count == 0)
+        return std::nullopt;
+    const std::string_view name = t.items[0];
+    PoolOp op;
+    op.line = lineNo;
+    std::size_t expected = 1;
+    if (name == "alloc") {
+        op.kind = PoolOpKind::Alloc;
+        expected = 3;
+        if (t.count < 2)
+            throw PoolTraceError(lineNo, "alloc needs an ID and a SIZE");
+        if (t.count < 3)
+            throw PoolTraceError(lineNo, "alloc " + quoted(t.items[1]) + " needs a SIZE");
+        const std::string_view size = t.items[2];
+        const auto [p, ec] = std::from_chars(size.data(), size.data() + size.size(), op.size);
+        if (ec == std::errc::result_out_of_range)
+            throw PoolTraceError(lineNo, "size " + quoted(size) + " is larger than 18446744073709551615");
+        if (ec != std::errc() || p != size.data() + size.size())
+            throw PoolTraceError(lineNo, "bad size " + quoted(size) + " (expected a whole number of bytes)");
+    } else if (name == "free") {
+        op.kind = PoolOpKind::Free;
+        expected = 2;
+        if (t.count < 2)
+            throw PoolTraceError(lineNo, "free needs an ID");
+    } else if (name == "free_held") {
+        op.kind = PoolOpKind::FreeHeld;
+    } else if (name == "stop_holding") {
+        op.kind = PoolOpKind::StopHolding;
+    } else {
+        throw PoolTraceError(lineNo, "unknown operation " + quoted(name) +
+                                         " (expected alloc, free, free_held or stop_holding)");
+    }
+    if (t.count > expected) {
+        std::string before(name);
+        for (std::size_t i = 1; i < expected; ++i)
+            before += ' ' + std::string(t.items[i]);
+        throw PoolTraceError(lineNo, "unexpected " + quoted(t.items[expected]) + " after " + quoted(before));
+    }
+
+    if (op.kind == PoolOpKind::Alloc || op.kind == PoolOpKind::Free) {
+        op.id = std::string(t.items[1]);
+        auto it = ids.find(op.id);
+        if (op.kind == PoolOpKind::Alloc) {
+            if (it != ids.end() && it->second.live)
+                throw PoolTraceError(lineNo, "alloc of id " + quoted(op.id) +
+                                                 ", which is still allocated (line " +
+                                                 std::to_string(it->second.line) + ")");
+            ids[op.id] = IdState{true, lineNo};
+        } else {
+            if (it == ids.end())
+                throw PoolTraceError(lineNo, "free of unknown id " + quoted(op.id));
+            if (!it->second.live)
+                throw PoolTraceError(lineNo, "double free of id " + quoted(op.id) + " (freed on line " +
+                                                 std::to_string(it->second.line) + ")");
+            it->second = IdState{false, lineNo};
+        }
+    }
+    return op;
+}
 
 std::vector<PoolOp> parsePoolTrace(std::string_view text)
 {
     std::vector<PoolOp> ops;
-    std::unordered_map<std::string, IdState> ids;
-    int lineNo = 0;
+    PoolTraceParser parser;
     std::size_t pos = 0;
     while (pos < text.size()) {
         std::size_t end = text.find('\n', pos);
         if (end == std::string_view::npos)
             end = text.size();
-        const std::string_view line = text.substr(pos, end - pos);
+        if (auto op = parser.parseLine(text.substr(pos, end - pos)))
+            ops.push_back(std::move(*op));
         pos = end + 1;
-        ++lineNo;
-
-        const Tokens t = tokenize(line);
-        if (t.count == 0)
-            continue;
-        const std::string_view name = t.items[0];
-        PoolOp op;
-        op.line = lineNo;
-        std::size_t expected = 1;
-        if (name == "alloc") {
-            op.kind = PoolOpKind::Alloc;
-            expected = 3;
-            if (t.count < 2)
-                throw PoolTraceError(lineNo, "alloc needs an ID and a SIZE");
-            if (t.count < 3)
-                throw PoolTraceError(lineNo, "alloc " + quoted(t.items[1]) + " needs a SIZE");
-            const std::string_view size = t.items[2];
-            const auto [p, ec] = std::from_chars(size.data(), size.data() + size.size(), op.size);
-            if (ec == std::errc::result_out_of_range)
-                throw PoolTraceError(lineNo, "size " + quoted(size) + " is larger than 18446744073709551615");
-            if (ec != std::errc() || p != size.data() + size.size())
-                throw PoolTraceError(lineNo,
-                                     "bad size " + quoted(size) + " (expected a whole number of bytes)");
-        } else if (name == "free") {
-            op.kind = PoolOpKind::Free;
-            expected = 2;
-            if (t.count < 2)
-                throw PoolTraceError(lineNo, "free needs an ID");
-        } else if (name == "free_held") {
-            op.kind = PoolOpKind::FreeHeld;
-        } else if (name == "stop_holding") {
-            op.kind = PoolOpKind::StopHolding;
-        } else {
-            throw PoolTraceError(lineNo, "unknown operation " + quoted(name) +
-                                             " (expected alloc, free, free_held or stop_holding)");
-        }
-        if (t.count > expected) {
-            std::string before(name);
-            for (std::size_t i = 1; i < expected; ++i)
-                before += ' ' + std::string(t.items[i]);
-            throw PoolTraceError(lineNo,
-                                 "unexpected " + quoted(t.items[expected]) + " after " + quoted(before));
-        }
-
-        if (op.kind == PoolOpKind::Alloc || op.kind == PoolOpKind::Free) {
-            op.id = std::string(t.items[1]);
-            auto it = ids.find(op.id);
-            if (op.kind == PoolOpKind::Alloc) {
-                if (it != ids.end() && it->second.live)
-                    throw PoolTraceError(lineNo, "alloc of id " + quoted(op.id) +
-                                                     ", which is still allocated (line " +
-                                                     std::to_string(it->second.line) + ")");
-                ids[op.id] = IdState{true, lineNo};
-            } else {
-                if (it == ids.end())
-                    throw PoolTraceError(lineNo, "free of unknown id " + quoted(op.id));
-                if (!it->second.live)
-                    throw PoolTraceError(lineNo, "double free of id " + quoted(op.id) + " (freed on line " +
-                                                     std::to_string(it->second.line) + ")");
-                it->second = IdState{false, lineNo};
-            }
-        }
-        ops.push_back(std::move(op));
     }
     return ops;
+}
+
+PoolCounters PoolTraceReplayer::apply(const PoolOp &op)
+{
+    try {
+        switch (op.kind) {
+        case PoolOpKind::Alloc: {
+            if (m_live.contains(op.id))
+                throw PoolTraceError(op.line, "alloc of id " + quoted(op.id) + ", which is still allocated");
+            const PoolBlock block = m_pool.allocateBlock(static_cast<std::size_t>(op.size));
+            m_live.emplace(op.id, block.id);
+            break;
+        }
+        case PoolOpKind::Free: {
+            auto it = m_live.find(op.id);
+            if (it == m_live.end())
+                throw PoolTraceError(op.line, "free of unknown id " + quoted(op.id));
+            m_pool.freeBlock(it->second);
+            m_live.erase(it);
+            break;
+        }
+        case PoolOpKind::FreeHeld:
+            m_pool.freeHeld();
+            break;
+        case PoolOpKind::StopHolding:
+            m_pool.stopHolding();
+            break;
+        }
+    } catch (const PoolTraceError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw PoolTraceError(op.line, toString(op) + ": " + e.what());
+    }
+    return m_pool.counters();
 }
 
 void replayPoolTrace(MemoryPool &pool, const std::vector<PoolOp> &ops,
                      const std::function<void(const PoolOp &, const PoolCounters &)> &onStep)
 {
-    std::unordered_map<std::string, BlockId> live;
+    PoolTraceReplayer replayer(pool);
     for (const PoolOp &op : ops) {
-        try {
-            switch (op.kind) {
-            case PoolOpKind::Alloc: {
-                if (live.contains(op.id))
-                    throw PoolTraceError(op.line,
-                                         "alloc of id " + quoted(op.id) + ", which is still allocated");
-                const PoolBlock block = pool.allocateBlock(static_cast<std::size_t>(op.size));
-                live.emplace(op.id, block.id);
-                break;
-            }
-            case PoolOpKind::Free: {
-                auto it = live.find(op.id);
-                if (it == live.end())
-                    throw PoolTraceError(op.line, "free of unknown id " + quoted(op.id));
-                pool.freeBlock(it->second);
-                live.erase(it);
-                break;
-            }
-            case PoolOpKind::FreeHeld:
-                pool.freeHeld();
-                break;
-            case PoolOpKind::StopHolding:
-                pool.stopHolding();
-                break;
-            }
-        } catch (const PoolTraceError &) {
-            throw;
-        } catch (const std::exception &e) {
-            throw PoolTraceError(op.line, toString(op) + ": " + e.what());
-        }
+        const PoolCounters counters = replayer.apply(op);
         if (onStep)
-            onStep(op, pool.counters());
+            onStep(op, counters);
     }
 }
 

@@ -1,6 +1,7 @@
 // Chrome trace event JSON (the object form that Perfetto and chrome://tracing open): processes per device,
 // threads per queue, X slices per command, optional stage slices, pool counters. Written event by event so
 // that a million records never sit in memory as one JSON tree.
+#include "clscope/fileio.h"
 #include "clscope/profile.h"
 
 #include <nlohmann/json.hpp>
@@ -340,13 +341,7 @@ std::string chromeTraceJson(const std::vector<CommandRecord> &records, const Chr
 void writeChromeTrace(const std::string &path, const std::vector<CommandRecord> &records,
                       const ChromeTraceOptions &options, const std::vector<PoolSeriesPoint> &pool)
 {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw std::runtime_error("cannot write " + path);
-    writeChromeTrace(file, records, options, pool);
-    file.flush();
-    if (!file)
-        throw std::runtime_error("cannot write " + path);
+    writeWholeFile(path, chromeTraceJson(records, options, pool));
 }
 
 } // namespace clscope

@@ -1,4 +1,5 @@
 // CSV export of command records (RFC 4180: CRLF line ends, quoting only where needed).
+#include "clscope/fileio.h"
 #include "clscope/profile.h"
 
 #include <cstdio>
@@ -56,13 +57,7 @@ std::string csvText(const std::vector<CommandRecord> &records)
 
 void writeCsv(const std::string &path, const std::vector<CommandRecord> &records)
 {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw std::runtime_error("cannot write " + path);
-    writeCsv(file, records);
-    file.flush();
-    if (!file)
-        throw std::runtime_error("cannot write " + path);
+    writeWholeFile(path, csvText(records));
 }
 
 } // namespace clscope

@@ -4,6 +4,8 @@
 
 #include "runinternal.h"
 
+#include "clscope/checkedmath.h"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -388,7 +390,7 @@ BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v)
         fail(slot.name, "buffer count must be at least 1");
     b.type = v.type ? *v.type : *slot.type;
     b.count = v.count;
-    if (b.count > SIZE_MAX / b.type.size())
+    if (!checkedMul<std::size_t>(b.count, b.type.size()))
         fail(slot.name, "buffer of " + std::to_string(b.count) + " " + b.type.name() + " is too large");
     b.init = v.init;
     return b;

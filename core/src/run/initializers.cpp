@@ -5,11 +5,12 @@
 
 #include "runinternal.h"
 
+#include "clscope/checkedmath.h"
+#include "clscope/fileio.h"
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 
 namespace clscope {
@@ -139,20 +140,34 @@ std::vector<unsigned char> fillElement(const BoundArg &arg)
     return element;
 }
 
-std::vector<unsigned char> readFile(const BoundArg &arg)
+// A .npy header is at most 4 GiB in format 2 and below 64 KiB in practice; a larger file is refused
+// before it is read (an 8 GB file for a 64-byte buffer was read whole, then compared).
+constexpr std::uint64_t kNpyHeaderAllowance = 1 << 20;
+
+std::string sizeMismatch(const BoundArg &arg, std::uint64_t size)
 {
-    std::ifstream in(arg.init.path, std::ios::binary);
-    if (!in)
-        fail(arg, "cannot read file '" + arg.init.path + "'");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return "file '" + arg.init.path + "' has " + std::to_string(size) + " bytes, the buffer needs " +
+           std::to_string(arg.bufferBytes()) + " (" + std::to_string(arg.count) + " " + arg.type.name() + ")";
 }
 
 std::vector<unsigned char> fileContents(const BoundArg &arg)
 {
-    std::vector<unsigned char> bytes = readFile(arg);
+    std::string text;
+    bool npy = std::filesystem::path(arg.init.path).extension() == ".npy";
+    try {
+        RegularFile file(arg.init.path);
+        const std::uint64_t limit =
+            checkedAdd<std::uint64_t>(arg.bufferBytes(), kNpyHeaderAllowance).value_or(UINT64_MAX);
+        if (file.size() > limit)
+            fail(arg, sizeMismatch(arg, file.size()));
+        text = file.readAll(limit);
+    } catch (const FileError &e) {
+        fail(arg, e.what());
+    }
+    std::vector<unsigned char> bytes(text.begin(), text.end());
+    text = std::string();
     static constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    const bool npy = std::filesystem::path(arg.init.path).extension() == ".npy" ||
-                     (bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0);
+    npy = npy || (bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0);
     if (npy) {
         try {
             const NpyArray array =
@@ -163,9 +178,7 @@ std::vector<unsigned char> fileContents(const BoundArg &arg)
         }
     }
     if (bytes.size() != arg.bufferBytes())
-        fail(arg, "file '" + arg.init.path + "' has " + std::to_string(bytes.size()) +
-                      " bytes, the buffer needs " + std::to_string(arg.bufferBytes()) + " (" +
-                      std::to_string(arg.count) + " " + arg.type.name() + ")");
+        fail(arg, sizeMismatch(arg, bytes.size()));
     return bytes;
 }
 
@@ -187,8 +200,10 @@ void checkInitialiser(const BoundArg &arg)
         const Iota iota = parseIota(arg);
         if (isFloating(kind)) {
             // The values only grow away from start, so the last one decides the range.
-            const double last = toDouble(iota.start) +
-                                double(arg.count * componentsPerElement(arg.type) - 1) * toDouble(iota.step);
+            const auto components = checkedMul<std::size_t>(arg.count, componentsPerElement(arg.type));
+            if (!components)
+                fail(arg, "buffer of " + std::to_string(arg.count) + " " + arg.type.name() + " is too large");
+            const double last = toDouble(iota.start) + double(*components - 1) * toDouble(iota.step);
             unsigned char scratch[8];
             encodeNumber(last, kind, scratch, arg.name);
         }
@@ -212,8 +227,12 @@ void checkInitialiser(const BoundArg &arg)
 
 std::vector<unsigned char> initialContents(const BoundArg &arg)
 {
-    const std::size_t total = arg.bufferBytes();
+    const auto checkedTotal = checkedMul<std::size_t>(arg.count, arg.type.size());
+    if (!checkedTotal)
+        fail(arg, "buffer of " + std::to_string(arg.count) + " " + arg.type.name() + " is too large");
+    const std::size_t total = *checkedTotal;
     const ScalarKind kind = componentKind(arg.type);
+    // No more components than bytes, so this product fits when the one above does.
     const std::size_t components = arg.count * componentsPerElement(arg.type);
     std::vector<unsigned char> bytes;
     switch (arg.init.kind) {

@@ -5,6 +5,7 @@
 
 #include "clscope/queue.h"
 
+#include "clscope/checkedmath.h"
 #include "clscope/error.h"
 #include "clscope/version.h"
 
@@ -113,6 +114,7 @@ LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::strin
     l.maxMemAllocSize =
         deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, "CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     l.globalMemSize = deviceValue<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, "CL_DEVICE_GLOBAL_MEM_SIZE");
+    l.addressBits = deviceValue<cl_uint>(device, CL_DEVICE_ADDRESS_BITS, "CL_DEVICE_ADDRESS_BITS");
 
     // A value the driver will not give stays at "not known" rather than failing the run.
     clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof l.kernelWorkGroupSize,
@@ -167,12 +169,31 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
                             formatSizeList(range.global) + " has " + std::to_string(dims));
     if (out.offset.empty())
         out.offset.assign(dims, 0);
+    // The device counts work-items in its own size_t; drivers (PoCL's scheduler among them) count them and
+    // their groups as signed numbers, so the range must stay below 2^(bits-1).
+    const unsigned bits = limits.addressBits == 0 || limits.addressBits > 64 ? 64u : limits.addressBits;
+    const std::uint64_t deviceSizeMax = bits == 64 ? UINT64_MAX : (std::uint64_t(1) << bits) - 1;
+    const std::uint64_t countMax = (std::uint64_t(1) << (bits - 1)) - 1;
+    const std::string addressBits = " of a device with " + std::to_string(bits) + " address bits " +
+                                    "(CL_DEVICE_ADDRESS_BITS " + std::to_string(bits) + ")";
     for (std::size_t i = 0; i < dims; ++i) {
-        if (out.offset[i] > SIZE_MAX - range.global[i])
+        const auto end = checkedAdd<std::uint64_t>(out.offset[i], range.global[i]);
+        if (!end || *end > SIZE_MAX)
             throw RunInputError("offset " + formatSizeList(out.offset) + " plus global size " +
                                 formatSizeList(range.global) + " passes the largest size_t in dimension " +
                                 std::to_string(i));
+        if (*end > deviceSizeMax)
+            throw RunInputError("offset " + formatSizeList(out.offset) + " plus global size " +
+                                formatSizeList(range.global) + " passes the largest size_t (" +
+                                std::to_string(deviceSizeMax) + ")" + addressBits + " in dimension " +
+                                std::to_string(i));
     }
+    const auto workItems = checkedProduct<std::uint64_t>(range.global);
+    if (!workItems || *workItems > countMax)
+        throw RunInputError("global size " + formatSizeList(range.global) + " is " +
+                            (workItems ? std::to_string(*workItems) : std::string("more than 2^64")) +
+                            " work-items, more than the " + std::to_string(countMax) + " (2^" +
+                            std::to_string(bits - 1) + "-1)" + addressBits + " can count");
 
     // reqd_work_group_size: the only local size the kernel runs with, so it is also the default.
     const auto &compiled = limits.compileWorkGroupSize;
@@ -196,13 +217,13 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
     if (out.local.empty())
         return out;
 
-    std::size_t product = 1;
     for (std::size_t i = 0; i < dims; ++i) {
         if (out.local[i] == 0)
             throw RunInputError("local size " + formatSizeList(out.local) + " is 0 in dimension " +
                                 std::to_string(i) + " (every dimension needs at least 1 work-item)");
-        product = out.local[i] > SIZE_MAX / product ? SIZE_MAX : product * out.local[i];
     }
+    // Larger than any limit when it does not fit: the messages below then name the limit it passes.
+    const std::size_t product = checkedProduct<std::size_t>(out.local).value_or(SIZE_MAX);
     if (limits.maxWorkGroupSize && product > limits.maxWorkGroupSize)
         throw RunInputError(describeLocal(out.local, product) + " exceeds CL_DEVICE_MAX_WORK_GROUP_SIZE (" +
                             std::to_string(limits.maxWorkGroupSize) + ")");
@@ -226,17 +247,43 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
                                     "or later)");
         }
     }
+    // Work-groups times their size: with non-uniform groups the last group of a dimension is rounded up.
+    std::vector<std::uint64_t> groups(dims), rounded(dims);
+    for (std::size_t i = 0; i < dims; ++i) {
+        groups[i] = range.global[i] / out.local[i] + (range.global[i] % out.local[i] != 0);
+        rounded[i] = checkedMul<std::uint64_t>(groups[i], out.local[i]).value_or(UINT64_MAX);
+    }
+    const auto groupCount = checkedProduct<std::uint64_t>(groups);
+    const auto roundedItems = checkedProduct<std::uint64_t>(rounded);
+    if (!groupCount || !roundedItems || *roundedItems > countMax)
+        throw RunInputError("global size " + formatSizeList(range.global) + " in work-groups of " +
+                            formatSizeList(out.local) + " is " +
+                            (groupCount ? std::to_string(*groupCount) : std::string("more than 2^64")) +
+                            " work-groups of " + std::to_string(product) + " work-items, more than the " +
+                            std::to_string(countMax) + " work-items" + addressBits + " can count");
     return out;
 }
 
 void checkLocalMemory(std::uint64_t localArgBytes, const LaunchLimits &limits)
 {
-    const std::uint64_t total = localArgBytes + limits.kernelLocalMemSize;
-    if (limits.localMemSize && total > limits.localMemSize)
-        throw RunInputError(
-            "local memory of " + std::to_string(total) + " bytes (__local arguments " +
-            std::to_string(localArgBytes) + " + kernel " + std::to_string(limits.kernelLocalMemSize) +
-            ") exceeds CL_DEVICE_LOCAL_MEM_SIZE (" + std::to_string(limits.localMemSize) + ")");
+    const auto total = checkedAdd<std::uint64_t>(localArgBytes, limits.kernelLocalMemSize);
+    if (limits.localMemSize && (!total || *total > limits.localMemSize))
+        throw RunInputError("local memory of " +
+                            (total ? std::to_string(*total) : std::string("more than 18446744073709551615")) +
+                            " bytes (__local arguments " + std::to_string(localArgBytes) + " + kernel " +
+                            std::to_string(limits.kernelLocalMemSize) +
+                            ") exceeds CL_DEVICE_LOCAL_MEM_SIZE (" + std::to_string(limits.localMemSize) +
+                            ")");
+}
+
+void checkLocalMemory(const std::vector<std::uint64_t> &localArgBytes, const LaunchLimits &limits)
+{
+    const auto sum = checkedSum<std::uint64_t>(localArgBytes);
+    if (!sum)
+        throw RunInputError("local memory of more than 18446744073709551615 bytes (the __local arguments " +
+                            std::string("together) exceeds CL_DEVICE_LOCAL_MEM_SIZE (") +
+                            std::to_string(limits.localMemSize) + ")");
+    checkLocalMemory(*sum, limits);
 }
 
 void checkBufferSizes(const std::vector<std::string> &names, const std::vector<std::uint64_t> &bytes,
@@ -248,11 +295,14 @@ void checkBufferSizes(const std::vector<std::string> &names, const std::vector<s
             throw RunInputError("buffer " + names[i] + " of " + std::to_string(bytes[i]) +
                                 " bytes exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
                                 std::to_string(limits.maxMemAllocSize) + ")");
-        total += bytes[i];
+        total = checkedAdd<std::uint64_t>(total, bytes[i]).value_or(UINT64_MAX);
     }
     if (limits.globalMemSize && total > limits.globalMemSize)
-        throw RunInputError("the buffers take " + std::to_string(total) + " bytes together, more than " +
-                            "CL_DEVICE_GLOBAL_MEM_SIZE (" + std::to_string(limits.globalMemSize) + ")");
+        throw RunInputError(
+            "the buffers take " +
+            (total == UINT64_MAX ? std::string("18446744073709551615 or more") : std::to_string(total)) +
+            " bytes together, more than " + "CL_DEVICE_GLOBAL_MEM_SIZE (" +
+            std::to_string(limits.globalMemSize) + ")");
 }
 
 } // namespace clscope

@@ -2,10 +2,11 @@
 // 'fortran_order', 'shape') and the C-order little-endian body, byte for byte as numpy.save writes it.
 #include "clscope/npy.h"
 
+#include "clscope/checkedmath.h"
+#include "clscope/fileio.h"
+
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace clscope {
 namespace {
@@ -173,22 +174,22 @@ private:
     std::size_t m_pos = 0;
 };
 
-std::size_t checkedProduct(const std::vector<std::size_t> &shape)
+std::size_t shapeProduct(const std::vector<std::size_t> &shape)
 {
-    std::size_t n = 1;
-    for (std::size_t d : shape) {
-        if (d != 0 && n > SIZE_MAX / d)
-            throw NpyError("shape " + shapeText(shape) + " is too large");
-        n *= d;
-    }
-    return n;
+    // A zero anywhere makes an empty array however large the other dimensions are.
+    if (std::find(shape.begin(), shape.end(), std::size_t(0)) != shape.end())
+        return 0;
+    const auto n = checkedProduct<std::size_t>(shape);
+    if (!n)
+        throw NpyError("shape " + shapeText(shape) + " is too large");
+    return *n;
 }
 
 } // namespace
 
 std::size_t NpyArray::valueCount() const
 {
-    return checkedProduct(shape);
+    return shapeProduct(shape);
 }
 
 std::optional<std::string> npyDescr(ScalarKind kind)
@@ -238,9 +239,10 @@ NpyArray parseNpy(std::string_view bytes)
     NpyArray array = HeaderParser(bytes.substr(headerStart, headerLength)).parse();
     const std::string_view body = bytes.substr(headerStart + headerLength);
     const std::size_t values = array.valueCount();
-    if (values > SIZE_MAX / scalarSize(array.dtype))
+    const auto checkedBytes = checkedMul<std::size_t>(values, scalarSize(array.dtype));
+    if (!checkedBytes)
         throw NpyError("shape " + shapeText(array.shape) + " is too large");
-    const std::size_t expected = values * scalarSize(array.dtype);
+    const std::size_t expected = *checkedBytes;
     if (body.size() != expected)
         throw NpyError("data has " + std::to_string(body.size()) + " bytes, shape " + shapeText(array.shape) +
                        " of " + *npyDescr(array.dtype) + " needs " + std::to_string(expected));
@@ -250,10 +252,12 @@ NpyArray parseNpy(std::string_view bytes)
 
 NpyArray readNpyFile(const std::string &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw NpyError("cannot read '" + path + "'");
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string bytes;
+    try {
+        bytes = readRegularFile(path, kMaxDataFileBytes);
+    } catch (const FileError &e) {
+        throw NpyError(e.what());
+    }
     return parseNpy(bytes);
 }
 
@@ -295,9 +299,11 @@ std::string encodeNpy(const NpyArray &array)
 void writeNpyFile(const std::string &path, const NpyArray &array)
 {
     const std::string bytes = encodeNpy(array);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out || !out.write(bytes.data(), std::streamsize(bytes.size())) || !out.flush())
-        throw NpyError("cannot write '" + path + "'");
+    try {
+        writeWholeFile(path, bytes);
+    } catch (const FileError &e) {
+        throw NpyError(e.what());
+    }
 }
 
 NpyArray toNpy(const BufferData &buffer)
@@ -327,6 +333,8 @@ NpyArray toNpy(const BufferData &buffer)
 
 std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &type, std::size_t count)
 {
+    if (!checkedMul<std::size_t>(count, type.size()))
+        throw NpyError("a buffer of " + std::to_string(count) + " " + type.name() + " is too large");
     if (type.isRaw()) {
         if (array.data.size() != count * type.rawSize)
             throw NpyError("data has " + std::to_string(array.data.size()) + " bytes, the buffer needs " +

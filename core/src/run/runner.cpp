@@ -219,15 +219,10 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         throw RunInputError("the device is not one the program was built for");
     std::vector<std::optional<std::vector<unsigned char>>> patterns(args.size());
     std::vector<std::vector<unsigned char>> contents(args.size()); // alive until the writes finish
-    std::uint64_t localBytes = 0;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        localBytes += args[i].localBytes;
-        if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
-            continue;
-        if (!options.writeInsteadOfFill)
-            patterns[i] = fillPattern(args[i]);
-        if (!patterns[i])
-            contents[i] = initialContents(args[i]);
+    std::vector<std::uint64_t> localBytes; // summed without wrapping by checkLocalMemory
+    for (const BoundArg &a : args) {
+        if (a.kind == ArgKind::Local)
+            localBytes.push_back(a.localBytes);
     }
 
     cl_int err = CL_SUCCESS;
@@ -246,6 +241,16 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
             }
         }
         checkBufferSizes(names, bytes, limits);
+    }
+    // Host memory for the initial contents only once the device has said the buffers fit: a huge iota or
+    // random buffer is refused by CL_DEVICE_MAX_MEM_ALLOC_SIZE, not by the host running out of memory.
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
+            continue;
+        if (!options.writeInsteadOfFill)
+            patterns[i] = fillPattern(args[i]);
+        if (!patterns[i])
+            contents[i] = initialContents(args[i]);
     }
 
     const std::string deviceName = deviceInfoString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");

@@ -1,0 +1,211 @@
+// RegularFile, readRegularFile and writeWholeFile: POSIX calls rather than iostreams, because a stream
+// forgets errno (ENOSPC became "Unknown error") and opens a FIFO with a blocking open().
+#include "clscope/fileio.h"
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace clscope {
+namespace {
+
+std::string kindOf(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a plain file";
+}
+
+[[noreturn]] void failRead(const std::string &path, const std::string &reason)
+{
+    throw FileError("read", path, reason);
+}
+
+} // namespace
+
+FileError::FileError(const std::string &action, std::string path, std::string reason)
+    : std::runtime_error("cannot " + action + " " + path + ": " + reason)
+    , m_path(std::move(path))
+    , m_reason(std::move(reason))
+{}
+
+std::string errnoText(int code)
+{
+    return code == 0 ? std::string("unknown error") : std::string(std::strerror(code));
+}
+
+RegularFile::RegularFile(const std::filesystem::path &path)
+    : m_path(path.string())
+{
+    // O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting for one.
+    m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (m_fd < 0) {
+        const int code = errno;
+        failRead(m_path, code == ENOENT ? std::string("no such file") : errnoText(code));
+    }
+    struct stat st
+    {};
+    if (::fstat(m_fd, &st) != 0) {
+        const int code = errno;
+        ::close(m_fd);
+        failRead(m_path, errnoText(code));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(m_fd);
+        failRead(m_path, "not a regular file (" + kindOf(st.st_mode) + ")");
+    }
+    const int flags = ::fcntl(m_fd, F_GETFL);
+    if (flags >= 0)
+        ::fcntl(m_fd, F_SETFL, flags & ~O_NONBLOCK);
+    m_size = std::uint64_t(st.st_size);
+}
+
+RegularFile::~RegularFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+RegularFile::RegularFile(RegularFile &&other) noexcept
+    : m_path(std::move(other.m_path))
+    , m_fd(std::exchange(other.m_fd, -1))
+    , m_size(other.m_size)
+    , m_buffer(std::move(other.m_buffer))
+    , m_start(other.m_start)
+    , m_eof(other.m_eof)
+{}
+
+std::string RegularFile::readAll(std::uint64_t maxBytes)
+{
+    if (m_size > maxBytes)
+        failRead(m_path, std::to_string(m_size) + " bytes, more than the " + std::to_string(maxBytes) +
+                             " it may have");
+    std::string out;
+    out.resize(std::size_t(m_size));
+    std::size_t have = 0;
+    while (true) {
+        if (have == out.size()) {
+            // A file that grew since fstat: read on, within the limit.
+            if (out.size() >= maxBytes) {
+                char probe = 0;
+                const ssize_t n = ::read(m_fd, &probe, 1);
+                if (n == 0)
+                    break;
+                if (n > 0)
+                    failRead(m_path, "it grew past " + std::to_string(maxBytes) + " bytes while it was read");
+                if (errno == EINTR)
+                    continue;
+                failRead(m_path, errnoText(errno));
+            }
+            out.resize(std::size_t(std::min<std::uint64_t>(maxBytes, std::uint64_t(out.size()) + 65536)));
+        }
+        const ssize_t n = ::read(m_fd, out.data() + have, out.size() - have);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            failRead(m_path, errnoText(errno));
+        }
+        if (n == 0)
+            break;
+        have += std::size_t(n);
+    }
+    out.resize(have);
+    return out;
+}
+
+std::size_t RegularFile::fill()
+{
+    if (m_start > 0) {
+        m_buffer.erase(0, m_start);
+        m_start = 0;
+    }
+    const std::size_t old = m_buffer.size();
+    m_buffer.resize(old + 65536);
+    while (true) {
+        const ssize_t n = ::read(m_fd, m_buffer.data() + old, 65536);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int code = errno;
+            m_buffer.resize(old);
+            failRead(m_path, errnoText(code));
+        }
+        m_buffer.resize(old + std::size_t(n));
+        if (n == 0)
+            m_eof = true;
+        return std::size_t(n);
+    }
+}
+
+bool RegularFile::readLine(std::string &line, std::size_t maxLength)
+{
+    std::size_t searchFrom = m_start;
+    while (true) {
+        const std::size_t newline = m_buffer.find('\n', searchFrom);
+        if (newline != std::string::npos) {
+            if (newline - m_start > maxLength)
+                break;
+            line.assign(m_buffer, m_start, newline - m_start);
+            m_start = newline + 1;
+            return true;
+        }
+        if (m_buffer.size() - m_start > maxLength)
+            break;
+        if (m_eof) {
+            if (m_start >= m_buffer.size())
+                return false;
+            line.assign(m_buffer, m_start, std::string::npos);
+            m_start = m_buffer.size();
+            return true;
+        }
+        const std::size_t pending = m_buffer.size() - m_start;
+        fill(); // moves the pending bytes to the front
+        searchFrom = pending;
+    }
+    failRead(m_path, "a line is longer than " + std::to_string(maxLength) + " bytes");
+}
+
+std::string readRegularFile(const std::filesystem::path &path, std::uint64_t maxBytes)
+{
+    return RegularFile(path).readAll(maxBytes);
+}
+
+void writeWholeFile(const std::filesystem::path &path, std::string_view bytes)
+{
+    const std::string name = path.string();
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0)
+        throw FileError("write", name, errnoText(errno));
+    const auto fail = [&](int code) {
+        ::close(fd);
+        throw FileError("write", name, errnoText(code));
+    };
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            fail(n < 0 ? errno : ENOSPC);
+        done += std::size_t(n);
+    }
+    // Space a file system reserves lazily (NFS, some FUSE) is only known to be short at fsync or close.
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        fail(errno);
+    if (::close(fd) != 0)
+        throw FileError("write", name, errnoText(errno));
+}
+
+} // namespace clscope
