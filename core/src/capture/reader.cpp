@@ -345,7 +345,13 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
         << ", memory objects: " << s.memObjects << '\n';
     if (s.droppedRecords)
         out << "dropped records: " << s.droppedRecords << " (the stream could not keep up)\n";
-    if (!s.complete)
+    if (s.apiCalls == 0)
+        // Seen on NVIDIA's CUDA machines: /usr/local/cuda's libOpenCL.so.1 comes first in the linker's path
+        // and ignores OPENCL_LAYERS.
+        out << "no OpenCL call reached CLScope's layer: the program used no OpenCL, or its libOpenCL.so.1 "
+               "ignores OPENCL_LAYERS (CUDA's own loader does; put ocl-icd's first, e.g. "
+               "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu)\n";
+    else if (!s.complete)
         out << "the program did not shut OpenCL down cleanly: the capture ends where the program stopped\n";
     if (s.contents)
         out << "buffer contents recorded: " << s.contents << '\n';
