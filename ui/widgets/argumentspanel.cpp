@@ -149,6 +149,11 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_message);
+    auto *legend = new QLabel(tr("Buffers: element type, count, initialiser and its value; a ticked box "
+                                 "shows the buffer in Results after the run."));
+    legend->setWordWrap(true);
+    legend->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    layout->addWidget(legend);
     layout->addWidget(scroll, 1);
     layout->addWidget(range);
 
@@ -253,15 +258,18 @@ void ArgumentsPanel::rebuildRows()
             row->count->setMaximumWidth(100);
             row->init = new QComboBox;
             row->init->addItems(kInitKinds);
+            row->init->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            row->init->setMinimumContentsLength(5);
             row->initParam = new QLineEdit;
             row->initParam->setPlaceholderText(
                 tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
-            row->readBack = new QCheckBox(tr("show"));
+            // No text beside the box (the rows must fit a side panel); the tooltip and the header line say it.
+            row->readBack = new QCheckBox;
             row->readBack->setToolTip(tr("Read the buffer back after the run and show it in Results"));
             row->initParam->setToolTip(
                 tr("The initialiser's parameter: fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, "
                    "copy=NAME"));
-            row->initParam->setMinimumWidth(36);
+            row->initParam->setMinimumWidth(28);
             row->type->setMinimumContentsLength(4);
             row->type->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
             row->readBack->setChecked((slot.typeQualifiers & TypeConst) == 0);
