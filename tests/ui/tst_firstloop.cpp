@@ -92,6 +92,8 @@ private slots:
         qunsetenv("PYOPENCL_CTX");
         // PoCL and Oclgrind, in the loader's order (Oclgrind's .icd sorts first).
         m_haveOclgrind = clscope::test::setUpVendors(m_vendors, false);
+        // As app/gui/main.cpp sets it: Oclgrind's reports of a normal run go to this file.
+        qputenv("OCLGRIND_LOG", (m_cache.path() + QStringLiteral("/oclgrind.log")).toLocal8Bit());
         m_window = std::make_unique<MainWindow>();
         // A modal on an error would hang the test: every error here must be in the window instead.
         connect(tabs(), &EditorTabs::errorOccurred, this,
@@ -326,6 +328,32 @@ private slots:
         QCOMPARE(line + 1, marked.back());
         editor->undo(); // Replace all is one undo step
         QVERIFY(!editor->text().contains(QStringLiteral("oops")));
+    }
+
+    // A normal run on Oclgrind shows Oclgrind's own reports (not only its stderr): at the kernel's line.
+    void oclgrindReportsOfANormalRun()
+    {
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        QVERIFY(tabs()->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/check/bugs.cl")));
+        setDevice(QStringLiteral("Oclgrind"));
+        QVERIFY(pressCtrlB().success());
+        ArgumentsPanel *panel = m_window->arguments();
+        QVERIFY(panel->setCurrentKernel(QStringLiteral("oob_read")));
+        QString error;
+        QVERIFY(panel->applySpec(QStringLiteral("in=buffer:float:16:iota"), &error));
+        QVERIFY(panel->applySpec(QStringLiteral("out=buffer:float:16:zeros"), &error));
+        panel->setRange(QStringLiteral("16"));
+        QSignalSpy reported(m_window->runs(), &RunCoordinator::oclgrindReported);
+        pressF5();
+        QVERIFY(!reported.isEmpty() || reported.wait(10000));
+        QTreeWidget *list = m_window->diagnostics()->list();
+        QVERIFY(list->topLevelItemCount() >= 1);
+        QVERIFY2(list->topLevelItem(0)->text(4).contains(QStringLiteral("Invalid read")),
+                 qPrintable(list->topLevelItem(0)->text(4)));
+        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("8"));
+        QVERIFY(tabs()->currentEditor()->markedLines(EditorDiagnostic::Error).contains(8));
+        setDevice(QStringLiteral("Portable"));
     }
 
     // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.

@@ -263,7 +263,8 @@ void ArgumentsPanel::rebuildRows()
             row->initParam = new QLineEdit;
             row->initParam->setPlaceholderText(
                 tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
-            // No text beside the box (the rows must fit a side panel); the tooltip and the header line say it.
+            // No text beside the box (the rows must fit a side panel); the tooltip and the header line say
+            // it.
             row->readBack = new QCheckBox;
             row->readBack->setToolTip(tr("Read the buffer back after the run and show it in Results"));
             row->initParam->setToolTip(

@@ -2,6 +2,7 @@
 #include "runcoordinator.h"
 
 #include "buildcoordinator.h"
+#include "clscope/check.h"
 #include "clscope/rundirective.h"
 #include "models/eventtablemodel.h"
 #include "models/runcontroller.h"
@@ -10,6 +11,7 @@
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 
+#include <QFile>
 #include <QStatusBar>
 
 namespace clscope::ui {
@@ -111,6 +113,7 @@ bool RunCoordinator::runCurrent()
         }
     }
     m_history->runStarted(device);
+    m_runDevice = device;
     if (m_controller->abandonedStillRunning())
         m_statusBar->showMessage(tr("Waiting for the stopped kernel to finish on %1, then running %2 (%3)…")
                                      .arg(device, m_running->kernel, m_panel->rangeText()));
@@ -129,6 +132,35 @@ void RunCoordinator::rerun(const ArgumentsState &state)
         return;
     }
     runCurrent();
+}
+
+void RunCoordinator::showOclgrindReports(const QString &device)
+{
+    // A run on Oclgrind: its own reports (invalid accesses, API misuse), from the log named by
+    // OCLGRIND_LOG (app/gui/main.cpp), shown where the build's diagnostics are.
+    const QString log = qEnvironmentVariable("OCLGRIND_LOG");
+    if (log.isEmpty() || !device.contains(QStringLiteral("Oclgrind"), Qt::CaseInsensitive))
+        return;
+    QFile file(log);
+    if (!file.open(QIODevice::ReadOnly) || file.size() <= m_oclgrindLogOffset)
+        return;
+    file.seek(m_oclgrindLogOffset);
+    const QByteArray text = file.read(16 * 1024 * 1024);
+    m_oclgrindLogOffset += text.size();
+    CheckSources sources;
+    sources.sourceFile = m_builds->lastBuilt().path.toStdString();
+    sources.texts[sources.sourceFile] = m_builds->lastBuilt().text.toStdString();
+    const auto reports = mergeCheckDiagnostics(parseOclgrindOutput(text.toStdString(), sources).diagnostics);
+    if (reports.empty())
+        return;
+    std::vector<Diagnostic> diagnostics;
+    for (const CheckDiagnostic &r : reports)
+        diagnostics.push_back(r.diagnostic);
+    m_builds->showDiagnostics(diagnostics);
+    m_statusBar->showMessage(
+        tr("Oclgrind reported %n problem(s) in the run: see Diagnostics", nullptr, int(reports.size())),
+        15000);
+    emit oclgrindReported(int(reports.size()));
 }
 
 void RunCoordinator::onFinished(const RunResult &result)
@@ -151,6 +183,7 @@ void RunCoordinator::onFinished(const RunResult &result)
                                       durationText(result.durationMs() * 1e6),
                                       durationText(entry.kernelUs * 1e3)));
     emit runFinished(result);
+    showOclgrindReports(entry.device);
 }
 
 void RunCoordinator::onFailed(const QString &message)
@@ -158,6 +191,7 @@ void RunCoordinator::onFailed(const QString &message)
     m_panel->setRunning(false);
     m_panel->markError(message);
     m_history->addFailure(m_running ? *m_running : m_panel->state(), message);
+    showOclgrindReports(m_runDevice);
     m_statusBar->showMessage(tr("Run failed: %1").arg(message));
     emit runFailed(message);
 }

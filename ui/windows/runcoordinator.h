@@ -44,12 +44,15 @@ signals:
     void runFailed(const QString &message);
     // F5 did not run: the build failed, or there is nothing to build on.
     void runRefused(const QString &why);
+    // A run on Oclgrind produced Oclgrind's own reports (now in Diagnostics).
+    void oclgrindReported(int count);
 
 private:
     void onFinished(const RunResult &result);
     void onFailed(const QString &message);
 
     void refuse(const QString &why);
+    void showOclgrindReports(const QString &device);
 
     DeviceManager *m_devices;
     BuildCoordinator *m_builds;
@@ -59,6 +62,8 @@ private:
     QStatusBar *m_statusBar;
     RunController *m_controller;
     std::unique_ptr<ArgumentsState> m_running;
+    QString m_runDevice;            // the device of the latest run
+    qint64 m_oclgrindLogOffset = 0; // what of OCLGRIND_LOG was read already
 };
 
 } // namespace clscope::ui
