@@ -90,6 +90,19 @@ DeviceKey DeviceManager::restoreRemembered() const
     return keyOf(matchDeviceSpec({}, candidates));
 }
 
+const DeviceSnapshot *DeviceManager::deviceSnapshot(cl_device_id id) const
+{
+    if (!m_snapshot || !id)
+        return nullptr;
+    for (const auto &p : m_snapshot->platforms) {
+        for (const auto &d : p.devices) {
+            if (d.id == id)
+                return &d;
+        }
+    }
+    return nullptr;
+}
+
 const DeviceSnapshot *DeviceManager::currentDeviceSnapshot() const
 {
     return m_snapshot ? m_snapshot->device(m_current.platform, m_current.device) : nullptr;

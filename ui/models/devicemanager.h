@@ -38,6 +38,8 @@ public:
     SnapshotPtr snapshot() const { return m_snapshot; }
     DeviceKey currentDevice() const { return m_current; }
     const DeviceSnapshot *currentDeviceSnapshot() const;
+    // The device of the current snapshot with this id, or null.
+    const DeviceSnapshot *deviceSnapshot(cl_device_id id) const;
     QString currentDeviceName() const;
 
     // Makes a device current and remembers it (by platform and device name) in QSettings.

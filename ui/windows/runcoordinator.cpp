@@ -46,15 +46,7 @@ void RunCoordinator::onBuildFinished(const BuildResult &result)
         return;
     // The limits shown are those of the device the build was made for.
     const BuildStamp &built = m_builds->lastBuilt();
-    const DeviceSnapshot *device = nullptr;
-    if (const SnapshotPtr snapshot = m_devices->snapshot()) {
-        for (const auto &p : snapshot->platforms) {
-            for (const auto &d : p.devices) {
-                if (d.id == built.device)
-                    device = &d;
-            }
-        }
-    }
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(built.device);
     m_panel->setBuild(result, device ? device : m_devices->currentDeviceSnapshot());
     // The first good build of a tab fills the panel from the source's own `// clscope-run:` launch (the
     // samples carry one); later builds keep what the user typed.
@@ -103,15 +95,8 @@ bool RunCoordinator::runCurrent()
     m_panel->showMessage({});
     m_running = std::make_unique<ArgumentsState>(m_panel->state());
     m_panel->setRunning(true);
-    QString device;
-    if (const SnapshotPtr snapshot = m_devices->snapshot()) {
-        for (const auto &p : snapshot->platforms) {
-            for (const auto &d : p.devices) {
-                if (d.id == request->device)
-                    device = QString::fromStdString(d.name());
-            }
-        }
-    }
+    const DeviceSnapshot *runDevice = m_devices->deviceSnapshot(request->device);
+    const QString device = runDevice ? QString::fromStdString(runDevice->name()) : QString();
     m_history->runStarted(device);
     m_runDevice = device;
     if (m_controller->abandonedStillRunning())
