@@ -1,4 +1,4 @@
-// Private to core/src/build: small typed wrappers over clGet*Info for the build code.
+// Private to core/src/program: small typed wrappers over clGet*Info for the build code.
 #pragma once
 
 #include "clscope/error.h"
