@@ -330,14 +330,22 @@ private slots:
         QVERIFY(!editor->text().contains(QStringLiteral("oops")));
     }
 
-    // A normal run on Oclgrind shows Oclgrind's own reports (not only its stderr): at the kernel's line.
+    // A normal run on Oclgrind shows Oclgrind's own reports (not only its stderr) at the line of the unsaved
+    // buffer, and the build's warnings stay.
     void oclgrindReportsOfANormalRun()
     {
         if (!m_haveOclgrind)
             QSKIP("Oclgrind is not installed");
-        QVERIFY(tabs()->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/check/bugs.cl")));
+        // An unsaved buffer with a warning (line 4) and an invalid read (line 5).
+        tabs()->newDocument();
+        tabs()->currentEditor()->setText(QStringLiteral("__kernel void oob_read(__global const float *in, "
+                                                        "__global float *out)\n{\n"
+                                                        "    const size_t i = get_global_id(0);\n"
+                                                        "    i == 0;\n"
+                                                        "    out[i] = in[i + 1];\n}\n"));
         setDevice(QStringLiteral("Oclgrind"));
         QVERIFY(pressCtrlB().success());
+        QCOMPARE(tabs()->currentEditor()->markedLines(EditorDiagnostic::Warning), QVector<int>{4});
         ArgumentsPanel *panel = m_window->arguments();
         QVERIFY(panel->setCurrentKernel(QStringLiteral("oob_read")));
         QString error;
@@ -351,8 +359,10 @@ private slots:
         QVERIFY(list->topLevelItemCount() >= 1);
         QVERIFY2(list->topLevelItem(0)->text(4).contains(QStringLiteral("Invalid read")),
                  qPrintable(list->topLevelItem(0)->text(4)));
-        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("8"));
-        QVERIFY(tabs()->currentEditor()->markedLines(EditorDiagnostic::Error).contains(8));
+        QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("5"));
+        QVERIFY(tabs()->currentEditor()->markedLines(EditorDiagnostic::Error).contains(5));
+        // The build's warning stays marked beside Oclgrind's report.
+        QCOMPARE(tabs()->currentEditor()->markedLines(EditorDiagnostic::Warning), QVector<int>{4});
         setDevice(QStringLiteral("Portable"));
     }
 

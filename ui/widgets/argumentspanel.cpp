@@ -53,7 +53,9 @@ QString settingsGroup(const QString &kernel)
 void markValid(QWidget *w, const QString &error)
 {
     w->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("background: #fde8e8;"));
-    w->setToolTip(error);
+    // A valid field's tooltip is its whole text: side-panel fields are narrow, file= paths are long.
+    const auto *edit = qobject_cast<QLineEdit *>(w);
+    w->setToolTip(error.isEmpty() && edit ? edit->text() : error);
 }
 
 QStringList bufferTypeChoices(const std::optional<ElementType> &pointee)

@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 
+#include <algorithm>
 #include <utility>
 
 namespace clscope::ui {
@@ -266,6 +267,16 @@ void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostic
     const int builtIndex = m_builtEditor ? m_editors->indexOf(m_builtEditor) : -1;
     m_diagnostics->setDiagnostics(diagnostics, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
     markEditors();
+}
+
+void BuildCoordinator::showRunDiagnostics(const std::vector<Diagnostic> &reports)
+{
+    std::vector<Diagnostic> all = reports;
+    for (const Diagnostic &d : m_controller->lastResult().diagnostics()) {
+        if (d.severity != Severity::Error && std::find(all.begin(), all.end(), d) == all.end())
+            all.push_back(d);
+    }
+    showDiagnostics(all);
 }
 
 void BuildCoordinator::markEditors()

@@ -77,6 +77,9 @@ public:
     // Shows diagnostics in the list and, for the built file's lines, in the built editor (a build's, or
     // a memory check's of the built kernel).
     void showDiagnostics(const std::vector<Diagnostic> &diagnostics);
+    // A memory check's or an Oclgrind run's reports, shown with the latest build's own warnings and notes
+    // (which a check must not wipe from the editor).
+    void showRunDiagnostics(const std::vector<Diagnostic> &reports);
 
 signals:
     void buildFinished(const clscope::BuildResult &result);

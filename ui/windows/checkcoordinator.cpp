@@ -278,7 +278,7 @@ void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, con
         return;
     }
     m_last = viewOfCheck(*result);
-    m_builds->showDiagnostics(m_last.diagnostics);
+    m_builds->showRunDiagnostics(m_last.diagnostics);
     m_statusBar->showMessage(m_last.summary);
     const int code = result->exitCode;
     if (code == 0 || code == 3)

@@ -141,7 +141,7 @@ void RunCoordinator::showOclgrindReports(const QString &device)
     std::vector<Diagnostic> diagnostics;
     for (const CheckDiagnostic &r : reports)
         diagnostics.push_back(r.diagnostic);
-    m_builds->showDiagnostics(diagnostics);
+    m_builds->showRunDiagnostics(diagnostics);
     m_statusBar->showMessage(
         tr("Oclgrind reported %n problem(s) in the run: see Diagnostics", nullptr, int(reports.size())),
         15000);
