@@ -13,6 +13,7 @@
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -364,6 +365,27 @@ private slots:
         // The build's warning stays marked beside Oclgrind's report.
         QCOMPARE(tabs()->currentEditor()->markedLines(EditorDiagnostic::Warning), QVector<int>{4});
         setDevice(QStringLiteral("Portable"));
+    }
+
+    // A header open in a tab gets its markers, and Ctrl+B there builds the program that includes it.
+    void headerTabs()
+    {
+        const QString data = QStringLiteral(CLSCOPE_TEST_DATA "/build/");
+        QVERIFY(tabs()->openFile(data + QStringLiteral("warning.cl")));
+        KernelEditor *main = tabs()->currentEditor();
+        m_window->builds()->optionsBox()->setEditText(QStringLiteral("-I ") + data +
+                                                      QStringLiteral("headers"));
+        QVERIFY(pressCtrlB().success());
+        QVERIFY(tabs()->openFile(data + QStringLiteral("headers/helper.h")));
+        KernelEditor *header = tabs()->currentEditor();
+        QVERIFY(header != main);
+        QVERIFY2(!header->markedLines(EditorDiagnostic::Warning).isEmpty(),
+                 "the header's warning is not marked");
+        const BuildResult again = pressCtrlB();
+        QVERIFY(again.success());
+        QVERIFY2(QString::fromStdString(again.sourcePath()).endsWith(QStringLiteral("warning.cl")),
+                 again.sourcePath().c_str());
+        m_window->builds()->optionsBox()->setEditText(QString());
     }
 
     // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.
