@@ -134,6 +134,33 @@ private slots:
         QVERIFY(viewOfCheck(r).summary.contains(QStringLiteral("signal 9")));
     }
 
+    // An unsaved buffer: the report lands in its tab, at its line, never at the session's copy.
+    void unsavedBufferReportsLandInItsTab()
+    {
+        m_window->editors()->newDocument();
+        KernelEditor *editor = m_window->editors()->currentEditor();
+        editor->setText(
+            QStringLiteral("__kernel void oob_read(__global const float *in, __global float *out)\n"
+                           "{\n    const size_t i = get_global_id(0);\n    out[i] = in[i + 1];\n}\n"));
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+        QTest::qWait(1);
+        fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
+             QStringLiteral("16"));
+        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
+        QVERIFY(m_window->checks()->checkCurrent());
+        QVERIFY(finished.wait(120000) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY(editor->markedLines(EditorDiagnostic::Severity::Error).contains(4));
+        QTreeWidget *list = m_window->findChild<DiagnosticsPanel *>()->list();
+        QVERIFY(list->topLevelItemCount() >= 1);
+        QCOMPARE(list->topLevelItem(0)->text(1), m_window->editors()->title());
+        QVERIFY(!list->topLevelItem(0)->toolTip(1).contains(QStringLiteral(".cl")) ||
+                list->topLevelItem(0)->toolTip(1).contains(QStringLiteral("unsaved")));
+    }
+
     void noCheckWithoutARun()
     {
         m_window->arguments()->setRange(QString(), QString());
