@@ -388,6 +388,20 @@ private slots:
         m_window->builds()->optionsBox()->setEditText(QString());
     }
 
+    // A program the cache cannot key (a header named by a macro) says why in the build's summary.
+    void cacheNoteIsShown()
+    {
+        tabs()->newDocument();
+        tabs()->currentEditor()->setText(
+            QStringLiteral("#define HDR \"nothere.h\"\n#ifdef NEVER\n#include HDR\n"
+                           "#endif\n__kernel void k(__global int *a) { a[0] = 1; }\n"));
+        const BuildResult result = pressCtrlB();
+        QVERIFY(result.success());
+        QVERIFY2(!result.cacheNote().empty(), "no cache note");
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QString::fromStdString(result.cacheNote())),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+    }
+
     // Quit with several unsaved tabs: one question naming them; Cancel keeps every tab.
     void quitCancelKeepsTabs()
     {

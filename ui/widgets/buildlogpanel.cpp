@@ -27,11 +27,16 @@ QString buildSummary(const BuildResult &result)
     if (errors || warnings)
         counts =
             QObject::tr(", %n error(s)", nullptr, errors) + QObject::tr(", %n warning(s)", nullptr, warnings);
-    return QObject::tr("Build %1 in %2 ms on %3 (cache %4%5)")
+    // Why the cache was off or could not be written (an unresolvable #include, a full or read-only
+    // folder), so that "cache off" or a miss every time has its reason on screen.
+    const QString note = result.cacheNote().empty()
+                             ? QString()
+                             : QStringLiteral(" — ") + QString::fromStdString(result.cacheNote());
+    return QObject::tr("Build %1 in %2 ms on %3 (cache %4%5)%6")
         .arg(result.success() ? QObject::tr("succeeded") : QObject::tr("failed"))
         .arg(result.durationMs(), 0, 'f', 1)
         .arg(devices.join(QStringLiteral(", ")), QString::fromUtf8(cacheStateName(result.cache()).data()),
-             counts);
+             counts, note);
 }
 
 BuildLogPanel::BuildLogPanel(QWidget *parent)
