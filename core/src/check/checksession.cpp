@@ -3,6 +3,7 @@
 // why the check runs in a child.
 #include "clscope/check.h"
 #include "clscope/fileio.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -44,17 +45,9 @@ constexpr std::string_view kDropped[] = {
     "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",      kCheckChildVariable,
 };
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
-
 bool mentionsOclgrind(std::string_view s)
 {
-    return lower(s).find("oclgrind") != std::string::npos;
+    return lowerAscii(s).find("oclgrind") != std::string::npos;
 }
 
 // Files this module wrote itself (the child's output) or the user's: missing or unreadable reads as empty.

@@ -12,6 +12,7 @@
 // "Work-group: (0,0,0)" and a detail line; API errors ("Oclgrind - OpenCL runtime error detected", on
 // stderr) have "Function:", "Error:" and a detail. Hand-written matching, like the build diagnostics.
 #include "clscope/check.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,15 +26,6 @@ constexpr std::string_view kApiHeadline = "Oclgrind - OpenCL runtime error detec
 bool startsWith(std::string_view s, std::string_view prefix)
 {
     return s.substr(0, prefix.size()) == prefix;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
 }
 
 std::vector<std::string_view> splitLines(std::string_view text)
@@ -57,7 +49,7 @@ bool takeField(std::string_view line, std::string_view field, std::string_view &
 {
     if (!startsWith(line, field))
         return false;
-    value = trim(line.substr(field.size()));
+    value = trimSpace(line.substr(field.size()));
     return true;
 }
 
@@ -182,7 +174,7 @@ public:
                 // An LLVM instruction before the location, the source line after it.
                 if (afterLocation && !d.sites.empty()) {
                     CheckSite &site = d.sites.back();
-                    const std::string_view text = trim(line);
+                    const std::string_view text = trimSpace(line);
                     if (site.sourceLine.empty() && text != "(source not available)")
                         site.sourceLine = std::string(text);
                 }
@@ -190,7 +182,7 @@ public:
                 continue;
             }
             afterLocation = false;
-            line = trim(line);
+            line = trimSpace(line);
             int lineNo = 0, column = 0;
             std::string_view file;
             if (line.empty() || line == "Debugging information not available." ||
@@ -226,7 +218,7 @@ public:
             fillSourceLine(site);
 
         // The message: the headline, with the detail a trailing colon announces; API errors by call.
-        std::string message(trim(headline));
+        std::string message(trimSpace(headline));
         if (d.kind == CheckKind::Api) {
             message = (function.empty() ? std::string("An OpenCL call") : function) + " returned " +
                       (error.empty() ? std::string("an error") : error);
@@ -254,7 +246,7 @@ public:
         CheckDiagnostic d;
         d.kind = CheckKind::Other;
         d.diagnostic.severity = Severity::Note;
-        d.diagnostic.message = std::string(trim(line));
+        d.diagnostic.message = std::string(trimSpace(line));
         return d;
     }
 
@@ -288,7 +280,7 @@ private:
                 return; // past the end: keep what Oclgrind said
             text.remove_prefix(nl + 1);
         }
-        site.sourceLine = std::string(trim(text.substr(0, text.find('\n'))));
+        site.sourceLine = std::string(trimSpace(text.substr(0, text.find('\n'))));
     }
 
     const CheckSources &m_sources;
@@ -354,8 +346,8 @@ OclgrindOutput parseOclgrindOutput(std::string_view text, const CheckSources &so
             continue;
         }
         const bool api = line == kApiHeadline;
-        if (!api &&
-            !(i + 1 < lines.size() && startsWith(lines[i + 1], "\t") && isReportField(trim(lines[i + 1]))))
+        if (!api && !(i + 1 < lines.size() && startsWith(lines[i + 1], "\t") &&
+                      isReportField(trimSpace(lines[i + 1]))))
             continue;
         std::vector<std::string_view> body;
         taken[i] = true;
@@ -368,7 +360,7 @@ OclgrindOutput parseOclgrindOutput(std::string_view text, const CheckSources &so
         i = j - 1;
     }
     // The rest, without the blank lines that separated the reports from it.
-    const auto blank = [&](std::size_t i) { return trim(lines[i]).empty(); };
+    const auto blank = [&](std::size_t i) { return trimSpace(lines[i]).empty(); };
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (taken[i])
             continue;

@@ -1,5 +1,6 @@
 // Parsing and matching of device selection specs (see devicespec.h for the grammar).
 #include "clscope/devicespec.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,30 +10,14 @@
 namespace clscope {
 namespace {
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
-std::string trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return std::string(s);
-}
-
 std::vector<std::string> split(std::string_view s, char sep)
 {
     std::vector<std::string> out;
     size_t start = 0;
     while (true) {
         const size_t pos = s.find(sep, start);
-        out.push_back(
-            trim(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
+        out.emplace_back(
+            trimSpace(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
         if (pos == std::string_view::npos)
             break;
         start = pos + 1;
@@ -66,9 +51,9 @@ bool platformMatches(const std::string &term, const DeviceCandidate &c)
     int index = 0;
     if (isIndex(term, index))
         return index == c.platformIndex;
-    const std::string t = lower(term);
-    return lower(c.platformName).find(t) != std::string::npos ||
-           lower(c.platformVendor).find(t) != std::string::npos;
+    const std::string t = lowerAscii(term);
+    return lowerAscii(c.platformName).find(t) != std::string::npos ||
+           lowerAscii(c.platformVendor).find(t) != std::string::npos;
 }
 
 bool deviceMatches(const std::string &term, const DeviceCandidate &c)
@@ -76,9 +61,9 @@ bool deviceMatches(const std::string &term, const DeviceCandidate &c)
     int index = 0;
     if (isIndex(term, index))
         return index == c.deviceIndex;
-    const std::string t = lower(term);
-    return typeMatches(t, c.type) || lower(c.deviceName).find(t) != std::string::npos ||
-           lower(c.deviceVendor).find(t) != std::string::npos;
+    const std::string t = lowerAscii(term);
+    return typeMatches(t, c.type) || lowerAscii(c.deviceName).find(t) != std::string::npos ||
+           lowerAscii(c.deviceVendor).find(t) != std::string::npos;
 }
 
 std::string infoString(cl_device_id d, cl_device_info what)
@@ -117,7 +102,7 @@ std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
         DeviceSpecTerm term;
         if (colon == std::string::npos) {
             // A bare word is a platform ("pocl", "0") unless it names a device type ("gpu").
-            const std::string t = lower(part);
+            const std::string t = lowerAscii(part);
             if (t == "gpu" || t == "cpu" || t == "accelerator")
                 term.devices.push_back(t);
             else
@@ -126,8 +111,8 @@ std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
             if (part.find(':', colon + 1) != std::string::npos)
                 throw DeviceSpecError("bad device spec '" + std::string(spec) + "': more than one ':' in '" +
                                       part + "'");
-            term.platform = trim(std::string_view(part).substr(0, colon));
-            const std::string devs = trim(std::string_view(part).substr(colon + 1));
+            term.platform = trimSpace(std::string_view(part).substr(0, colon));
+            const std::string devs(trimSpace(std::string_view(part).substr(colon + 1)));
             if (!devs.empty()) {
                 for (const std::string &d : split(devs, ',')) {
                     if (d.empty())
@@ -145,11 +130,11 @@ std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
 std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<DeviceCandidate> &candidates)
 {
     std::vector<size_t> picked;
-    if (trim(spec).empty()) {
+    if (trimSpace(spec).empty()) {
         // A GPU, else a real device (PoCL), and a simulator only when nothing else is there: Oclgrind says it
         // is of every type (CPU, GPU, accelerator and default) so that any query finds it.
         auto simulator = [&](size_t i) {
-            return lower(candidates[i].platformName).find("oclgrind") != std::string::npos;
+            return lowerAscii(candidates[i].platformName).find("oclgrind") != std::string::npos;
         };
         for (size_t i = 0; i < candidates.size(); ++i) {
             if ((candidates[i].type & CL_DEVICE_TYPE_GPU) && !simulator(i))
@@ -217,7 +202,7 @@ std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates
 
 std::string effectiveDeviceSpec(std::string_view fromCommandLine)
 {
-    if (!trim(fromCommandLine).empty())
+    if (!trimSpace(fromCommandLine).empty())
         return std::string(fromCommandLine);
     if (const char *env = std::getenv("CLSCOPE_DEVICE"))
         return env;

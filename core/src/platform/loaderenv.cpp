@@ -2,6 +2,7 @@
 #include "clscope/loaderenv.h"
 
 #include "clscope/check.h"
+#include "clscope/text.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,10 +38,9 @@ std::string readSmallFile(const fs::path &path)
     return s.str();
 }
 
-bool mentionsOclgrind(std::string s)
+bool mentionsOclgrind(std::string_view s)
 {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s.find("oclgrind") != std::string::npos;
+    return lowerAscii(s).find("oclgrind") != std::string::npos;
 }
 
 // Writes through a temporary name and a rename, so that a process starting at the same moment reads

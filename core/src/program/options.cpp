@@ -1,19 +1,13 @@
 // Build options: shell-like splitting and joining, -I discovery, per-platform defaults and the order
 // in which the pieces of the effective options are put together.
 #include "clscope/build.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace clscope {
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 bool isSpace(char c)
 {
@@ -140,7 +134,7 @@ std::vector<std::string> includePaths(const std::vector<std::string> &tokens)
 
 std::vector<std::string> platformDefaultOptions(std::string_view platformName)
 {
-    const std::string name = lower(platformName);
+    const std::string name = lowerAscii(platformName);
     if (name.find("oclgrind") != std::string::npos)
         return {"-D", "CLSCOPE_USING_OCLGRIND"};
     // PoCL calls its platform "Portable Computing Language".

@@ -1,6 +1,7 @@
 // The `--arg` spec forms and buffer initialiser texts of `clscope-cli run`, the argument slots of a
 // kernel (pyopencl's parse_arg_list), and the binding of given values to those slots.
 #include "clscope/kernelargs.h"
+#include "clscope/text.h"
 
 #include "runinternal.h"
 
@@ -20,15 +21,6 @@ using detail::argMessage;
     throw RunInputError(argMessage(name, message), std::string(name));
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 bool isIdentifier(std::string_view s)
 {
     if (s.empty() || (s.front() >= '0' && s.front() <= '9'))
@@ -41,7 +33,7 @@ bool isIdentifier(std::string_view s)
 // A positive decimal size ("1024"); nothing for anything else.
 std::optional<std::size_t> parseCount(std::string_view text)
 {
-    text = trim(text);
+    text = trimBlanks(text);
     std::size_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
@@ -53,7 +45,7 @@ std::size_t parsePositive(std::string_view text, std::string_view name, const ch
 {
     const auto value = parseCount(text);
     if (!value)
-        fail(name, std::string(what) + " '" + std::string(trim(text)) + "' is not a whole number");
+        fail(name, std::string(what) + " '" + std::string(trimBlanks(text)) + "' is not a whole number");
     if (*value == 0)
         fail(name, std::string(what) + " must be at least 1");
     return *value;
@@ -63,7 +55,7 @@ ElementType parseTypeOrFail(std::string_view text, std::string_view name)
 {
     if (auto type = parseElementType(text))
         return *type;
-    fail(name, "unknown type '" + std::string(trim(text)) + "' (types: " + elementTypeNames() + ")");
+    fail(name, "unknown type '" + std::string(trimBlanks(text)) + "' (types: " + elementTypeNames() + ")");
 }
 
 // The text after "name=" split at its first colon.
@@ -124,11 +116,11 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
 {
     BufferInit init;
     const std::size_t eq = text.find('=');
-    const std::string_view word = trim(text.substr(0, eq));
+    const std::string_view word = trimBlanks(text.substr(0, eq));
     const std::optional<std::string_view> value =
         eq == std::string_view::npos ? std::nullopt : std::optional(text.substr(eq + 1));
     const auto needsValue = [&](const char *form) {
-        if (!value || trim(*value).empty())
+        if (!value || trimBlanks(*value).empty())
             fail(what, "initialiser " + std::string(word) + " needs a value (" + form + ")");
     };
     if (word == "zeros") {
@@ -138,14 +130,14 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
     } else if (word == "fill") {
         needsValue("fill=V");
         init.kind = InitKind::Fill;
-        init.fill = std::string(trim(*value));
+        init.fill = std::string(trimBlanks(*value));
     } else if (word == "iota") {
         init.kind = InitKind::Iota;
         if (value) {
             const auto [start, step] = splitColon(*value);
-            init.start = std::string(trim(start));
+            init.start = std::string(trimBlanks(start));
             if (step)
-                init.step = std::string(trim(*step));
+                init.step = std::string(trimBlanks(*step));
             if (init.start.empty() || (step && init.step.empty()))
                 fail(what, "initialiser iota takes iota, iota=START or iota=START:STEP");
         }
@@ -155,14 +147,14 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
             const auto [seed, range] = splitColon(*value);
             const auto parsed = parseCount(seed);
             if (!parsed)
-                fail(what, "random seed '" + std::string(trim(seed)) + "' is not a whole number");
+                fail(what, "random seed '" + std::string(trimBlanks(seed)) + "' is not a whole number");
             init.seed = *parsed;
             if (range) {
                 const auto [low, high] = splitColon(*range);
-                if (!high || trim(low).empty() || trim(*high).empty())
+                if (!high || trimBlanks(low).empty() || trimBlanks(*high).empty())
                     fail(what, "initialiser random takes random, random=SEED or random=SEED:LO:HI");
-                init.low = std::string(trim(low));
-                init.high = std::string(trim(*high));
+                init.low = std::string(trimBlanks(low));
+                init.high = std::string(trimBlanks(*high));
             }
         }
     } else if (word == "file") {
@@ -172,7 +164,7 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
     } else if (word == "copy") {
         needsValue("copy=NAME");
         init.kind = InitKind::Copy;
-        init.source = std::string(trim(*value));
+        init.source = std::string(trimBlanks(*value));
     } else {
         fail(what, "unknown initialiser '" + std::string(text) +
                        "' (zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH, copy=NAME)");
@@ -212,12 +204,12 @@ ArgValue parseArgSpec(std::string_view spec)
     if (eq == std::string_view::npos)
         throw RunInputError("argument '" + std::string(spec) + "' needs the form NAME=VALUE");
     ArgValue arg;
-    arg.name = std::string(trim(spec.substr(0, eq)));
+    arg.name = std::string(trimBlanks(spec.substr(0, eq)));
     if (!isIdentifier(arg.name))
         throw RunInputError("argument '" + std::string(spec) + "' has no valid name before '='", arg.name);
     const std::string_view rest = spec.substr(eq + 1);
     const auto [head, tail] = splitColon(rest);
-    const std::string_view kind = trim(head);
+    const std::string_view kind = trimBlanks(head);
     if (kind == "buffer") {
         // buffer:TYPE:COUNT[:INIT] or buffer:COUNT[:INIT]; INIT keeps its own colons (iota=1:2, file=a:b).
         if (!tail)
@@ -246,7 +238,7 @@ ArgValue parseArgSpec(std::string_view spec)
     } else if (tail) {
         arg.value = ScalarArg{parseTypeOrFail(kind, arg.name), std::string(*tail)};
     } else {
-        if (trim(rest).empty())
+        if (trimBlanks(rest).empty())
             fail(arg.name, "no value after '='");
         arg.value = ScalarArg{std::nullopt, std::string(rest)};
     }
@@ -290,12 +282,12 @@ std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
         s.index = int(i);
         s.name = a.name;
         s.address = a.address;
-        s.typeName = std::string(trim(a.typeName));
+        s.typeName = std::string(trimBlanks(a.typeName));
         s.typeQualifiers = a.typeQualifiers;
         std::string_view type = s.typeName;
         const bool pointer = type.ends_with('*');
         if (pointer)
-            type = trim(type.substr(0, type.size() - 1));
+            type = trimBlanks(type.substr(0, type.size() - 1));
         if (a.typeQualifiers & TypePipe) {
             s.kind = ArgKind::Unsupported;
             s.unsupported = "pipe arguments are not supported yet";

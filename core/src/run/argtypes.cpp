@@ -1,6 +1,7 @@
 // The element type table (OpenCL scalars and vectors, raw bytes) and the parsing, range checking,
 // encoding and formatting of values, for arguments, initialisers and read-back buffers.
 #include "clscope/kernelargs.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <bit>
@@ -41,15 +42,6 @@ const ScalarInfo &info(ScalarKind kind)
 constexpr bool isVectorWidth(int width)
 {
     return width == 2 || width == 3 || width == 4 || width == 8 || width == 16;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
 }
 
 std::string prefixed(std::string_view what, const std::string &message)
@@ -221,7 +213,7 @@ std::string ElementType::name() const
 
 std::optional<ElementType> parseElementType(std::string_view text)
 {
-    text = trim(text);
+    text = trimBlanks(text);
     std::string name(text);
     // C spellings that drivers and users write for the OpenCL names.
     static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
@@ -271,7 +263,7 @@ std::string elementTypeNames()
 
 Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what)
 {
-    text = trim(text);
+    text = trimBlanks(text);
     const std::string shown(text);
     const std::string typeName(scalarName(kind == ScalarKind::Bytes ? ScalarKind::UChar : kind));
     if (text.empty())
@@ -472,7 +464,7 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
 {
     std::vector<unsigned char> bytes(type.size(), 0);
     if (type.isRaw()) {
-        std::string_view hex = trim(text);
+        std::string_view hex = trimBlanks(text);
         if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
             hex.remove_prefix(2);
         if (hex.size() != 2 * type.rawSize)
@@ -482,7 +474,7 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
             unsigned value = 0;
             const auto [end, ec] = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, value, 16);
             if (ec != std::errc() || end != hex.data() + 2 * i + 2)
-                fail(what, "'" + std::string(trim(text)) + "' is not hex bytes for " + type.name());
+                fail(what, "'" + std::string(trimBlanks(text)) + "' is not hex bytes for " + type.name());
             bytes[i] = static_cast<unsigned char>(value);
         }
         return bytes;
@@ -500,7 +492,7 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
     if (parts.size() != std::size_t(type.width))
         fail(what, type.name() + " needs " + std::to_string(type.width) +
                        (type.width == 1 ? " value" : " values") + ", got " + std::to_string(parts.size()) +
-                       " ('" + std::string(trim(text)) + "')");
+                       " ('" + std::string(trimBlanks(text)) + "')");
     const std::size_t component = scalarSize(type.scalar);
     for (std::size_t i = 0; i < parts.size(); ++i)
         encodeNumber(parseNumber(parts[i], type.scalar, what), type.scalar, bytes.data() + i * component,

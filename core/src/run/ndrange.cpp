@@ -2,6 +2,7 @@
 // limits before the driver sees them, so that each error names the limit rather than only
 // CL_INVALID_WORK_GROUP_SIZE.
 #include "clscope/runner.h"
+#include "clscope/text.h"
 
 #include "clscope/queue.h"
 
@@ -13,15 +14,6 @@
 
 namespace clscope {
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // "8192" in one dimension, "64,64 (4096 work-items)" in more.
 std::string describeLocal(const std::vector<std::size_t> &local, std::size_t product)
@@ -42,13 +34,13 @@ template<typename T> T deviceValue(cl_device_id device, cl_device_info param, co
 
 std::vector<std::size_t> parseSizeList(std::string_view text, std::string_view what)
 {
-    const std::string shown(trim(text));
+    const std::string shown(trimBlanks(text));
     std::vector<std::size_t> sizes;
     std::size_t pos = 0;
     while (true) {
         const std::size_t comma = text.find(',', pos);
-        const std::string_view part =
-            trim(text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
+        const std::string_view part = trimBlanks(
+            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
         std::size_t value = 0;
         const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
         if (part.empty() || ec != std::errc() || end != part.data() + part.size())

@@ -1,0 +1,42 @@
+// Small text helpers that several core modules (device specs, options, argument specs, NDRanges, the
+// Oclgrind log) share, instead of a copy each.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace clscope {
+
+// ASCII lower case (device and platform names, option names).
+inline std::string lowerAscii(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+// Without leading and trailing spaces and tabs: the separators of argument specs and size lists.
+inline std::string_view trimBlanks(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// Without leading and trailing white space of any kind (isspace): lines of logs, specs from the
+// environment.
+inline std::string_view trimSpace(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return s;
+}
+
+} // namespace clscope
