@@ -193,30 +193,42 @@ void CL_CALLBACK onBuilt(cl_program p, void *data)
     delete n;
 }
 
-BuildCall makeCall(wire::BuildOp op, const char *options, cl_uint n, const cl_device_id *devices)
+// The record of a build, compile or link call, and (when the app gave a callback) the wrapper that records
+// the log when the driver calls back. Nothing of the layer's may fail the app's call: on an exception the
+// call goes on with the app's own callback and whatever of the record was made.
+struct PreparedBuild
 {
     BuildCall call;
-    call.op = op;
-    call.options = options ? options : "";
-    if (n && devices)
-        call.devices.assign(devices, devices + n);
-    call.start = nowNs();
-    return call;
+    Notify *wrapped = nullptr;
+};
+
+PreparedBuild prepareBuild(wire::BuildOp op, const char *options, cl_uint n, const cl_device_id *devices,
+                           cl_uint ninputs, const cl_program *inputs,
+                           void(CL_CALLBACK *notify)(cl_program, void *), void *user)
+{
+    PreparedBuild out;
+    try {
+        out.call.op = op;
+        out.call.options = options ? options : "";
+        if (n && devices)
+            out.call.devices.assign(devices, devices + n);
+        out.call.start = nowNs();
+        for (cl_uint i = 0; i < ninputs && inputs; ++i)
+            out.call.inputs.push_back(h(inputs[i]));
+        if (notify)
+            out.wrapped = new Notify{notify, user, out.call};
+    } catch (...) {
+        out.wrapped = nullptr;
+    }
+    return out;
 }
 
 cl_int CL_API_CALL hBuildProgram(cl_program p, cl_uint n, const cl_device_id *devices, const char *options,
                                  void(CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
     CallTimer timer(CLSCOPE_ID(clBuildProgram));
-    Notify *wrapped = nullptr;
-    BuildCall call;
-    try {
-        call = makeCall(wire::BuildOp::Build, options, n, devices);
-        if (notify)
-            wrapped = new Notify{notify, user, call};
-    } catch (...) {
-        wrapped = nullptr;
-    }
+    const auto [call, wrapped] =
+        prepareBuild(wire::BuildOp::Build, options, n, devices, 0, nullptr, notify, user);
     cl_int r;
     if (notify && wrapped)
         r = g_next->clBuildProgram(p, n, devices, options, onBuilt, wrapped);
@@ -233,17 +245,8 @@ cl_int CL_API_CALL hCompileProgram(cl_program p, cl_uint n, const cl_device_id *
                                    void(CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
     CallTimer timer(CLSCOPE_ID(clCompileProgram));
-    Notify *wrapped = nullptr;
-    BuildCall call;
-    try {
-        call = makeCall(wire::BuildOp::Compile, options, n, devices);
-        for (cl_uint i = 0; i < nh; ++i)
-            call.inputs.push_back(h(headers[i]));
-        if (notify)
-            wrapped = new Notify{notify, user, call};
-    } catch (...) {
-        wrapped = nullptr;
-    }
+    const auto [call, wrapped] =
+        prepareBuild(wire::BuildOp::Compile, options, n, devices, nh, headers, notify, user);
     cl_int r;
     if (notify && wrapped)
         r = g_next->clCompileProgram(p, n, devices, options, nh, headers, names, onBuilt, wrapped);
@@ -263,17 +266,8 @@ cl_program CL_API_CALL hLinkProgram(cl_context ctx, cl_uint n, const cl_device_i
     if (!err)
         err = &local;
     CallTimer timer(CLSCOPE_ID(clLinkProgram));
-    Notify *wrapped = nullptr;
-    BuildCall call;
-    try {
-        call = makeCall(wire::BuildOp::Link, options, n, devices);
-        for (cl_uint i = 0; i < ni; ++i)
-            call.inputs.push_back(h(inputs[i]));
-        if (notify)
-            wrapped = new Notify{notify, user, call};
-    } catch (...) {
-        wrapped = nullptr;
-    }
+    const auto [call, wrapped] =
+        prepareBuild(wire::BuildOp::Link, options, n, devices, ni, inputs, notify, user);
     cl_program p;
     if (notify && wrapped)
         p = g_next->clLinkProgram(ctx, n, devices, options, ni, inputs, onBuilt, wrapped, err);
