@@ -92,13 +92,13 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
 KernelEditor *BuildCoordinator::programEditor() const
 {
     KernelEditor *current = m_editors->currentEditor();
-    if (!current || current == m_builtEditor || !m_builtEditor)
+    if (!current || current == m_built.editor || !m_built.editor)
         return current;
     // A header of the latest build builds (and runs) the program that includes it.
     const QString path = m_editors->currentPath();
     for (const QString &header : m_builtHeaders) {
         if (samePath(path, header))
-            return m_builtEditor;
+            return m_built.editor;
     }
     return current;
 }
@@ -235,8 +235,6 @@ void BuildCoordinator::rememberOptions(const QString &options)
 void BuildCoordinator::onFinished(const BuildResult &result)
 {
     setBusy(false);
-    m_builtEditor = m_pending.editor;
-    m_builtPath = m_pending.path;
     m_builtHeaders.clear();
     for (const std::string &h : result.headers())
         m_builtHeaders << QString::fromStdString(h);
@@ -258,13 +256,13 @@ void BuildCoordinator::onFinished(const BuildResult &result)
 
 KernelEditor *BuildCoordinator::builtEditor() const
 {
-    return m_builtEditor;
+    return m_built.editor;
 }
 
 void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
     m_shown = diagnostics;
-    const int builtIndex = m_builtEditor ? m_editors->indexOf(m_builtEditor) : -1;
+    const int builtIndex = m_built.editor ? m_editors->indexOf(m_built.editor) : -1;
     m_diagnostics->setDiagnostics(diagnostics, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
     markEditors();
 }
@@ -293,8 +291,8 @@ void BuildCoordinator::markEditors()
             continue;
         const QString file = QString::fromStdString(d.file);
         KernelEditor *target = nullptr;
-        if (file.isEmpty() || samePath(file, m_builtPath))
-            target = m_builtEditor;
+        if (file.isEmpty() || samePath(file, m_built.path))
+            target = m_built.editor;
         else if (const int index = m_editors->indexOfPath(file); index >= 0)
             target = m_editors->editor(index);
         if (target)
@@ -324,10 +322,10 @@ void BuildCoordinator::jumpTo(const QString &file, int line, int column)
 {
     if (line <= 0)
         return;
-    if (file.isEmpty() || file == m_builtPath || samePath(file, m_builtPath)) {
-        if (m_builtEditor) {
-            m_editors->setCurrentWidget(m_builtEditor);
-            m_builtEditor->goTo(line, column);
+    if (file.isEmpty() || file == m_built.path || samePath(file, m_built.path)) {
+        if (m_built.editor) {
+            m_editors->setCurrentWidget(m_built.editor);
+            m_built.editor->goTo(line, column);
         }
         return;
     }

@@ -73,7 +73,7 @@ public:
 
     // The editor and file of the latest build (null / empty before one, or once the tab is closed).
     KernelEditor *builtEditor() const;
-    QString builtPath() const { return m_builtPath; }
+    QString builtPath() const { return m_built.path; }
     // Shows diagnostics in the list and, for the built file's lines, in the built editor (a build's, or
     // a memory check's of the built kernel).
     void showDiagnostics(const std::vector<Diagnostic> &diagnostics);
@@ -106,8 +106,6 @@ private:
     QAction *m_buildAllAction;
     QComboBox *m_options;
     QProgressBar *m_busy;
-    QPointer<KernelEditor> m_builtEditor;
-    QString m_builtPath;
     BuildStamp m_pending; // the build in flight
     BuildStamp m_built;   // the latest finished build
     bool m_builtOk = false;
