@@ -145,8 +145,8 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
 }
 
 // Without --global and --arg the file's own `// clscope-run:` line for the kernel says how to run it.
-
-RunOptionsCli withDirective(RunOptionsCli opts)
+// *source gets the file's text when it had to be read for its launch, so the build does not read it again.
+RunOptionsCli withDirective(RunOptionsCli opts, std::string *source)
 {
     if (!opts.global.empty() || !opts.args.empty()) {
         if (opts.kernel.empty())
@@ -155,7 +155,8 @@ RunOptionsCli withDirective(RunOptionsCli opts)
             throw CliFailure{ExitUsage, "--global is required"};
         return opts;
     }
-    const std::vector<RunDirective> directives = parseRunDirectives(readSourceFile(opts.file));
+    *source = readSourceFile(opts.file);
+    const std::vector<RunDirective> directives = parseRunDirectives(*source);
     const RunDirective *d = findRunDirective(directives, opts.kernel);
     if (!d) {
         std::string what =
@@ -182,7 +183,8 @@ RunOptionsCli withDirective(RunOptionsCli opts)
 int runRun(const RunOptionsCli &given)
 {
     const std::string spec = checkUsage(given.common, given.file);
-    const RunOptionsCli opts = withDirective(given);
+    std::string source; // read here only when the file's own launch is used
+    const RunOptionsCli opts = withDirective(given, &source);
     if (opts.repeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 
@@ -208,6 +210,7 @@ int runRun(const RunOptionsCli &given)
     BuildRequest build;
     build.devices = {device.device};
     build.sourcePath = opts.file;
+    build.source = source; // empty: the build reads the file
     build.options = opts.options;
     request.build = buildProgram(build);
     if (!request.build.cacheNote().empty())
