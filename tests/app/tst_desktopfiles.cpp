@@ -86,6 +86,23 @@ private slots:
         QVERIFY(desktop.contains(
             QRegularExpression(QStringLiteral("^Exec=clscope %F$"), QRegularExpression::MultilineOption)));
     }
+
+    // A capture made on a GPU box opens in CLScope from a file manager: its type is declared (a kind of
+    // SQLite file, by the .clscope glob) and the desktop entry takes it.
+    void capturesOpenInCLScope()
+    {
+        const QString desktop = readText(kResources + u'/' + kId + QStringLiteral(".desktop"));
+        const QString mime = readText(kResources + u'/' + kId + QStringLiteral(".mime.xml"));
+        const QRegularExpression type(
+            QStringLiteral("<mime-type type=\"([^\"]+)\">(?:(?!</mime-type>).)*pattern=\"\\*\\.clscope\""),
+            QRegularExpression::DotMatchesEverythingOption);
+        const auto m = type.match(mime);
+        QVERIFY2(m.hasMatch(), qPrintable(mime));
+        QVERIFY2(desktop.contains(QRegularExpression(QStringLiteral("^MimeType=.*") +
+                                                         QRegularExpression::escape(m.captured(1)) + u';',
+                                                     QRegularExpression::MultilineOption)),
+                 qPrintable(desktop));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDesktopFiles)

@@ -244,9 +244,24 @@ void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages
         lastQueue = &r.queue;
     }
 
+    // Host lanes first: "host" for the workbench's own spans, then one per thread of a captured program.
     m_lanes.emplace_back();
     m_lanes.back().host = true;
     m_lanes.back().queue = "host";
+    std::unordered_map<std::string, int> hostLane;
+    std::vector<int> hostLaneOf(records.size(), 0);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const CommandRecord &r = records[i];
+        if (!r.hostSpan || r.queue.empty() || r.queue == "host")
+            continue;
+        auto [it, added] = hostLane.try_emplace(r.queue, static_cast<int>(m_lanes.size()));
+        if (added) {
+            m_lanes.emplace_back();
+            m_lanes.back().host = true;
+            m_lanes.back().queue = r.queue;
+        }
+        hostLaneOf[i] = it->second;
+    }
     std::vector<int> firstLane(devices.size());
     for (std::size_t d = 0; d < devices.size(); ++d) {
         firstLane[d] = static_cast<int>(m_lanes.size());
@@ -265,7 +280,8 @@ void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages
         const CommandRecord &r = records[i];
         if (r.start == 0 || r.end == 0 || r.start > r.end)
             continue;
-        const int lane = r.hostSpan ? 0 : firstLane[static_cast<std::size_t>(slot[i].first)] + slot[i].second;
+        const int lane =
+            r.hostSpan ? hostLaneOf[i] : firstLane[static_cast<std::size_t>(slot[i].first)] + slot[i].second;
         m_laneOfRecord[i] = lane;
         const auto colour = colourIndexFor(r);
         const auto index = static_cast<std::uint32_t>(i);

@@ -148,6 +148,16 @@ int EditorTabs::newDocument()
     return addDocument(QString(), nextUntitledName(), QString());
 }
 
+int EditorTabs::newDocument(const QString &name, const QString &text, bool readOnly)
+{
+    if (readOnly) {
+        const int index = addDocument(QString(), name, text);
+        editor(index)->setReadOnly(true);
+        return index;
+    }
+    return addDocument(QString(), name, QString(), &text);
+}
+
 bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
 {
     const QFileInfo info(path);
@@ -604,7 +614,7 @@ QStringList EditorTabs::openableFiles(const QMimeData *mime)
     if (!mime || !mime->hasUrls())
         return out;
     static const QStringList kSuffixes = {QStringLiteral("cl"), QStringLiteral("h"), QStringLiteral("clh"),
-                                          QStringLiteral("txt")};
+                                          QStringLiteral("txt"), QStringLiteral("clscope")};
     const QList<QUrl> urls = mime->urls();
     for (const QUrl &url : urls) {
         if (!url.isLocalFile())

@@ -38,6 +38,9 @@ public:
 
     // Documents. Indices are tab indices; -1 means the current tab.
     int newDocument();
+    // An unsaved document named `name` holding `text` (modified, so closing it asks): a captured program's
+    // source opened as a copy. readOnly: a view that cannot be edited (and asks nothing on close).
+    int newDocument(const QString &name, const QString &text, bool readOnly = false);
     bool openFile(const QString &path);
     bool openSample(const QString &name);
     bool save(int index = -1);

@@ -124,8 +124,17 @@ const WindowChoice kWindows[] = {{QT_TRANSLATE_NOOP("PoolChart", "10 s"), 10},
 } // namespace
 
 PoolChart::PoolChart(PoolMonitor *monitor, QWidget *parent)
+    : PoolChart(monitor, nullptr, parent)
+{}
+
+PoolChart::PoolChart(const PoolHistory *history, QWidget *parent)
+    : PoolChart(nullptr, history, parent)
+{}
+
+PoolChart::PoolChart(PoolMonitor *monitor, const PoolHistory *history, QWidget *parent)
     : QWidget(parent)
     , m_monitor(monitor)
+    , m_history(history)
     , m_plot(new QCustomPlot(this))
     , m_windowBox(new QComboBox(this))
     , m_pauseButton(new QToolButton(this))
@@ -210,8 +219,15 @@ PoolChart::PoolChart(PoolMonitor *monitor, QWidget *parent)
     layout->addWidget(m_plot, 1);
 
     applyTheme();
-    connect(m_monitor, &PoolMonitor::updated, this, &PoolChart::refresh);
-    connect(m_monitor, &PoolMonitor::poolChanged, this, [this] { setPaused(false); });
+    if (m_monitor) {
+        connect(m_monitor, &PoolMonitor::updated, this, &PoolChart::refresh);
+        connect(m_monitor, &PoolMonitor::poolChanged, this, [this] { setPaused(false); });
+    }
+}
+
+const PoolHistory &PoolChart::history() const
+{
+    return m_monitor ? m_monitor->history() : *m_history;
 }
 
 void PoolChart::setWindowSeconds(double seconds)
@@ -242,9 +258,9 @@ void PoolChart::setPaused(bool paused)
 
 void PoolChart::refresh()
 {
-    const PoolHistory &h = m_monitor->history();
+    const PoolHistory &h = history();
     QString info = tr("%1 samples").arg(QLocale().toString(h.sampleCount()));
-    if (m_monitor->droppedSamples() > 0)
+    if (m_monitor && m_monitor->droppedSamples() > 0)
         info += tr(", %1 overwritten before a refresh").arg(QLocale().toString(m_monitor->droppedSamples()));
     m_info->setText(info);
     m_info->setToolTip(tr("Buckets of %1 ms keep the lowest and highest value of each counter.")
@@ -253,7 +269,7 @@ void PoolChart::refresh()
         return; // a hidden chart draws when shown again: the next refresh comes within 25 ms
     // While the history is shorter than the window, it fills the window from the left, as a scope
     // trace does, rather than hugging the right edge.
-    const double now = m_monitor->now();
+    const double now = m_monitor ? m_monitor->now() : h.lastKey();
     const double start = std::min(0.0, h.isEmpty() ? 0.0 : h.firstKey());
     const double lower = m_window > 0 ? std::max(now - m_window, start) : start;
     const double upper = m_window > 0 ? lower + m_window : std::max(now, lower + 1);
@@ -265,7 +281,7 @@ void PoolChart::refresh()
 
 void PoolChart::redraw()
 {
-    const PoolHistory &h = m_monitor->history();
+    const PoolHistory &h = history();
     const QCPRange range = m_plot->xAxis->range();
     const int buckets = std::clamp(m_plot->axisRect()->width() / 2, 50, kMaxBuckets);
     QList<double> keys;
@@ -356,7 +372,7 @@ QString PoolChart::exportCsv(const QString &path) const
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly | QIODevice::Text);
     QString error;
-    if (!m_monitor->history().writeCsv(buffer, &error))
+    if (!history().writeCsv(buffer, &error))
         return tr("Cannot write %1: %2").arg(path, error);
     error = writeFileSafely(path, buffer.data());
     if (!error.isEmpty())

@@ -13,6 +13,7 @@ class QToolButton;
 
 namespace clscope::ui {
 
+class PoolHistory;
 class PoolMonitor;
 
 // Byte ticks on 1024-based units: steps of 1, 2, 2.5 or 5 times a power of ten of one unit, labelled
@@ -45,6 +46,8 @@ class PoolChart : public QWidget
     Q_OBJECT
 public:
     explicit PoolChart(PoolMonitor *monitor, QWidget *parent = nullptr);
+    // A chart of a history that someone else fills (a capture's device memory): refresh() after changes.
+    explicit PoolChart(const PoolHistory *history, QWidget *parent = nullptr);
 
     // Seconds shown while following; 0 shows the whole history.
     void setWindowSeconds(double seconds);
@@ -76,11 +79,14 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    PoolChart(PoolMonitor *monitor, const PoolHistory *history, QWidget *parent);
+    const PoolHistory &history() const;
     void applyTheme();
     void onUserRangeChanged();
     void chooseExport(const QString &kind);
 
-    PoolMonitor *m_monitor;
+    PoolMonitor *m_monitor; // or:
+    const PoolHistory *m_history;
     QCustomPlot *m_plot;
     QCPGraph *m_graphs[5] = {};
     QComboBox *m_windowBox;

@@ -117,6 +117,12 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setSpacing(2);
     layout->addWidget(m_header);
+    m_expectedResult = new QLabel;
+    m_expectedResult->setObjectName(QStringLiteral("resultsExpected"));
+    m_expectedResult->setWordWrap(true);
+    m_expectedResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_expectedResult->hide();
+    layout->addWidget(m_expectedResult);
     layout->addLayout(top);
     layout->addWidget(m_stack, 1);
     layout->addLayout(texts);
@@ -181,9 +187,92 @@ void ResultsViewer::showResult(const RunResult &result)
     m_buffer->setCurrentIndex(keep >= 0 ? keep : 0);
     m_layoutCombo->setEnabled(rowWidth() > 0);
     onBufferChosen(m_buffer->currentIndex());
-    if (!m_compareTarget.isEmpty()) {
+    if (!m_expected.empty())
+        compareExpected();
+    else if (!m_compareTarget.isEmpty()) {
         bool compared = false;
         compare(m_compareTarget, m_tolerance->value(), &compared);
+    }
+}
+
+void ResultsViewer::setExpected(std::vector<Expected> expected, const QString &label)
+{
+    m_expected = std::move(expected);
+    m_expectedLabel = label;
+    m_expectedEqual = false;
+    if (m_expected.empty()) {
+        m_expectedResult->clear();
+        m_expectedResult->hide();
+        return;
+    }
+    m_tolerance->setValue(0);
+    QStringList names;
+    for (const Expected &e : m_expected)
+        names << e.buffer;
+    m_expectedResult->setText(tr("%1: the next run is compared with its result (%2)")
+                                  .arg(m_expectedLabel, names.join(QStringLiteral(", "))));
+    m_expectedResult->show();
+}
+
+QString ResultsViewer::expectedText() const
+{
+    return m_expectedResult->text();
+}
+
+void ResultsViewer::compareExpected()
+{
+    // Every expected buffer, then the first that differs (else the first) shown with its differences.
+    QStringList parts;
+    const Expected *show = nullptr;
+    bool allEqual = true;
+    for (const Expected &e : m_expected) {
+        const BufferData *b = m_result.buffer(e.buffer.toStdString());
+        if (!b) {
+            parts << tr("%1 not read back").arg(e.buffer);
+            allEqual = false;
+            continue;
+        }
+        BufferData other;
+        other.name = e.buffer.toStdString();
+        other.type = b->type;
+        other.count = b->count;
+        try {
+            other.bytes = fromNpy(readNpyFile(e.path.toStdString()), b->type, b->count);
+        } catch (const std::exception &ex) {
+            parts << tr("%1: %2").arg(e.buffer, qs(ex.what()));
+            allEqual = false;
+            continue;
+        }
+        const Comparison c = compareBuffers(*b, other, m_tolerance->value());
+        if (!c.error.isEmpty()) {
+            parts << tr("%1: %2").arg(e.buffer, c.error);
+            allEqual = false;
+        } else if (c.mismatches == 0) {
+            parts << tr("%1 equal (%2 values)").arg(e.buffer).arg(c.compared);
+            if (allEqual && (!show || (e.written && !show->written)))
+                show = &e; // an output of the launch rather than an input it left alone
+        } else {
+            parts << tr("%1 differs: %2 of %3 values, first at value %4")
+                         .arg(e.buffer)
+                         .arg(c.mismatches)
+                         .arg(c.compared)
+                         .arg(c.firstMismatch);
+            if (allEqual)
+                show = &e; // the first that differs
+            allEqual = false;
+        }
+    }
+    m_expectedEqual = allEqual;
+    m_expectedResult->setText(tr("%1 — %2: %3")
+                                  .arg(m_expectedLabel, allEqual ? tr("equal") : tr("NOT equal"),
+                                       parts.join(QStringLiteral("; "))));
+    m_expectedResult->setStyleSheet(allEqual ? QStringLiteral("color: #2e7d32; font-weight: bold")
+                                             : QStringLiteral("color: #c62828; font-weight: bold"));
+    m_expectedResult->show();
+    if (show && selectBuffer(show->buffer)) {
+        bool compared = false;
+        m_compareWith->setCurrentText(show->path);
+        compare(show->path, m_tolerance->value(), &compared);
     }
 }
 

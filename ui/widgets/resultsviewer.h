@@ -43,6 +43,20 @@ public:
     QString compareWith(const QString &bufferOrPath, double tolerance);
     QString compareText() const;
     QString compareTarget() const;
+    // Expected contents per buffer (a captured launch's "after" contents, .npy): after every run each buffer
+    // that has one is compared with it, the verdict shown above the table (and in expectedText()), and the
+    // first buffer that differs (else the first) is shown compared. An empty list forgets them.
+    struct Expected
+    {
+        QString buffer;
+        QString path;
+        bool written = false; // the captured launch changed it: shown first
+    };
+    void setExpected(std::vector<Expected> expected, const QString &label);
+    const std::vector<Expected> &expected() const { return m_expected; }
+    QString expectedText() const;
+    // True when the last run had every expected buffer and all were equal.
+    bool expectedEqual() const { return m_expectedEqual; }
     // Scrolls to and selects the first differing element; false when there is none.
     bool showFirstDifference();
     // Layouts other than Linear need a 2-D (or 3-D) NDRange: the row width is its first size. Returns
@@ -60,6 +74,7 @@ private:
     void applyLayout();
     void fitColumns();
     QString compare(const QString &bufferOrPath, double tolerance, bool *compared);
+    void compareExpected();
     bool scrollToFirstDifference();
 
     RunResult m_result;
@@ -77,6 +92,10 @@ private:
     QPushButton *m_firstDifference;
     QLabel *m_compareResult;
     Layout m_layout = Layout::Linear;
+    std::vector<Expected> m_expected;
+    QString m_expectedLabel;
+    QLabel *m_expectedResult = nullptr;
+    bool m_expectedEqual = false;
     QString m_compareTarget; // what the last Compare compared with, compared again after the next run
 };
 

@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -219,7 +220,57 @@ TimelineDock::TimelineDock(QWidget *parent)
             &TimelineDock::onEventSelectionChanged);
     connect(m_stats->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TimelineDock::onStatsRowChanged);
+
+    // A captured launch: its context menu opens it in the workbench, replays it, exports it.
+    auto recordLaunch = [this](int record) -> qint64 {
+        return record >= 0 && std::size_t(record) < m_records->size()
+                   ? (*m_records)[std::size_t(record)].launch
+                   : -1;
+    };
+    m_timeline->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_timeline, &QWidget::customContextMenuRequested, this, [this, recordLaunch](const QPoint &pos) {
+        const int record = m_timeline->recordAt(pos);
+        if (const qint64 launch = recordLaunch(record); launch >= 0)
+            showLaunchMenu(m_timeline->mapToGlobal(pos), launch,
+                           QString::fromStdString((*m_records)[std::size_t(record)].name));
+    });
+    m_events->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_events, &QWidget::customContextMenuRequested, this, [this, recordLaunch](const QPoint &pos) {
+        const QModelIndex index = m_events->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const int record = m_eventProxy->mapToSource(index).row();
+        if (const qint64 launch = recordLaunch(record); launch >= 0)
+            showLaunchMenu(m_events->viewport()->mapToGlobal(pos), launch,
+                           QString::fromStdString((*m_records)[std::size_t(record)].name));
+    });
+    m_stats->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_stats, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex index = m_stats->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const DurationStats &group = m_statsModel->stats(m_statsProxy->mapToSource(index).row());
+        if (group.type == CommandRecord::Type::Kernel)
+            showLaunchMenu(m_stats->viewport()->mapToGlobal(pos), -1, QString::fromStdString(group.name));
+    });
     updateSummary();
+}
+
+void TimelineDock::showLaunchMenu(const QPoint &globalPos, qint64 launch, const QString &kernel)
+{
+    if (!m_launchActions)
+        return;
+    QMenu menu;
+    const QString what = launch >= 0 ? tr("launch %1 (%2)").arg(launch).arg(kernel) : kernel;
+    auto add = [&](const QString &text, LaunchAction action) {
+        menu.addAction(text, this,
+                       [this, launch, kernel, action] { emit launchRequested(launch, kernel, action); });
+    };
+    menu.addSection(what);
+    add(tr("Open in workbench"), LaunchAction::OpenInWorkbench);
+    add(tr("Replay on every device"), LaunchAction::ReplayOnEveryDevice);
+    add(tr("Export as pyopencl script…"), LaunchAction::ExportPyopencl);
+    menu.exec(globalPos);
 }
 
 void TimelineDock::setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool)

@@ -78,8 +78,16 @@ public:
     QString exportCsv(const QString &path) const;
     QString exportPng(const QString &path) const;
 
+    // What a captured launch can be asked for from its context menu (timeline box, events row, statistics).
+    enum class LaunchAction { OpenInWorkbench, ReplayOnEveryDevice, ExportPyopencl };
+    // The records' launches (CommandRecord::launch) get a context menu with the LaunchActions.
+    void setLaunchActionsEnabled(bool enabled) { m_launchActions = enabled; }
+
 signals:
     void recordSelected(int record);
+    // launch -1: the user asked for a kernel's row of statistics, any launch of `kernel`.
+    void launchRequested(qint64 launch, const QString &kernel,
+                         clscope::ui::TimelineDock::LaunchAction action);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -93,6 +101,7 @@ private:
     void onStatsRowChanged(const QModelIndex &current);
     void updateSummary();
     void applyPlotTheme();
+    void showLaunchMenu(const QPoint &globalPos, qint64 launch, const QString &kernel);
     void chooseExport(int kind);
 
     RecordsPtr m_records;
@@ -117,6 +126,7 @@ private:
     std::size_t m_lastRunBegin = 0;
     int m_histogramGroup = -1;
     bool m_syncing = false;
+    bool m_launchActions = false;
 };
 
 } // namespace clscope::ui

@@ -238,7 +238,13 @@ QString TimelineWidget::laneTitle(int lane) const
     if (lane < 0 || lane >= static_cast<int>(lanes.size()))
         return {};
     const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
-    return l.host ? tr("Host") : fromUtf8(l.device) + QStringLiteral(" / ") + fromUtf8(l.queue);
+    return l.host ? hostLaneTitle(l) : fromUtf8(l.device) + QStringLiteral(" / ") + fromUtf8(l.queue);
+}
+
+QString TimelineWidget::hostLaneTitle(const TimelineLane &lane)
+{
+    // The workbench's own lane is "Host"; a captured program's threads are "Host thread N".
+    return lane.queue == "host" ? tr("Host") : tr("Host %1").arg(fromUtf8(lane.queue));
 }
 
 QStringList TimelineWidget::laneLabelLines(int lane) const
@@ -248,7 +254,7 @@ QStringList TimelineWidget::laneLabelLines(int lane) const
         return {};
     const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
     if (l.host)
-        return {tr("Host")};
+        return {hostLaneTitle(l)};
     return {fromUtf8(l.queue), fromUtf8(l.device)};
 }
 

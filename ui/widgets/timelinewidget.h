@@ -51,6 +51,8 @@ public:
     QString laneTitle(int lane) const;
     // What the label column shows for a lane: "Host", or the queue and the device that ran it.
     QStringList laneLabelLines(int lane) const;
+    // "Host" for the workbench's own lane, "Host thread N" for a captured program's threads.
+    static QString hostLaneTitle(const TimelineLane &lane);
     // The text left of the axis: where the view starts in the run, and its span ("from 16.2 ms (300 µs)").
     QString axisCaption(const TimelineData &data) const;
     // The record under a widget position, or -1.

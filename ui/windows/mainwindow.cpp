@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
+#include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "models/buildcontroller.h"
 #include "models/runcontroller.h"
@@ -10,11 +11,13 @@
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
 #include "widgets/buildlogpanel.h"
+#include "widgets/capturedock.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/findbar.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/pooldock.h"
+#include "widgets/profiledialog.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 #include "widgets/startpage.h"
@@ -28,6 +31,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QImageWriter>
 #include <QInputDialog>
 #include <QLabel>
@@ -218,6 +222,25 @@ MainWindow::MainWindow(QWidget *parent)
         }
         timeline->appendRecords(std::move(commands), std::move(series));
     });
+    // Captures: the Capture panel beside the timeline, both fed from the capture file.
+    m_captureDock = new CaptureDock;
+    QDockWidget *captureDock =
+        addPanel(m_captureDock, tr("Capture"), QStringLiteral("captureDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(timelineDock, captureDock);
+    resultsDock->raise();
+    m_captures = new CaptureCoordinator(m_workers, m_devices, m_editors, m_builds, m_arguments, m_results,
+                                        m_captureDock, timeline, statusBar(), this);
+    connect(m_captures, &CaptureCoordinator::snapshotShown, this, [captureDock, timelineDock, this] {
+        // The first view of a capture brings its panels forward; later (live) refreshes leave them be.
+        if (m_captures->snapshotCount() == 1 || m_captureDock->state() == CaptureDock::State::Opened) {
+            timelineDock->raise();
+            captureDock->raise();
+        }
+    });
+    connect(m_captures, &CaptureCoordinator::launchBound, this, [argsDock](qint64, const QString &problem) {
+        if (problem.isEmpty())
+            argsDock->raise();
+    });
     // A failed run shows where the mistake is (the Arguments panel marks the field), not an empty panel.
     connect(m_runs, &RunCoordinator::runFailed, this, [argsDock] { argsDock->raise(); });
 
@@ -279,8 +302,17 @@ void MainWindow::newKernelFromTemplate()
 void MainWindow::chooseFilesToOpen()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open kernel sources"), QString(), tr("OpenCL sources (*.cl *.clh *.h);;All files (*)"));
+        this, tr("Open kernel sources or a capture"), QString(),
+        tr("OpenCL sources and captures (*.cl *.clh *.h *.clscope);;OpenCL sources (*.cl *.clh *.h);;CLScope "
+           "captures (*.clscope);;All files (*)"));
     openFiles(paths);
+}
+
+void MainWindow::chooseProgramToProfile()
+{
+    ProfileDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_captures->profile(dialog.settings());
 }
 
 void MainWindow::updateDeviceChoice()
@@ -327,6 +359,8 @@ void MainWindow::createFileMenu()
     file->addAction(tr("&New kernel"), QKeySequence::New, this, &MainWindow::newKernelFromTemplate);
     file->addAction(tr("New &empty file"), this, [this] { m_editors->newDocument(); });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFilesToOpen);
+    file->addAction(tr("&Profile application…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
+                    &MainWindow::chooseProgramToProfile);
     QMenu *samples = file->addMenu(tr("Open &sample"));
     for (const QString &name : EditorTabs::sampleNames())
         samples->addAction(name, this, [this, name] { m_editors->openSample(name); });
@@ -487,8 +521,18 @@ void MainWindow::showEvent(QShowEvent *event)
 bool MainWindow::openFiles(const QStringList &paths)
 {
     bool ok = true;
-    for (const QString &path : paths)
-        ok &= m_editors->openFile(path);
+    for (const QString &path : paths) {
+        if (path.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive)) {
+            if (!QFileInfo(path).isFile()) {
+                statusBar()->showMessage(tr("Cannot open %1: the file does not exist").arg(path), 10000);
+                ok = false;
+                continue;
+            }
+            m_captures->openCapture(path);
+        } else {
+            ok &= m_editors->openFile(path);
+        }
+    }
     return ok;
 }
 

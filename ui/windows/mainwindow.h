@@ -16,6 +16,8 @@ class QStackedWidget;
 namespace clscope::ui {
 
 class ArgumentsPanel;
+class CaptureCoordinator;
+class CaptureDock;
 class BuildCoordinator;
 class ResultsViewer;
 class RunCoordinator;
@@ -49,8 +51,11 @@ public:
     RunHistoryPanel *runHistory() const { return m_runHistory; }
     RunCoordinator *runs() const { return m_runs; }
     CheckCoordinator *checks() const { return m_checks; }
+    CaptureCoordinator *captures() const { return m_captures; }
+    CaptureDock *captureDock() const { return m_captureDock; }
 
-    // Opens files given on the command line or dropped on the window; false if any failed.
+    // Opens files given on the command line or dropped on the window (kernel sources in the editor, .clscope
+    // captures in the Capture panel); false if any failed.
     bool openFiles(const QStringList &paths);
     // Offers the buffers an earlier instance left behind (crash, kill -9) back to the user.
     void offerRecovery();
@@ -88,6 +93,7 @@ private:
     void applyDefaultSizes();
     void newKernelFromTemplate();
     void chooseFilesToOpen();
+    void chooseProgramToProfile();
     void updateDeviceChoice();
     void createMenus();
     void createEditMenu();
@@ -113,6 +119,8 @@ private:
     RunHistoryPanel *m_runHistory;
     RunCoordinator *m_runs;
     CheckCoordinator *m_checks;
+    CaptureDock *m_captureDock = nullptr;
+    CaptureCoordinator *m_captures = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QComboBox *m_deviceChoice = nullptr;

@@ -3,10 +3,13 @@
 // and the replay of one captured launch on any device.
 #pragma once
 
+#include "clscope/build.h"
+#include "clscope/kernelargs.h"
 #include "clscope/profile.h"
 
 #include <CL/cl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -51,6 +54,77 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
+};
+
+// ---- Recording a program (what `clscope-cli capture` and the GUI's Profile application share) -----------
+
+// Which launches keep their buffer contents (for replay).
+struct CaptureContents
+{
+    bool all = false;
+    std::vector<std::string> kernels;
+    std::vector<std::int64_t> launches;
+    std::optional<std::uint64_t> budget; // bytes of contents at most
+    bool any() const { return all || !kernels.empty() || !launches.empty(); }
+};
+
+// The command as a shell would take it back: words with spaces or quotes in single quotes.
+std::string joinCommandLine(const std::vector<std::string> &args);
+
+// libclscope-layer.so: $CLSCOPE_LAYER, else next to the executable in `executableDir` (the build tree),
+// else the package's PREFIX/LIBDIR/clscope beside PREFIX/bin, else the install folder. Throws
+// CaptureError naming where it looked.
+std::string findCaptureLayer(const std::string &executableDir);
+
+// One recording: the capture file, and the socket the program's layer streams into. The program is started
+// by the caller (fork/exec, QProcess) with environment() set and programFd() inherited (clear its
+// FD_CLOEXEC in the child); record() then runs on a thread of the caller's until the stream ends.
+class CaptureRecording
+{
+public:
+    struct Variable
+    {
+        std::string name;
+        std::optional<std::string> value; // none: unset it
+        bool overwrite = true;            // false: only when the program's environment lacks it
+    };
+
+    // Creates the file (replacing one that is there). Throws CaptureError.
+    CaptureRecording(const std::string &output, const std::string &layer, const std::string &command,
+                     const CaptureContents &contents);
+    ~CaptureRecording();
+    CaptureRecording(const CaptureRecording &) = delete;
+    CaptureRecording &operator=(const CaptureRecording &) = delete;
+
+    // OPENCL_LAYERS (ours first, before the layers `currentLayers` names), the stream, the contents asked
+    // for.
+    std::vector<Variable> environment(const std::string &currentLayers) const;
+    int programFd() const { return m_programFd; }
+    // After the program started: closes this process' copy of its end, so the stream ends with the program.
+    void programStarted();
+    // Reads the stream into the file until it ends (the program, and whatever inherited the socket, closed
+    // it): after programExited, a descendant that still holds it gets two quiet seconds. Yields the CPU to
+    // the program. Returns early, with error(), when the file cannot be written.
+    void record(const std::atomic<bool> &programExited);
+    // Asks record() to return within 100 ms (the program goes on without its layer's stream).
+    void stop() { m_stop.store(true); }
+    // The end: the exit status (none when unknown), times, everything committed.
+    void finish(std::optional<int> exitStatus);
+
+    const std::string &output() const { return m_output; }
+    const std::string &error() const { return m_error; }
+    std::uint64_t bytesReceived() const { return m_bytes.load(); }
+
+private:
+    std::string m_output;
+    std::unique_ptr<CaptureWriter> m_writer;
+    std::string m_layer;
+    CaptureContents m_contents;
+    int m_fd = -1;        // ours
+    int m_programFd = -1; // the program's end
+    std::string m_error;
+    std::atomic<std::uint64_t> m_bytes{0};
+    std::atomic<bool> m_stop{false};
 };
 
 // ---- Reading ------------------------------------------------------------------------------------------
@@ -125,6 +199,78 @@ struct CapturedLaunch
     std::vector<CapturedArg> args;
 };
 
+// What a capture holds so far (read while the recorder still writes: the progress line of a live capture).
+struct CaptureProgress
+{
+    std::uint64_t commands = 0;
+    std::uint64_t launches = 0;
+    std::uint64_t apiCalls = 0;
+    std::uint64_t memObjects = 0;
+    std::uint64_t contentBytes = 0; // launch argument contents recorded
+    std::uint64_t droppedRecords = 0;
+    bool complete = false; // the layer shut down cleanly
+};
+
+// One memory object from its create to its release: the Device memory view's lifetime bar.
+struct CapturedBuffer
+{
+    std::int64_t id = 0;      // mem_objects.id
+    std::int64_t context = 0; // contexts.id
+    std::string kind;         // "buffer", "sub-buffer", "image2d", "svm", ...
+    std::uint64_t flags = 0;
+    std::uint64_t size = 0;
+    std::int64_t parent = 0; // sub-buffers: the parent's id
+    std::uint64_t createdNs = 0;
+    std::optional<std::uint64_t> releasedNs; // none: still alive when the capture ended
+    std::vector<std::string> kernels;        // the kernels launched with it as an argument, by name
+    std::uint64_t launches = 0;              // launches that used it
+};
+
+// Live bytes of one context's allocations over time (sub-buffers share their parent's memory).
+struct CaptureContextSeries
+{
+    std::int64_t context = 0;
+    std::string devices; // device names, ", "-separated
+    std::vector<PoolSeriesPoint> series;
+};
+
+struct CapturedBuildLog
+{
+    std::string device; // CL_DEVICE_NAME
+    int status = 0;     // CL_BUILD_SUCCESS, CL_BUILD_ERROR, ...
+    std::string log;
+};
+
+struct CapturedBuild
+{
+    std::string op; // "build", "compile", "link"
+    std::string options;
+    int result = 0; // the cl_int the call returned
+    std::uint64_t durationNs = 0;
+    std::vector<CapturedBuildLog> logs;
+};
+
+struct CapturedProgram
+{
+    std::int64_t id = 0;
+    std::int64_t context = 0;
+    std::string kind;                 // "source", "binary", "il", "built-in", "linked"
+    std::vector<std::string> sources; // as created (source strings, or IL / binaries as bytes)
+    std::vector<CapturedBuild> builds;
+    std::vector<std::string> kernels; // kernel objects created from it, by name, once each
+    std::uint64_t launches = 0;
+};
+
+// Every call of one OpenCL function: how often, how long on the calling thread, how many failed.
+struct CaptureApiTotal
+{
+    std::string name; // "clCreateBuffer", "clEnqueueNDRangeKernel", ...
+    std::uint64_t calls = 0;
+    std::uint64_t failed = 0; // returned an error
+    std::uint64_t totalNs = 0;
+    std::uint64_t maxNs = 0;
+};
+
 class CaptureReader
 {
 public:
@@ -143,6 +289,20 @@ public:
     // Throws CaptureError naming the launch when there is none with that index.
     CapturedLaunch launch(std::int64_t index) const;
     std::int64_t launchCount() const;
+
+    CaptureProgress progress() const;
+    // Every memory object, in creation order.
+    std::vector<CapturedBuffer> buffers() const;
+    // Live bytes per context over time.
+    std::vector<CaptureContextSeries> memoryByContext() const;
+    std::vector<CapturedProgram> programs() const;
+    // Per OpenCL function (the enqueue calls included), by total time, longest first.
+    std::vector<CaptureApiTotal> apiTotals() const;
+    // The API calls as host spans on one lane per thread ("thread N" in queue), host clock; at most `limit`
+    // (the longest when there are more), in start order.
+    std::vector<CommandRecord> apiCallRecords(std::size_t limit = 200000) const;
+    // The launches whose buffer contents were recorded (before the launch), in order.
+    std::vector<std::int64_t> launchesWithContents() const;
 
 private:
     struct Impl;
@@ -183,8 +343,41 @@ struct ReplayResult
 // "after" contents, as its element type with `tolerance` (absolute, for floating types). Throws
 // CaptureError when the launch lacks what replay needs (no contents, a kind of argument it cannot
 // rebuild), BuildInputError / ClError when the device fails.
+// Why the launch cannot be replayed (from its captured source, with every argument rebuilt), naming the
+// capture option that would have kept what is missing; empty when it can be.
+std::string replayBlocker(const CapturedLaunch &launch);
+
 ReplayResult replayLaunch(const CapturedLaunch &launch, cl_device_id device, double tolerance = 0);
 std::string replayJson(const ReplayResult &result, int indent = 2);
+
+// A captured launch as the workbench (and clscope-cli run) takes it: the arguments in the CLI's --arg forms,
+// each buffer initialised from a file holding its "before" contents, and the file of its "after" contents
+// to compare the result with.
+struct WorkbenchLaunch
+{
+    std::string kernel;
+    std::vector<std::string> sources;
+    std::string options;
+    std::vector<std::string> args;     // "a=buffer:float:1024:file=DIR/arg0_before.npy", "n=uint:1024"
+    std::string global, local, offset; // "1024,768"; local empty when the driver chose
+    struct Expected
+    {
+        std::string buffer;   // the argument's name
+        std::string path;     // DIR/argN_after.npy
+        bool written = false; // the launch changed it (after differs from before)
+    };
+    std::vector<Expected> expected;
+};
+
+// The element type of a pointer argument as the driver or source spells it ("const float4*",
+// "__global uint *"): bytes of one uchar when it is not a number type (a struct, void).
+ElementType pointeeElementType(std::string_view typeName);
+
+// Writes the contents into `directory` (created) and names the arguments as `args` (the kernel's
+// signature, from the build or the source) does. Throws CaptureError with replayBlocker()'s reason, or when
+// the signature does not match the launch's arguments.
+WorkbenchLaunch workbenchLaunch(const CapturedLaunch &launch, const std::vector<KernelArg> &args,
+                                const std::string &directory);
 
 // Writes a standalone pyopencl reproduction of the launch into `directory` (created): kernel.cl,
 // argN_before.npy inputs, argN_after.npy expected outputs, and replay.py, which exits 1 naming the first

@@ -42,6 +42,7 @@ struct CommandRecord
     std::optional<std::uint64_t> complete; // CL_PROFILING_COMMAND_COMPLETE (OpenCL 2.0+), when asked for
     std::uint64_t hostSubmitNs = 0;        // steady_clock when the host called clEnqueue*
     bool hostSpan = false;                 // a host activity (Build): start/end are steady_clock ns
+    std::int64_t launch = -1;              // in a capture: the launch's index (commands.launch), else -1
 
     // end - start, or 0 when either is missing or they are out of order.
     std::uint64_t duration() const { return start != 0 && end >= start ? end - start : 0; }

@@ -56,16 +56,9 @@ std::string sizes(const std::vector<std::size_t> &v)
 // The scalar of a buffer argument's pointee from the source's signature; uchar when it is not a number type.
 ScalarKind pointeeScalar(const KernelSignature *sig, std::uint32_t index)
 {
-    if (sig && index < sig->args.size()) {
-        std::string t = sig->args[index].typeName;
-        while (!t.empty() && (t.back() == '*' || t.back() == ' '))
-            t.pop_back();
-        for (const char *q : {"const ", "volatile ", "restrict ", "__global ", "global "})
-            if (t.rfind(q, 0) == 0)
-                t.erase(0, std::string_view(q).size());
-        if (auto e = parseElementType(t); e && !e->isRaw())
-            return e->scalar;
-    }
+    if (sig && index < sig->args.size())
+        if (const ElementType e = pointeeElementType(sig->args[index].typeName); !e.isRaw())
+            return e.scalar;
     return ScalarKind::UChar;
 }
 
@@ -85,20 +78,9 @@ void writeNpy(const fs::path &path, ScalarKind kind, const std::vector<unsigned 
 
 void exportPyopencl(const CapturedLaunch &l, const std::string &directory)
 {
-    const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
-    if (l.programKind != "source")
-        throw CaptureError(what + ": its program was created from " + l.programKind +
-                           "; the export needs its source (for pyopencl, capture with PYOPENCL_NO_CACHE=1)");
-    for (const CapturedArg &a : l.args) {
-        const std::string name = what + " argument " + std::to_string(a.index);
-        if (a.kind == "mem" && (a.memKind != "buffer" && a.memKind != "sub-buffer"))
-            throw CaptureError(name + ": " + a.memKind + " arguments are not exported yet");
-        if (a.kind == "mem" && !a.hasBefore)
-            throw CaptureError(name + ": its buffer contents were not captured; capture with --launch " +
-                               std::to_string(l.index) + " or --contents all");
-        if (a.kind == "sampler" || a.kind == "svm" || a.kind == "unset")
-            throw CaptureError(name + ": " + a.kind + " arguments are not exported yet");
-    }
+    // The export needs what replay needs: the source, and every argument's contents.
+    if (const std::string blocker = replayBlocker(l); !blocker.empty())
+        throw CaptureError(blocker);
     std::error_code ec;
     fs::create_directories(directory, ec);
     if (ec)

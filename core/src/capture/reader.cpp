@@ -2,7 +2,7 @@
 // memory over time, and one launch with everything replay needs.
 #include "clscope/capture.h"
 
-#include "sqlite.h"
+#include "reader_impl.h"
 
 #include "clscope/format.h"
 
@@ -16,9 +16,7 @@ namespace clscope {
 
 using namespace capture;
 
-namespace {
-
-CommandRecord::Type recordType(std::int64_t cl)
+CommandRecord::Type capture::recordType(std::int64_t cl)
 {
     using T = CommandRecord::Type;
     switch (cl) {
@@ -59,6 +57,8 @@ CommandRecord::Type recordType(std::int64_t cl)
     }
 }
 
+namespace {
+
 std::string meta(const Db &db, const char *key)
 {
     Stmt s(db, "SELECT value FROM meta WHERE key = ?");
@@ -73,14 +73,6 @@ std::uint64_t count(const Db &db, const char *sql)
 }
 
 } // namespace
-
-struct CaptureReader::Impl
-{
-    Db db;
-    explicit Impl(const std::string &path)
-        : db(path, SQLITE_OPEN_READONLY)
-    {}
-};
 
 CaptureReader::CaptureReader(const std::string &path)
 {
@@ -215,7 +207,7 @@ std::vector<CommandRecord> CaptureReader::commandRecords() const
     std::vector<CommandRecord> out;
     Stmt q(d->db, "SELECT c.type, k.name, c.type_name, c.mem, c.queue, dv.name, c.bytes, c.dims, c.global_x, "
                   "c.global_y, c.global_z, c.local_x, c.local_y, c.local_z, c.local_given, c.host_queued_ns, "
-                  "c.host_submit_ns, c.host_begin_ns, c.host_end_ns, c.host_start_ns "
+                  "c.host_submit_ns, c.host_begin_ns, c.host_end_ns, c.host_start_ns, c.launch "
                   "FROM commands_host c LEFT JOIN kernels k ON k.id = c.kernel "
                   "LEFT JOIN queues qu ON qu.id = c.queue LEFT JOIN devices dv ON dv.id = qu.device "
                   "WHERE c.result = 0 ORDER BY c.process, c.seq");
@@ -237,6 +229,7 @@ std::vector<CommandRecord> CaptureReader::commandRecords() const
         r.start = std::uint64_t(q.i64(17));
         r.end = std::uint64_t(q.i64(18));
         r.hostSubmitNs = std::uint64_t(q.i64(19));
+        r.launch = q.isNull(20) ? -1 : q.i64(20);
         out.push_back(std::move(r));
     }
     return out;

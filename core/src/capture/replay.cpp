@@ -45,17 +45,7 @@ std::string deviceName(cl_device_id device)
 // The pointee of "float4*" / "const uint *": the element type compared; bytes when it is a struct.
 ElementType pointeeType(const KernelArg *arg)
 {
-    if (arg) {
-        std::string t = arg->typeName;
-        while (!t.empty() && (t.back() == '*' || t.back() == ' '))
-            t.pop_back();
-        for (const char *q : {"const ", "volatile ", "restrict "})
-            if (t.rfind(q, 0) == 0)
-                t.erase(0, std::string_view(q).size());
-        if (auto e = parseElementType(t))
-            return *e;
-    }
-    return ElementType{ScalarKind::UChar, 1, 0};
+    return arg ? pointeeElementType(arg->typeName) : ElementType{ScalarKind::UChar, 1, 0};
 }
 
 ReplayOutput compare(const CapturedArg &arg, const std::vector<unsigned char> &actual,
@@ -104,25 +94,32 @@ bool ReplayResult::equal() const
     return true;
 }
 
-ReplayResult replayLaunch(const CapturedLaunch &l, cl_device_id device, double tolerance)
+std::string replayBlocker(const CapturedLaunch &l)
 {
     const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
     if (l.programKind != "source")
-        throw CaptureError(
-            what + ": its program was created from " +
-            (l.programKind.empty() ? std::string("nothing captured") : l.programKind) +
-            ", and replay rebuilds from source (for pyopencl, capture with PYOPENCL_NO_CACHE=1)");
+        return what + ": its program was created from " +
+               (l.programKind.empty() ? std::string("nothing captured") : l.programKind) +
+               ", and replay rebuilds from source (for pyopencl, capture with PYOPENCL_NO_CACHE=1)";
     for (const CapturedArg &a : l.args) {
         const std::string name = what + " argument " + std::to_string(a.index);
         if (a.kind == "mem" && a.memKind != "buffer" && a.memKind != "sub-buffer")
-            throw CaptureError(name + ": " + a.memKind + " arguments are not replayed yet");
+            return name + ": " + a.memKind + " arguments are not replayed yet";
         if (a.kind == "mem" && !a.hasBefore)
-            throw CaptureError(name + ": its buffer contents were not captured" +
-                               (a.beforeState.empty() ? std::string() : " (" + a.beforeState + ")") +
-                               "; capture with --launch " + std::to_string(l.index) + " or --contents all");
+            return name + ": its buffer contents were not captured" +
+                   (a.beforeState.empty() ? std::string() : " (" + a.beforeState + ")") +
+                   "; capture with --launch " + std::to_string(l.index) + " or --contents all";
         if (a.kind == "sampler" || a.kind == "svm" || a.kind == "unset")
-            throw CaptureError(name + ": " + a.kind + " arguments are not replayed yet");
+            return name + ": " + a.kind + " arguments are not replayed yet";
     }
+    return {};
+}
+
+ReplayResult replayLaunch(const CapturedLaunch &l, cl_device_id device, double tolerance)
+{
+    const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
+    if (const std::string blocker = replayBlocker(l); !blocker.empty())
+        throw CaptureError(blocker);
 
     BuildRequest req;
     req.devices = {device};

@@ -30,6 +30,9 @@ std::vector<DurationStats> group(const std::vector<CommandRecord> &records, KeyO
     for (const CommandRecord &r : records) {
         if (kernelsOnly && r.type != CommandRecord::Type::Kernel)
             continue;
+        // A captured program's API calls (host markers on its threads' lanes) are not device work.
+        if (r.hostSpan && r.type == CommandRecord::Type::Marker)
+            continue;
         auto [it, inserted] = index.try_emplace(keyOf(r), groups.size());
         if (inserted) {
             Group g;

@@ -1,0 +1,199 @@
+// One recording of a program: the capture file, the socket its layer streams into, the environment that
+// loads the layer, and the loop that writes the stream into the file. clscope-cli capture starts the
+// program with fork/exec, the GUI with QProcess; both record the same way.
+#include "clscope/capture.h"
+
+#include "protocol.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace clscope {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace wire = capture::wire;
+
+std::string joinList(const auto &items)
+{
+    std::string s;
+    for (const auto &i : items) {
+        if (!s.empty())
+            s += ',';
+        if constexpr (std::is_same_v<std::decay_t<decltype(i)>, std::string>)
+            s += i;
+        else
+            s += std::to_string(i);
+    }
+    return s;
+}
+
+} // namespace
+
+std::string joinCommandLine(const std::vector<std::string> &args)
+{
+    std::string s;
+    for (const std::string &a : args) {
+        if (!s.empty())
+            s += ' ';
+        const bool quote = a.empty() || a.find_first_of(" \t\"'\\$") != std::string::npos;
+        if (!quote) {
+            s += a;
+            continue;
+        }
+        s += '\'';
+        for (char c : a)
+            s += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        s += '\'';
+    }
+    return s;
+}
+
+std::string findCaptureLayer(const std::string &executableDir)
+{
+    if (const char *env = std::getenv("CLSCOPE_LAYER"); env && *env)
+        return env;
+    std::error_code ec;
+    if (!executableDir.empty()) {
+        const fs::path self(executableDir);
+        for (const fs::path &here :
+             {self / "libclscope-layer.so", self / ".." / CLSCOPE_LAYER_RELATIVE_DIR / "libclscope-layer.so"})
+            if (fs::exists(here, ec))
+                return fs::weakly_canonical(here, ec).string();
+    }
+    const fs::path installed = fs::path(CLSCOPE_LAYER_INSTALL_DIR) / "libclscope-layer.so";
+    if (fs::exists(installed, ec))
+        return installed.string();
+    throw CaptureError("cannot find libclscope-layer.so next to " +
+                       (executableDir.empty() ? std::string("this program") : executableDir) + " or in " +
+                       std::string(CLSCOPE_LAYER_INSTALL_DIR) + " (set CLSCOPE_LAYER to its path)");
+}
+
+CaptureRecording::CaptureRecording(const std::string &output, const std::string &layer,
+                                   const std::string &command, const CaptureContents &contents)
+    : m_output(output)
+    , m_layer(layer)
+    , m_contents(contents)
+{
+    for (std::int64_t l : contents.launches)
+        if (l < 0)
+            throw CaptureError("launch indices count from 0, not " + std::to_string(l));
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        throw CaptureError(std::string("cannot create the capture socket: ") + std::strerror(errno));
+    m_fd = fds[0];
+    m_programFd = fds[1];
+    try {
+        m_writer = std::make_unique<CaptureWriter>(output);
+    } catch (...) {
+        ::close(m_fd);
+        ::close(m_programFd);
+        throw;
+    }
+    m_writer->setMeta("command", command);
+    m_writer->setMeta("layer", layer);
+    m_writer->setMeta("started_ns", std::to_string(hostNowNs()));
+}
+
+CaptureRecording::~CaptureRecording()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (m_programFd >= 0)
+        ::close(m_programFd);
+}
+
+std::vector<CaptureRecording::Variable> CaptureRecording::environment(const std::string &currentLayers) const
+{
+    struct stat st
+    {};
+    ::fstat(m_programFd, &st);
+    std::vector<Variable> env;
+    env.push_back({"OPENCL_LAYERS", currentLayers.empty() ? m_layer : m_layer + ":" + currentLayers});
+    env.push_back({wire::kEnvFd, std::to_string(m_programFd) + ":" + std::to_string(st.st_ino)});
+    env.push_back({wire::kEnvContents, m_contents.all ? "all" : ""});
+    env.push_back({wire::kEnvKernels, joinList(m_contents.kernels)});
+    env.push_back({wire::kEnvLaunches, joinList(m_contents.launches)});
+    env.push_back({wire::kEnvBudget,
+                   m_contents.budget ? std::optional(std::to_string(*m_contents.budget)) : std::nullopt});
+    // Contents are asked for to replay a launch, which needs its source: pyopencl's binary cache would hand
+    // the driver a binary instead (it rebuilds from source with the cache off).
+    if (m_contents.any())
+        env.push_back({"PYOPENCL_NO_CACHE", "1", false});
+    return env;
+}
+
+void CaptureRecording::programStarted()
+{
+    if (m_programFd >= 0)
+        ::close(m_programFd);
+    m_programFd = -1;
+}
+
+void CaptureRecording::record(const std::atomic<bool> &programExited)
+{
+    // The program comes first: on a machine with few cores the recorder yields to it and catches up from
+    // the layer's buffer (which holds 256 MiB before anything is dropped).
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
+    std::vector<unsigned char> buffer(std::size_t(1) << 20);
+    auto lastData = std::chrono::steady_clock::now();
+    while (!m_stop.load()) {
+        pollfd p{m_fd, POLLIN, 0};
+        const int n = ::poll(&p, 1, 100);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (n > 0) {
+            const ssize_t got = ::read(m_fd, buffer.data(), buffer.size());
+            if (got == 0)
+                break;
+            if (got < 0) {
+                if (errno == EINTR || errno == EAGAIN)
+                    continue;
+                break;
+            }
+            lastData = std::chrono::steady_clock::now();
+            m_bytes.fetch_add(std::uint64_t(got));
+            try {
+                m_writer->feed(buffer.data(), std::size_t(got));
+            } catch (const std::exception &e) {
+                m_error = e.what();
+                break;
+            }
+        } else if (programExited.load() &&
+                   std::chrono::steady_clock::now() - lastData > std::chrono::seconds(2)) {
+            break;
+        }
+    }
+    // Closing our end makes the layer stop sending; the program runs on.
+    ::close(m_fd);
+    m_fd = -1;
+}
+
+void CaptureRecording::finish(std::optional<int> exitStatus)
+{
+    if (!m_writer)
+        return;
+    try {
+        if (exitStatus)
+            m_writer->setMeta("exit_status", std::to_string(*exitStatus));
+        m_writer->setMeta("ended_ns", std::to_string(hostNowNs()));
+        m_writer->finish();
+    } catch (const std::exception &e) {
+        if (m_error.empty())
+            m_error = e.what();
+    }
+    m_writer.reset();
+}
+
+} // namespace clscope

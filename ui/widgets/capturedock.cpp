@@ -1,0 +1,523 @@
+// The Capture panel, and the read of a capture file it shows.
+#include "capturedock.h"
+
+#include "capturememoryview.h"
+#include "models/eventtablemodel.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTextCursor>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace clscope::ui {
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QTableWidget *makeTable(const QString &name, const QStringList &headers)
+{
+    auto *t = new QTableWidget;
+    t->setObjectName(name);
+    t->setColumnCount(int(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(20);
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+// A cell that sorts by its number and shows its text.
+QTableWidgetItem *numberItem(double value, const QString &text)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setData(Qt::UserRole, value);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+} // namespace
+
+CaptureSnapshot readCapture(const QString &path)
+{
+    CaptureSnapshot s;
+    s.path = path;
+    try {
+        CaptureReader reader(path.toStdString());
+        s.summary = reader.summary();
+        s.progress = reader.progress();
+        s.records = reader.commandRecords();
+        s.commandCount = s.records.size();
+        std::vector<CommandRecord> api = reader.apiCallRecords();
+        s.records.insert(s.records.end(), std::make_move_iterator(api.begin()),
+                         std::make_move_iterator(api.end()));
+        s.memory = reader.memoryByContext();
+        s.buffers = reader.buffers();
+        s.programs = reader.programs();
+        s.api = reader.apiTotals();
+        for (std::int64_t l : reader.launchesWithContents())
+            s.launchesWithContents.insert(l);
+        s.launchCount = reader.launchCount();
+        s.first = UINT64_MAX;
+        for (const CommandRecord &r : s.records) {
+            if (r.start && r.end >= r.start) {
+                s.first = std::min(s.first, r.start);
+                s.last = std::max(s.last, r.end);
+            }
+        }
+        for (const CapturedBuffer &b : s.buffers) {
+            s.first = std::min(s.first, b.createdNs);
+            s.last = std::max(s.last, b.releasedNs.value_or(b.createdNs));
+        }
+        if (s.first > s.last)
+            s.first = s.last = 0;
+    } catch (const std::exception &e) {
+        s.error = qs(e.what());
+    }
+    return s;
+}
+
+CaptureDock::CaptureDock(QWidget *parent)
+    : QWidget(parent)
+    , m_title(new QLabel)
+    , m_progress(new QLabel)
+    , m_status(new QLabel)
+    , m_stop(new QPushButton(tr("Stop")))
+    , m_launch(new QSpinBox)
+    , m_launchInfo(new QLabel)
+    , m_open(new QPushButton(tr("Open in workbench")))
+    , m_replay(new QPushButton(tr("Replay on every device")))
+    , m_export(new QPushButton(tr("Export as pyopencl script…")))
+    , m_launchProblem(new QLabel)
+    , m_tabs(new QTabWidget)
+    , m_kernels(makeTable(QStringLiteral("captureKernels"), {tr("Kernel"), tr("Launches"), tr("Device time"),
+                                                             tr("Mean"), tr("Share"), tr("With contents")}))
+    , m_memory(new CaptureMemoryView)
+    , m_programs(new QListWidget)
+    , m_programText(new QPlainTextEdit)
+    , m_openReadOnly(new QPushButton(tr("Open read-only")))
+    , m_openCopy(new QPushButton(tr("Open as a copy")))
+    , m_api(makeTable(QStringLiteral("captureApi"),
+                      {tr("Function"), tr("Calls"), tr("Failed"), tr("Total"), tr("Mean"), tr("Longest")}))
+    , m_console(new QPlainTextEdit)
+    , m_replays(makeTable(QStringLiteral("captureReplays"), {tr("Device"), tr("Kernel time"), tr("Result")}))
+{
+    setObjectName(QStringLiteral("capturePanel"));
+    m_title->setObjectName(QStringLiteral("captureTitle"));
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setText(tr("No capture. File → Profile application… runs a program and captures it; File → Open "
+                        "opens a .clscope file."));
+    m_title->setWordWrap(true);
+    m_progress->setObjectName(QStringLiteral("captureProgress"));
+    m_status->setObjectName(QStringLiteral("captureStatus"));
+    m_status->setWordWrap(true);
+    m_stop->setObjectName(QStringLiteral("captureStop"));
+    m_stop->setToolTip(tr("End the program; what was captured is kept"));
+    m_stop->setEnabled(false);
+    m_launch->setObjectName(QStringLiteral("captureLaunch"));
+    m_launch->setRange(0, 0);
+    m_launch->setPrefix(tr("launch "));
+    m_launch->setToolTip(tr("The launch the actions work on (also chosen from the timeline and its events)"));
+    m_launchInfo->setObjectName(QStringLiteral("captureLaunchInfo"));
+    m_open->setObjectName(QStringLiteral("captureOpenInWorkbench"));
+    m_replay->setObjectName(QStringLiteral("captureReplayEverywhere"));
+    m_export->setObjectName(QStringLiteral("captureExport"));
+    m_launchProblem->setObjectName(QStringLiteral("captureLaunchProblem"));
+    m_launchProblem->setWordWrap(true);
+    m_launchProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_launchProblem->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_launchProblem->hide();
+    for (QPushButton *b : {m_open, m_replay, m_export})
+        b->setEnabled(false);
+
+    auto *head = new QHBoxLayout;
+    head->addWidget(m_title, 1);
+    head->addWidget(m_progress);
+    head->addWidget(m_stop);
+    auto *launchRow = new QHBoxLayout;
+    launchRow->addWidget(m_launch);
+    launchRow->addWidget(m_launchInfo, 1);
+    launchRow->addWidget(m_open);
+    launchRow->addWidget(m_replay);
+    launchRow->addWidget(m_export);
+
+    // Programs: the list, and the selected one's sources, options and logs.
+    m_programs->setObjectName(QStringLiteral("capturePrograms"));
+    m_programText->setObjectName(QStringLiteral("captureProgramText"));
+    m_programText->setReadOnly(true);
+    m_programText->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_programText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto *programsPage = new QWidget;
+    auto *programsSplit = new QSplitter(Qt::Horizontal);
+    programsSplit->addWidget(m_programs);
+    programsSplit->addWidget(m_programText);
+    programsSplit->setStretchFactor(1, 3);
+    auto *programButtons = new QHBoxLayout;
+    programButtons->addStretch(1);
+    programButtons->addWidget(m_openReadOnly);
+    programButtons->addWidget(m_openCopy);
+    auto *programsLayout = new QVBoxLayout(programsPage);
+    programsLayout->setContentsMargins(0, 0, 0, 0);
+    programsLayout->addWidget(programsSplit, 1);
+    programsLayout->addLayout(programButtons);
+    m_openReadOnly->setEnabled(false);
+    m_openCopy->setEnabled(false);
+
+    m_console->setObjectName(QStringLiteral("captureConsole"));
+    m_console->setReadOnly(true);
+    m_console->setMaximumBlockCount(20000);
+    m_console->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+    m_tabs->setObjectName(QStringLiteral("captureTabs"));
+    m_tabs->addTab(m_kernels, tr("Kernels"));
+    m_tabs->addTab(m_memory, tr("Device memory"));
+    m_tabs->addTab(programsPage, tr("Programs"));
+    m_tabs->addTab(m_api, tr("API calls"));
+    m_tabs->addTab(m_console, tr("Console"));
+    m_tabs->addTab(m_replays, tr("Replay"));
+    m_kernels->setSortingEnabled(true);
+    m_api->setSortingEnabled(true);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(2);
+    layout->addLayout(head);
+    layout->addWidget(m_status);
+    layout->addLayout(launchRow);
+    layout->addWidget(m_launchProblem);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_stop, &QPushButton::clicked, this, &CaptureDock::stopRequested);
+    connect(m_open, &QPushButton::clicked, this, [this] { emit openInWorkbenchRequested(currentLaunch()); });
+    connect(m_replay, &QPushButton::clicked, this, [this] { emit replayRequested(currentLaunch()); });
+    connect(m_export, &QPushButton::clicked, this, [this] { emit exportRequested(currentLaunch()); });
+    connect(m_launch, &QSpinBox::valueChanged, this, [this] {
+        updateLaunchLabel();
+        emit currentLaunchChanged(currentLaunch());
+    });
+    connect(m_programs, &QListWidget::currentRowChanged, this, &CaptureDock::showProgram);
+    connect(m_openReadOnly, &QPushButton::clicked, this,
+            [this] { emit programOpenRequested(m_programs->currentRow(), false); });
+    connect(m_openCopy, &QPushButton::clicked, this,
+            [this] { emit programOpenRequested(m_programs->currentRow(), true); });
+    // A kernel's row: its first launch with contents (else its first) becomes the current launch.
+    connect(m_kernels, &QTableWidget::cellDoubleClicked, this, [this](int row) {
+        const QString name = m_kernels->item(row, 0)->text();
+        const int k = int(m_kernelNames.indexOf(name));
+        std::int64_t pick = -1;
+        for (std::size_t l = 0; l < m_launchKernel.size(); ++l) {
+            if (m_launchKernel[l] != k)
+                continue;
+            if (pick < 0)
+                pick = std::int64_t(l);
+            if (m_withContents.count(std::int64_t(l))) {
+                pick = std::int64_t(l);
+                break;
+            }
+        }
+        if (pick >= 0)
+            setCurrentLaunch(pick, name);
+    });
+}
+
+void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
+{
+    m_state = state;
+    m_stop->setEnabled(state == State::Live);
+    if (!s.error.isEmpty()) {
+        m_title->setText(tr("Cannot read %1: %2").arg(s.path, s.error));
+        return;
+    }
+    const CaptureSummary &sum = s.summary;
+    QString how;
+    if (state == State::Live)
+        how = tr("running");
+    else if (sum.exitStatus)
+        how = tr("exit status %1").arg(*sum.exitStatus);
+    else
+        how = tr("exit status unknown");
+    if (state != State::Live && !s.progress.complete && sum.apiCalls > 0)
+        how += tr(", did not shut OpenCL down cleanly");
+    m_title->setText(tr("<b>%1</b> — %2<br><span style='color:gray'>%3</span>")
+                         .arg(qs(sum.program).toHtmlEscaped(), how, s.path.toHtmlEscaped()));
+    const QLocale locale;
+    QString progress = tr("%1 commands, %2 kernel launches, %3 API calls, %4 of contents")
+                           .arg(locale.toString(s.progress.commands), locale.toString(s.progress.launches),
+                                locale.toString(s.progress.apiCalls), bytesText(s.progress.contentBytes));
+    if (s.progress.droppedRecords)
+        progress += tr(", %1 records dropped").arg(locale.toString(s.progress.droppedRecords));
+    m_progress->setText(progress);
+    if (state != State::Live && sum.apiCalls == 0)
+        setStatus(
+            tr("No OpenCL call reached CLScope's layer: the program used no OpenCL, or its "
+               "libOpenCL.so.1 ignores OPENCL_LAYERS (CUDA's own loader does; put ocl-icd's first, e.g. "
+               "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu)."));
+
+    // Launch index -> kernel, from the records.
+    m_kernelNames.clear();
+    m_launchKernel.assign(std::size_t(std::max<std::int64_t>(0, s.launchCount)), -1);
+    std::map<std::string, int> names;
+    for (std::size_t i = 0; i < s.commandCount; ++i) {
+        const CommandRecord &r = s.records[i];
+        if (r.launch < 0 || std::size_t(r.launch) >= m_launchKernel.size())
+            continue;
+        auto [it, added] = names.try_emplace(r.name, int(m_kernelNames.size()));
+        if (added)
+            m_kernelNames << qs(r.name);
+        m_launchKernel[std::size_t(r.launch)] = it->second;
+    }
+    m_withContents = s.launchesWithContents;
+    {
+        const QSignalBlocker block(m_launch);
+        m_launch->setRange(
+            0, int(std::max<std::int64_t>(0, std::min<std::int64_t>(s.launchCount, INT32_MAX) - 1)));
+    }
+    for (QPushButton *b : {m_open, m_replay, m_export})
+        b->setEnabled(s.launchCount > 0);
+    updateLaunchLabel();
+
+    fillKernels(s);
+    m_memory->setData(s.buffers, s.memory, s.first, s.last);
+    fillPrograms(s);
+    fillApi(s);
+}
+
+void CaptureDock::fillKernels(const CaptureSnapshot &s)
+{
+    std::map<std::string, std::uint64_t> withContents;
+    for (std::int64_t l : s.launchesWithContents)
+        if (l >= 0 && std::size_t(l) < m_launchKernel.size() && m_launchKernel[std::size_t(l)] >= 0)
+            ++withContents[m_kernelNames[m_launchKernel[std::size_t(l)]].toStdString()];
+    std::uint64_t total = 0;
+    for (const CaptureKernelTotal &k : s.summary.kernels)
+        total += k.totalNs;
+    m_kernels->setSortingEnabled(false);
+    m_kernels->setRowCount(int(s.summary.kernels.size()));
+    for (std::size_t i = 0; i < s.summary.kernels.size(); ++i) {
+        const CaptureKernelTotal &k = s.summary.kernels[i];
+        const int row = int(i);
+        m_kernels->setItem(row, 0, new QTableWidgetItem(qs(k.name)));
+        m_kernels->setItem(row, 1, numberItem(double(k.launches), QLocale().toString(k.launches)));
+        m_kernels->setItem(row, 2, numberItem(double(k.totalNs), durationText(double(k.totalNs))));
+        const double mean = k.launches ? double(k.totalNs) / double(k.launches) : 0;
+        m_kernels->setItem(row, 3, numberItem(mean, durationText(mean)));
+        const double share = total ? 100.0 * double(k.totalNs) / double(total) : 0;
+        m_kernels->setItem(row, 4, numberItem(share, QStringLiteral("%1 %").arg(share, 0, 'f', 1)));
+        const std::uint64_t c = withContents[k.name];
+        m_kernels->setItem(row, 5, numberItem(double(c), c ? QLocale().toString(c) : tr("none")));
+    }
+    m_kernels->setSortingEnabled(true);
+    m_kernels->resizeColumnsToContents();
+}
+
+void CaptureDock::fillApi(const CaptureSnapshot &s)
+{
+    m_api->setSortingEnabled(false);
+    m_api->setRowCount(int(s.api.size()));
+    for (std::size_t i = 0; i < s.api.size(); ++i) {
+        const CaptureApiTotal &a = s.api[i];
+        const int row = int(i);
+        m_api->setItem(row, 0, new QTableWidgetItem(qs(a.name)));
+        m_api->setItem(row, 1, numberItem(double(a.calls), QLocale().toString(a.calls)));
+        auto *failed = numberItem(double(a.failed), QLocale().toString(a.failed));
+        if (a.failed)
+            failed->setForeground(QColor(0xc6, 0x28, 0x28));
+        m_api->setItem(row, 2, failed);
+        m_api->setItem(row, 3, numberItem(double(a.totalNs), durationText(double(a.totalNs))));
+        const double mean = a.calls ? double(a.totalNs) / double(a.calls) : 0;
+        m_api->setItem(row, 4, numberItem(mean, durationText(mean)));
+        m_api->setItem(row, 5, numberItem(double(a.maxNs), durationText(double(a.maxNs))));
+    }
+    m_api->setSortingEnabled(true);
+    m_api->resizeColumnsToContents();
+}
+
+void CaptureDock::fillPrograms(const CaptureSnapshot &s)
+{
+    const int keep = m_programs->currentRow();
+    m_programData = s.programs;
+    const QSignalBlocker block(m_programs);
+    m_programs->clear();
+    for (const CapturedProgram &p : m_programData) {
+        QStringList kernels;
+        for (const std::string &k : p.kernels)
+            kernels << qs(k);
+        bool failed = false;
+        for (const CapturedBuild &b : p.builds)
+            failed |= b.result != 0;
+        auto *item = new QListWidgetItem(
+            tr("Program %1 (%2)%3\n%4")
+                .arg(p.id)
+                .arg(qs(p.kind), failed ? tr(", a build failed") : QString(),
+                     kernels.isEmpty() ? tr("no kernels") : kernels.join(QStringLiteral(", "))));
+        m_programs->addItem(item);
+    }
+    m_programs->setCurrentRow(keep >= 0 && keep < m_programs->count() ? keep
+                                                                      : (m_programs->count() ? 0 : -1));
+    showProgram(m_programs->currentRow());
+}
+
+void CaptureDock::showProgram(int row)
+{
+    const bool valid = row >= 0 && std::size_t(row) < m_programData.size();
+    m_openReadOnly->setEnabled(valid && m_programData[std::size_t(row)].kind == "source");
+    m_openCopy->setEnabled(m_openReadOnly->isEnabled());
+    if (!valid) {
+        m_programText->clear();
+        return;
+    }
+    const CapturedProgram &p = m_programData[std::size_t(row)];
+    QString text;
+    for (const CapturedBuild &b : p.builds) {
+        text += tr("// %1 with options \"%2\": %3 in %4\n")
+                    .arg(qs(b.op), qs(b.options),
+                         b.result == 0 ? tr("succeeded") : tr("failed (%1)").arg(b.result),
+                         durationText(double(b.durationNs)));
+        for (const CapturedBuildLog &l : b.logs) {
+            const QString log = qs(l.log).trimmed();
+            if (log.isEmpty())
+                continue;
+            text += tr("// log on %1:\n").arg(qs(l.device));
+            for (const QString &line : log.split(u'\n'))
+                text += QStringLiteral("//   ") + line + u'\n';
+        }
+    }
+    if (p.kind == "source") {
+        for (std::size_t i = 0; i < p.sources.size(); ++i) {
+            if (p.sources.size() > 1)
+                text += tr("\n// ---- source string %1 ----\n").arg(i);
+            text += qs(p.sources[i]);
+        }
+    } else {
+        std::size_t bytes = 0;
+        for (const std::string &b : p.sources)
+            bytes += b.size();
+        text += tr("\n// created from %1 (%2): no source to show\n").arg(qs(p.kind), bytesText(bytes));
+    }
+    m_programText->setPlainText(text);
+}
+
+void CaptureDock::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+QString CaptureDock::statusText() const
+{
+    return m_status->text();
+}
+
+QString CaptureDock::progressText() const
+{
+    return m_progress->text();
+}
+
+void CaptureDock::appendConsole(const QString &text, bool error)
+{
+    QTextCursor c(m_console->document());
+    c.movePosition(QTextCursor::End);
+    QTextCharFormat f;
+    if (error)
+        f.setForeground(QColor(0xc6, 0x28, 0x28));
+    c.insertText(text, f);
+    m_console->verticalScrollBar()->setValue(m_console->verticalScrollBar()->maximum());
+}
+
+void CaptureDock::clearConsole()
+{
+    m_console->clear();
+}
+
+QString CaptureDock::consoleText() const
+{
+    return m_console->toPlainText();
+}
+
+void CaptureDock::setCurrentLaunch(std::int64_t launch, const QString &)
+{
+    if (launch < 0 || launch > m_launch->maximum())
+        return;
+    m_launch->setValue(int(launch));
+    updateLaunchLabel();
+}
+
+std::int64_t CaptureDock::currentLaunch() const
+{
+    return m_launch->value();
+}
+
+void CaptureDock::updateLaunchLabel()
+{
+    const std::int64_t l = currentLaunch();
+    m_launchProblem->hide();
+    if (l < 0 || std::size_t(l) >= m_launchKernel.size() || m_launchKernel[std::size_t(l)] < 0) {
+        m_launchInfo->setText(m_launchKernel.empty() ? tr("no kernel launches") : QString());
+        return;
+    }
+    m_launchInfo->setText(tr("%1 of %2: %3%4")
+                              .arg(l)
+                              .arg(m_launchKernel.size())
+                              .arg(m_kernelNames[m_launchKernel[std::size_t(l)]],
+                                   m_withContents.count(l) ? tr(" (contents kept)") : tr(" (no contents)")));
+}
+
+void CaptureDock::clearReplays()
+{
+    m_replays->setRowCount(0);
+}
+
+void CaptureDock::addReplay(const QString &device, const QString &time, const QString &verdict, bool ok)
+{
+    const int row = m_replays->rowCount();
+    m_replays->insertRow(row);
+    m_replays->setItem(row, 0, new QTableWidgetItem(device));
+    m_replays->setItem(row, 1, new QTableWidgetItem(time));
+    auto *v = new QTableWidgetItem(verdict);
+    v->setForeground(ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+    m_replays->setItem(row, 2, v);
+    m_replays->resizeColumnsToContents();
+}
+
+void CaptureDock::showLaunchProblem(const QString &text)
+{
+    m_launchProblem->setText(text);
+    m_launchProblem->setVisible(!text.isEmpty());
+}
+
+QString CaptureDock::launchProblemText() const
+{
+    return m_launchProblem->isVisible() ? m_launchProblem->text() : QString();
+}
+
+bool CaptureDock::showTab(const QString &name)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->tabText(i).compare(name, Qt::CaseInsensitive) == 0) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace clscope::ui

@@ -1,0 +1,127 @@
+// The Capture panel: what a captured program did, live while it runs or from a .clscope file. A header
+// (the program, its state, a progress line of commands, kernels and bytes recorded, Stop), the launch the
+// actions work on (Open in workbench, Replay on every device, Export as pyopencl script), and tabs:
+// per-kernel statistics, device memory, programs (sources, options, build logs; open read-only or as a
+// copy), API calls with their durations, the program's console output, and replay results per device.
+#pragma once
+
+#include "clscope/capture.h"
+
+#include <QStringList>
+#include <QWidget>
+
+#include <set>
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableWidget;
+
+namespace clscope::ui {
+
+class CaptureMemoryView;
+
+// One read of a capture file (on a worker): everything the panel and the timeline show.
+struct CaptureSnapshot
+{
+    QString path;
+    CaptureSummary summary;
+    CaptureProgress progress;
+    std::vector<CommandRecord> records; // the commands (host clock), then the API calls as host spans
+    std::size_t commandCount = 0;       // records before the API spans
+    std::vector<CaptureContextSeries> memory;
+    std::vector<CapturedBuffer> buffers;
+    std::vector<CapturedProgram> programs;
+    std::vector<CaptureApiTotal> api;
+    std::set<std::int64_t> launchesWithContents;
+    std::int64_t launchCount = 0;
+    std::uint64_t first = 0, last = 0; // host ns spanned
+    QString error;                     // the file could not be read
+};
+
+// Reads the whole capture; a file that cannot be read gives error.
+CaptureSnapshot readCapture(const QString &path);
+
+class CaptureDock : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class State { Empty, Live, Finished, Opened };
+    explicit CaptureDock(QWidget *parent = nullptr);
+
+    void setSnapshot(const CaptureSnapshot &snapshot, State state);
+    State state() const { return m_state; }
+    void setStatus(const QString &text);
+    QString statusText() const;
+    QString progressText() const;
+    void appendConsole(const QString &text, bool error);
+    void clearConsole();
+    QString consoleText() const;
+    // The launch the actions work on.
+    void setCurrentLaunch(std::int64_t launch, const QString &kernel);
+    std::int64_t currentLaunch() const;
+    // A replay's outcome on one device (the Replay tab: device, time, equal or where it differs).
+    void clearReplays();
+    void addReplay(const QString &device, const QString &time, const QString &verdict, bool ok);
+    // Why the current launch cannot be replayed or opened, and which capture option keeps what it lacks.
+    void showLaunchProblem(const QString &text);
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QTableWidget *kernelTable() const { return m_kernels; }
+    QTableWidget *apiTable() const { return m_api; }
+    QTableWidget *replayTable() const { return m_replays; }
+    QListWidget *programList() const { return m_programs; }
+    CaptureMemoryView *memoryView() const { return m_memory; }
+    QPushButton *stopButton() const { return m_stop; }
+    QPushButton *openButton() const { return m_open; }
+    QString launchProblemText() const;
+    bool showTab(const QString &name);
+
+signals:
+    void stopRequested();
+    void openInWorkbenchRequested(qint64 launch);
+    void replayRequested(qint64 launch);
+    void exportRequested(qint64 launch);
+    // A program's sources into the editor: read-only, or as an unsaved copy.
+    void programOpenRequested(int program, bool copy);
+    void currentLaunchChanged(qint64 launch);
+
+private:
+    void showProgram(int row);
+    void fillKernels(const CaptureSnapshot &s);
+    void fillApi(const CaptureSnapshot &s);
+    void fillPrograms(const CaptureSnapshot &s);
+    void updateLaunchLabel();
+
+    State m_state = State::Empty;
+    QLabel *m_title;
+    QLabel *m_progress;
+    QLabel *m_status;
+    QPushButton *m_stop;
+    QSpinBox *m_launch;
+    QLabel *m_launchInfo;
+    QPushButton *m_open;
+    QPushButton *m_replay;
+    QPushButton *m_export;
+    QLabel *m_launchProblem;
+    QTabWidget *m_tabs;
+    QTableWidget *m_kernels;
+    CaptureMemoryView *m_memory;
+    QListWidget *m_programs;
+    QPlainTextEdit *m_programText;
+    QPushButton *m_openReadOnly;
+    QPushButton *m_openCopy;
+    QTableWidget *m_api;
+    QPlainTextEdit *m_console;
+    QTableWidget *m_replays;
+    std::vector<CapturedProgram> m_programData;
+    std::set<std::int64_t> m_withContents;
+    std::vector<int> m_launchKernel; // launch index -> m_kernelNames index, from the records
+    QStringList m_kernelNames;
+};
+
+} // namespace clscope::ui

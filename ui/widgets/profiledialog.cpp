@@ -1,0 +1,256 @@
+// The Profile application dialog and its per-program memory.
+#include "profiledialog.h"
+
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace clscope::ui {
+
+namespace {
+
+QString settingsGroup(const QString &program)
+{
+    // Program paths hold slashes, which QSettings takes as groups: a hash names the entry.
+    return QStringLiteral("profile/") +
+           QString::fromLatin1(
+               QCryptographicHash::hash(program.toUtf8(), QCryptographicHash::Sha1).toHex().left(16));
+}
+
+QString defaultOutput(const QString &program, const QString &folder)
+{
+    const QString base =
+        QFileInfo(program).fileName().isEmpty() ? QStringLiteral("capture") : QFileInfo(program).fileName();
+    QString dir = folder;
+    if (dir.isEmpty() || !QFileInfo(dir).isWritable())
+        dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/captures");
+    return QDir(dir).filePath(base + QStringLiteral(".clscope"));
+}
+
+} // namespace
+
+ProfileSettings ProfileSettings::remembered(const QString &program)
+{
+    ProfileSettings s;
+    s.program = program;
+    QSettings settings;
+    settings.beginGroup(settingsGroup(program));
+    if (settings.value(QStringLiteral("program")).toString() == program) {
+        s.arguments = settings.value(QStringLiteral("arguments")).toStringList();
+        s.workingFolder = settings.value(QStringLiteral("folder")).toString();
+        s.environment = settings.value(QStringLiteral("environment")).toStringList();
+        s.contents = Contents(std::clamp(settings.value(QStringLiteral("contents")).toInt(), 0, 2));
+        s.kernels = settings.value(QStringLiteral("kernels")).toStringList();
+        s.budgetBytes = settings.value(QStringLiteral("budget"), s.budgetBytes).toULongLong();
+        s.output = settings.value(QStringLiteral("output")).toString();
+    }
+    if (s.workingFolder.isEmpty() && !program.isEmpty())
+        s.workingFolder = QFileInfo(program).absolutePath();
+    if (s.output.isEmpty())
+        s.output = defaultOutput(program, s.workingFolder);
+    return s;
+}
+
+void ProfileSettings::remember() const
+{
+    QSettings settings;
+    settings.beginGroup(settingsGroup(program));
+    settings.setValue(QStringLiteral("program"), program);
+    settings.setValue(QStringLiteral("arguments"), arguments);
+    settings.setValue(QStringLiteral("folder"), workingFolder);
+    settings.setValue(QStringLiteral("environment"), environment);
+    settings.setValue(QStringLiteral("contents"), int(contents));
+    settings.setValue(QStringLiteral("kernels"), kernels);
+    settings.setValue(QStringLiteral("budget"), budgetBytes);
+    settings.setValue(QStringLiteral("output"), output);
+    settings.endGroup();
+    settings.setValue(QStringLiteral("profile/last"), program);
+}
+
+QString ProfileSettings::problem() const
+{
+    if (program.trimmed().isEmpty())
+        return QObject::tr("Choose the program to profile");
+    if (!workingFolder.isEmpty() && !QFileInfo(workingFolder).isDir())
+        return QObject::tr("The working folder %1 does not exist").arg(workingFolder);
+    for (const QString &line : environment) {
+        const int eq = line.indexOf(u'=');
+        if (eq <= 0)
+            return QObject::tr("Environment lines are KEY=VALUE, not \"%1\"").arg(line);
+    }
+    if (contents == Contents::Kernels && kernels.isEmpty())
+        return QObject::tr("Name the kernels whose launches keep their contents");
+    if (output.trimmed().isEmpty())
+        return QObject::tr("Choose where the capture goes");
+    return {};
+}
+
+ProfileDialog::ProfileDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_program(new QLineEdit)
+    , m_arguments(new QLineEdit)
+    , m_folder(new QLineEdit)
+    , m_environment(new QPlainTextEdit)
+    , m_contents(new QComboBox)
+    , m_kernels(new QLineEdit)
+    , m_budget(new QSpinBox)
+    , m_output(new QLineEdit)
+    , m_error(new QLabel)
+{
+    setObjectName(QStringLiteral("profileDialog"));
+    setWindowTitle(tr("Profile application"));
+    m_program->setObjectName(QStringLiteral("profileProgram"));
+    m_program->setPlaceholderText(tr("python3, ./my_app, /usr/bin/clpeak"));
+    m_arguments->setObjectName(QStringLiteral("profileArguments"));
+    m_arguments->setPlaceholderText(tr("as on a command line, e.g. demo.py --size 1024"));
+    m_folder->setObjectName(QStringLiteral("profileFolder"));
+    m_environment->setObjectName(QStringLiteral("profileEnvironment"));
+    m_environment->setPlaceholderText(tr("KEY=VALUE, one per line (e.g. PYOPENCL_CTX=0)"));
+    m_environment->setMaximumHeight(70);
+    m_contents->setObjectName(QStringLiteral("profileContents"));
+    m_contents->addItem(tr("None (timeline and memory only)"));
+    m_contents->addItem(tr("Launches of these kernels"));
+    m_contents->addItem(tr("Every launch, within a budget"));
+    m_kernels->setObjectName(QStringLiteral("profileKernels"));
+    m_kernels->setPlaceholderText(tr("kernel names, comma-separated"));
+    m_budget->setRange(1, 1 << 20);
+    m_budget->setSuffix(tr(" MiB"));
+    m_output->setObjectName(QStringLiteral("profileOutput"));
+    m_error->setObjectName(QStringLiteral("profileError"));
+    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_error->setWordWrap(true);
+
+    auto withButton = [this](QLineEdit *edit, const QString &text, auto choose) {
+        auto *row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        auto *b = new QPushButton(text);
+        connect(b, &QPushButton::clicked, this, choose);
+        row->addWidget(b);
+        return row;
+    };
+    auto *form = new QFormLayout;
+    form->addRow(tr("Program"), withButton(m_program, tr("Browse…"), [this] {
+                     const QString path = QFileDialog::getOpenFileName(this, tr("Program to profile"));
+                     if (!path.isEmpty()) {
+                         m_program->setText(path);
+                         onProgramEdited();
+                     }
+                 }));
+    form->addRow(tr("Arguments"), m_arguments);
+    form->addRow(tr("Working folder"), withButton(m_folder, tr("Browse…"), [this] {
+                     const QString dir =
+                         QFileDialog::getExistingDirectory(this, tr("Working folder"), m_folder->text());
+                     if (!dir.isEmpty())
+                         m_folder->setText(dir);
+                 }));
+    form->addRow(tr("Environment"), m_environment);
+    auto *contentsRow = new QHBoxLayout;
+    contentsRow->addWidget(m_contents);
+    contentsRow->addWidget(m_kernels, 1);
+    contentsRow->addWidget(m_budget);
+    form->addRow(tr("Keep buffer contents"), contentsRow);
+    form->addRow(tr("Capture file"), withButton(m_output, tr("Choose…"), [this] {
+                     const QString path = QFileDialog::getSaveFileName(
+                         this, tr("Capture file"), m_output->text(), tr("CLScope captures (*.clscope)"));
+                     if (!path.isEmpty())
+                         m_output->setText(path);
+                 }));
+    auto *hint = new QLabel(tr("Contents let a launch be opened in the workbench and replayed; they cost a "
+                               "copy of every buffer argument before and after the launch."));
+    hint->setWordWrap(true);
+    hint->setStyleSheet(QStringLiteral("color: palette(placeholder-text)"));
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Profile"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &ProfileDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ProfileDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(hint);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    connect(m_program, &QLineEdit::editingFinished, this, &ProfileDialog::onProgramEdited);
+    connect(m_contents, &QComboBox::currentIndexChanged, this, &ProfileDialog::updateContents);
+    resize(640, sizeHint().height());
+    setSettings(ProfileSettings::remembered(QSettings().value(QStringLiteral("profile/last")).toString()));
+}
+
+void ProfileDialog::onProgramEdited()
+{
+    // Another program: what was used for it last time.
+    const QString program = m_program->text().trimmed();
+    if (program == m_loadedFor)
+        return;
+    setSettings(ProfileSettings::remembered(program));
+}
+
+void ProfileDialog::updateContents()
+{
+    const auto c = ProfileSettings::Contents(m_contents->currentIndex());
+    m_kernels->setVisible(c == ProfileSettings::Contents::Kernels);
+    m_budget->setVisible(c == ProfileSettings::Contents::All);
+}
+
+void ProfileDialog::setSettings(const ProfileSettings &s)
+{
+    m_loadedFor = s.program;
+    m_program->setText(s.program);
+    QStringList quoted;
+    for (const QString &a : s.arguments)
+        quoted << (a.contains(u' ') || a.isEmpty() ? u'"' + a + u'"' : a);
+    m_arguments->setText(quoted.join(u' '));
+    m_folder->setText(s.workingFolder);
+    m_environment->setPlainText(s.environment.join(u'\n'));
+    m_contents->setCurrentIndex(int(s.contents));
+    m_kernels->setText(s.kernels.join(QStringLiteral(", ")));
+    m_budget->setValue(int(std::max<quint64>(1, s.budgetBytes >> 20)));
+    m_output->setText(s.output);
+    updateContents();
+}
+
+ProfileSettings ProfileDialog::settings() const
+{
+    ProfileSettings s;
+    s.program = m_program->text().trimmed();
+    s.arguments = QProcess::splitCommand(m_arguments->text());
+    s.workingFolder = m_folder->text().trimmed();
+    for (const QString &line : m_environment->toPlainText().split(u'\n', Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            s.environment << line.trimmed();
+    s.contents = ProfileSettings::Contents(m_contents->currentIndex());
+    for (const QString &k : m_kernels->text().split(u',', Qt::SkipEmptyParts))
+        if (!k.trimmed().isEmpty())
+            s.kernels << k.trimmed();
+    s.budgetBytes = quint64(m_budget->value()) << 20;
+    s.output = m_output->text().trimmed();
+    return s;
+}
+
+void ProfileDialog::accept()
+{
+    const ProfileSettings s = settings();
+    if (const QString problem = s.problem(); !problem.isEmpty()) {
+        m_error->setText(problem);
+        return;
+    }
+    s.remember();
+    QDialog::accept();
+}
+
+} // namespace clscope::ui
