@@ -311,14 +311,14 @@ void CaptureMemoryView::setData(std::vector<CapturedBuffer> buffers,
     if (m_buffers.empty()) {
         m_highlights->setText(tr("The program created no memory objects."));
     } else {
-        m_highlights->setText(tr("%n memory object(s), peak %1 live in one context. Largest: %2 %3 (%4). "
-                                 "Longest-lived: %5 %6 (%7).",
-                                 nullptr, int(m_buffers.size()))
-                                  .arg(bytesText(peak), qs(largest ? largest->kind : std::string()),
-                                       QString::number(largest ? largest->id : 0),
-                                       bytesText(largest ? largest->size : 0), qs(longest->kind),
-                                       QString::number(longest->id),
-                                       durationText(double(lifetime(*longest)))));
+        m_highlights->setText(
+            tr("%1 %2, peak %3 live in one context. Largest: %4 %5 (%6). "
+               "Longest-lived: %7 %8 (%9).")
+                .arg(QString::number(m_buffers.size()),
+                     m_buffers.size() == 1 ? tr("memory object") : tr("memory objects"), bytesText(peak),
+                     qs(largest ? largest->kind : std::string()), QString::number(largest ? largest->id : 0),
+                     bytesText(largest ? largest->size : 0), qs(longest->kind), QString::number(longest->id),
+                     durationText(double(lifetime(*longest)))));
     }
 }
 

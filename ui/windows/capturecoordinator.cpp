@@ -41,6 +41,20 @@ QString contentsFolder(const QString &capture, qint64 launch)
         QStringLiteral("replay/%1-launch%2").arg(QFileInfo(capture).completeBaseName()).arg(launch));
 }
 
+// replayBlocker's reason, with the Profile application choice that keeps what the launch lacks.
+QString whyNot(const CapturedLaunch &l)
+{
+    QString why = qs(replayBlocker(l));
+    if (l.programKind == "binary")
+        why += QObject::tr(" (any Keep buffer contents choice of File → Profile application… sets "
+                           "PYOPENCL_NO_CACHE=1; for other programs, capture where they build from source)");
+    if (why.contains(QStringLiteral("contents were not captured")))
+        why += QObject::tr(" (in File → Profile application…, Keep buffer contents: \u201cLaunches of these "
+                           "kernels\u201d with %1, or \u201cEvery launch\u201d)")
+                   .arg(qs(l.kernel));
+    return why;
+}
+
 } // namespace
 
 CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
@@ -179,6 +193,7 @@ bool CaptureCoordinator::profile(const ProfileSettings &s)
     }
     m_recording->programStarted();
     m_path = s.output;
+    m_opened = false;
     m_exited = std::make_shared<std::atomic<bool>>(false);
     m_exitStatus = {};
     // The recorder: the stream into the file until the program and its children close it, then the end.
@@ -250,6 +265,7 @@ void CaptureCoordinator::openCapture(const QString &path)
         return;
     }
     m_path = path;
+    m_opened = true;
     m_dock->clearReplays();
     m_dock->clearConsole();
     m_dock->setStatus(tr("Reading %1…").arg(path));
@@ -285,9 +301,9 @@ void CaptureCoordinator::requestRead()
 void CaptureCoordinator::showSnapshot(CaptureSnapshot s)
 {
     const bool live = m_process != nullptr || m_recording != nullptr;
-    const CaptureDock::State state =
-        live ? CaptureDock::State::Live
-             : (m_lastExit && s.path == m_path ? CaptureDock::State::Finished : CaptureDock::State::Opened);
+    const CaptureDock::State state = live       ? CaptureDock::State::Live
+                                     : m_opened ? CaptureDock::State::Opened
+                                                : CaptureDock::State::Finished;
     m_dock->setSnapshot(s, state);
     if (s.error.isEmpty()) {
         // The timeline: the program's commands on its devices' queues, its API calls on host lanes by thread,
@@ -391,7 +407,7 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
         m_dock->showLaunchProblem({});
         m_results->setExpected({}, {});
         if (l->programKind != "source") {
-            const QString why = qs(replayBlocker(*l));
+            const QString why = whyNot(*l);
             m_dock->showLaunchProblem(why);
             message(why);
             emit launchBound(l->index, why);
@@ -402,10 +418,10 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
             text += qs(src);
         m_editors->newDocument(tr("%1 (launch %2).cl").arg(qs(l->kernel)).arg(l->index), text);
         m_builds->optionsBox()->setCurrentText(qs(l->options));
-        if (const std::string blocker = replayBlocker(*l); !blocker.empty()) {
+        if (!replayBlocker(*l).empty()) {
             // The source is there to read and change; what the arguments lack is said, with the option.
             const QString why =
-                tr("%1. The source is open in the editor; its arguments are not bound.").arg(qs(blocker));
+                tr("%1. The source is open in the editor; its arguments are not bound.").arg(whyNot(*l));
             m_dock->showLaunchProblem(why);
             message(why);
             emit launchBound(l->index, why);
@@ -498,8 +514,8 @@ void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
     withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
         m_dock->clearReplays();
         m_dock->showTab(tr("Replay"));
-        if (const std::string blocker = replayBlocker(*l); !blocker.empty()) {
-            m_dock->showLaunchProblem(qs(blocker));
+        if (!replayBlocker(*l).empty()) {
+            m_dock->showLaunchProblem(whyNot(*l));
             emit replayFinished(l->index, 0);
             return;
         }

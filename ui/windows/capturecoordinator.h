@@ -109,6 +109,7 @@ private:
     std::promise<std::optional<int>> m_exitStatus;
     std::thread m_recorder;
     std::optional<int> m_lastExit;
+    bool m_opened = false; // the capture shown was opened from a file, not profiled here
 
     std::shared_ptr<const CapturedLaunch> m_pending;
     qint64 m_bound = -1;

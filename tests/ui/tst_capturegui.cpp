@@ -1,0 +1,384 @@
+// Captures in the window, offscreen, as issue 16 walks them: a pyopencl program profiled live (the
+// timeline and the console fill while it runs, Stop ends it and keeps the capture); pyopencl's own
+// demo_mandelbrot.py and demo.py profiled from the window; a saved capture opened; a launch opened in the
+// workbench, run with F5 on PoCL and on Oclgrind and found equal to the captured result; replay on every
+// device; the export; a launch without contents says why and what keeps them.
+#include "clscope/capture.h"
+#include "testicd.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/capturedock.h"
+#include "widgets/capturememoryview.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+#include "widgets/profiledialog.h"
+#include "widgets/resultsviewer.h"
+#include "widgets/timelinedock.h"
+#include "windows/buildcoordinator.h"
+#include "windows/capturecoordinator.h"
+#include "windows/mainwindow.h"
+#include "windows/runcoordinator.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+const QString kExamples = QStringLiteral("/usr/share/doc/python-pyopencl-doc/examples");
+const QString kPython = QStringLiteral("/usr/bin/python3");
+} // namespace
+
+class TestCaptureGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QTemporaryDir m_vendors;
+    QTemporaryDir m_poclOnly;
+    std::unique_ptr<MainWindow> m_window;
+    bool m_haveOclgrind = false;
+    QString m_demoCapture;
+
+    CaptureCoordinator *captures() const { return m_window->captures(); }
+    CaptureDock *dock() const { return m_window->captureDock(); }
+
+    // The settings of a profile of `script`, on PoCL only (the profiled program sees only it).
+    ProfileSettings settingsFor(const QString &script, const QString &output,
+                                ProfileSettings::Contents contents)
+    {
+        ProfileSettings s;
+        s.program = kPython;
+        s.arguments = {script};
+        s.workingFolder = m_dir.path();
+        s.environment = {QStringLiteral("PYOPENCL_CTX=0"), QStringLiteral("PYOPENCL_COMPILER_OUTPUT=0"),
+                         QStringLiteral("OCL_ICD_VENDORS=") + m_poclOnly.path()};
+        s.contents = contents;
+        s.output = m_dir.filePath(output);
+        return s;
+    }
+
+    bool profileToEnd(const ProfileSettings &s, int *exitStatus = nullptr)
+    {
+        QSignalSpy finished(captures(), &CaptureCoordinator::profileFinished);
+        if (!captures()->profile(s)) {
+            qWarning("not profiled: %s", qPrintable(dock()->statusText()));
+            return false;
+        }
+        if (!finished.wait(180000))
+            return false;
+        if (exitStatus)
+            *exitStatus = finished.at(0).at(0).toInt();
+        // The last read of the finished file.
+        QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
+        return captures()->snapshot().progress.complete || shown.wait(30000);
+    }
+
+    std::optional<RunResult> pressF5()
+    {
+        QSignalSpy finished(m_window->runs(), &RunCoordinator::runFinished);
+        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QSignalSpy refused(m_window->runs(), &RunCoordinator::runRefused);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        for (int waited = 0; waited < 600 && finished.isEmpty() && failed.isEmpty() && refused.isEmpty();
+             ++waited)
+            QTest::qWait(500);
+        if (!failed.isEmpty())
+            qWarning("run failed: %s", qPrintable(failed.at(0).at(0).toString()));
+        if (!refused.isEmpty())
+            qWarning("run refused: %s", qPrintable(refused.at(0).at(0).toString()));
+        if (finished.isEmpty())
+            return std::nullopt;
+        return finished.at(0).at(0).value<RunResult>();
+    }
+
+    bool openInWorkbench(qint64 launch, QString *problem)
+    {
+        QSignalSpy bound(captures(), &CaptureCoordinator::launchBound);
+        captures()->openInWorkbench(launch);
+        if (!bound.wait(120000))
+            return false;
+        *problem = bound.at(0).at(1).toString();
+        return true;
+    }
+
+    void setDevice(const QString &platformPart)
+    {
+        const SnapshotPtr snapshot = m_window->deviceManager()->snapshot();
+        for (const auto &p : snapshot->platforms)
+            if (QString::fromStdString(p.name()).contains(platformPart) && !p.devices.empty())
+                m_window->deviceManager()->setCurrentDevice({p.index, p.devices.front().index});
+    }
+
+    int kernelRecords(const CaptureSnapshot &s, const std::string &name) const
+    {
+        int n = 0;
+        for (std::size_t i = 0; i < s.commandCount; ++i)
+            n += s.records[i].type == CommandRecord::Type::Kernel && s.records[i].name == name &&
+                 s.records[i].launch >= 0;
+        return n;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFile::exists(kExamples + QStringLiteral("/demo.py")) || !QFile::exists(kPython))
+            QSKIP("pyopencl's examples are missing: apt-get install python-pyopencl-doc python3-pyopencl");
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toLocal8Bit());
+        qputenv("CLSCOPE_LAYER", CLSCOPE_LAYER_PATH);
+        qunsetenv("CLSCOPE_DEVICE");
+        qunsetenv("PYOPENCL_CTX");
+        m_haveOclgrind = clscope::test::setUpVendors(m_vendors, false);
+        QFile pocl(QStringLiteral("/etc/OpenCL/vendors/pocl.icd"));
+        QVERIFY(pocl.open(QIODevice::ReadOnly));
+        QVERIFY(clscope::test::writeIcd(QDir(m_poclOnly.path()), QStringLiteral("pocl.icd"),
+                                        pocl.readAll().trimmed()));
+        m_window = std::make_unique<MainWindow>();
+        m_window->setModalErrors(false);
+        m_window->editors()->setConfirmCallback(
+            [](const QString &) { return EditorTabs::CloseChoice::Discard; });
+        m_window->resize(1600, 1000);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        captures()->setRefreshInterval(150);
+    }
+
+    // A pyopencl program that runs until stopped: its launches reach the timeline while it runs, its
+    // output the console; Stop ends it and the capture is kept, with the MemoryPool's few reused blocks.
+    void profileLiveThenStop()
+    {
+        ProfileSettings s = settingsFor(QStringLiteral(CLSCOPE_SOURCE_DIR "/tests/data/capture/live_pool.py"),
+                                        QStringLiteral("live.clscope"), ProfileSettings::Contents::None);
+        s.environment << QStringLiteral("STOP_AFTER=120");
+        QSignalSpy finished(captures(), &CaptureCoordinator::profileFinished);
+        QVERIFY2(captures()->profile(s), qPrintable(dock()->statusText()));
+        QVERIFY(captures()->isProfiling());
+        QCOMPARE(dock()->state(), CaptureDock::State::Empty); // nothing read yet
+        // Live: snapshots with the program's launches arrive while it still runs.
+        bool sawLive = false;
+        for (int i = 0; i < 600 && !sawLive; ++i) {
+            QTest::qWait(100);
+            sawLive = captures()->isProfiling() && dock()->state() == CaptureDock::State::Live &&
+                      kernelRecords(captures()->snapshot(), "scale") >= 3;
+        }
+        QVERIFY2(sawLive, qPrintable(dock()->statusText()));
+        QVERIFY(dock()->stopButton()->isEnabled());
+        QVERIFY(m_window->findChild<TimelineDock *>()->records().size() >= 3);
+        QVERIFY2(dock()->progressText().contains(QStringLiteral("kernel launches")),
+                 qPrintable(dock()->progressText()));
+        QVERIFY(dock()->consoleText().contains(QStringLiteral("round 1 ")));
+
+        QTest::mouseClick(dock()->stopButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!captures()->isProfiling());
+        QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
+        QVERIFY(shown.wait(30000) || dock()->state() == CaptureDock::State::Finished);
+        // Kept: the file reads, with every launch the program made before it was stopped.
+        const CaptureSnapshot &snap = captures()->snapshot();
+        QVERIFY(snap.error.isEmpty());
+        QVERIFY(kernelRecords(snap, "scale") >= 3);
+        QCOMPARE(dock()->state(), CaptureDock::State::Finished);
+        QVERIFY(!dock()->stopButton()->isEnabled());
+        // The pool inside the program: a few large blocks held and reused, not one allocation per round.
+        QVERIFY2(snap.buffers.size() <= 4, qPrintable(QString::number(snap.buffers.size())));
+        QVERIFY(!snap.buffers.empty());
+        std::uint64_t uses = 0; // the pool's blocks swap roles between rounds: the launches spread over them
+        for (const CapturedBuffer &b : snap.buffers)
+            uses += b.launches;
+        QVERIFY(uses >= 3);
+        QVERIFY(!dock()->memoryView()->history().isEmpty());
+    }
+
+    // pyopencl's own demo.py profiled from the window with every launch's contents: its kernel on the
+    // timeline, its three buffers in Device memory, its program with source and options, its API calls.
+    void profileDemo()
+    {
+        int exit = -1;
+        QVERIFY(profileToEnd(settingsFor(kExamples + QStringLiteral("/demo.py"),
+                                         QStringLiteral("demo.clscope"), ProfileSettings::Contents::All),
+                             &exit));
+        QCOMPARE(exit, 0);
+        m_demoCapture = m_dir.filePath(QStringLiteral("demo.clscope"));
+        const CaptureSnapshot &s = captures()->snapshot();
+        QCOMPARE(kernelRecords(s, "sum"), 1);
+        QCOMPARE(s.buffers.size(), std::size_t(3));
+        QCOMPARE(s.programs.size(), std::size_t(1));
+        QVERIFY(s.launchesWithContents.count(0));
+        QCOMPARE(dock()->kernelTable()->rowCount(), 1);
+        QCOMPARE(dock()->kernelTable()->item(0, 0)->text(), QStringLiteral("sum"));
+        QCOMPARE(dock()->programList()->count(), 1);
+        QStringList api;
+        for (int r = 0; r < dock()->apiTable()->rowCount(); ++r)
+            api << dock()->apiTable()->item(r, 0)->text();
+        QVERIFY2(api.contains(QStringLiteral("clCreateBuffer")) &&
+                     api.contains(QStringLiteral("clEnqueueNDRangeKernel")),
+                 qPrintable(api.join(u',')));
+        QVERIFY2(dock()->memoryView()->highlightsText().contains(QStringLiteral("3 memory objects")),
+                 qPrintable(dock()->memoryView()->highlightsText()));
+        // Its API calls on a host lane of their own thread.
+        bool hostLane = false;
+        for (const CommandRecord &r : s.records)
+            hostLane |=
+                r.hostSpan && r.queue.rfind("thread ", 0) == 0 && r.name == "clCreateProgramWithSource";
+        QVERIFY(hostLane);
+    }
+
+    // The saved capture opens from the file, as a user with remote GPUs opens one made by clscope-cli.
+    void openSavedCapture()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
+        QVERIFY(m_window->openFiles({m_demoCapture}));
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(dock()->state(), CaptureDock::State::Opened);
+        QCOMPARE(kernelRecords(captures()->snapshot(), "sum"), 1);
+        // A program opens as a copy, with its captured options.
+        const int before = m_window->editors()->count();
+        QVERIFY(captures()->openProgram(0, true));
+        QCOMPARE(m_window->editors()->count(), before + 1);
+        QVERIFY(m_window->editors()->currentEditor()->text().contains(QStringLiteral("__kernel void sum")));
+        QVERIFY(m_window->editors()->isModified());
+        QVERIFY(captures()->openProgram(0, false));
+        QVERIFY(m_window->editors()->currentEditor()->isReadOnly());
+        // A missing file is said, not crashed on.
+        QVERIFY(!m_window->openFiles({m_dir.filePath(QStringLiteral("nothing.clscope"))}));
+    }
+
+    // Open in workbench, F5: equal to the captured result on PoCL, then on Oclgrind.
+    void openInWorkbenchRunsEqual()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        setDevice(QStringLiteral("Portable Computing Language"));
+        QString problem;
+        QVERIFY(openInWorkbench(0, &problem));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(captures()->boundLaunch(), qint64(0));
+        QCOMPARE(m_window->arguments()->currentKernel(), QStringLiteral("sum"));
+        QVERIFY(m_window->editors()->title().contains(QStringLiteral("sum (launch 0)")));
+        QVERIFY(m_window->builds()->optionsBox()->currentText().contains(QStringLiteral("pyopencl")));
+        QCOMPARE(m_window->results()->expected().size(), std::size_t(3));
+        std::optional<RunResult> run = pressF5();
+        QVERIFY(run);
+        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
+        QVERIFY(m_window->results()->expectedText().contains(QStringLiteral("res_g equal")));
+
+        // The user changes the kernel: the comparison says it differs.
+        KernelEditor *e = m_window->editors()->currentEditor();
+        e->setText(
+            e->text().replace(QStringLiteral("a_g[gid] + b_g[gid]"), QStringLiteral("a_g[gid] - b_g[gid]")));
+        run = pressF5();
+        QVERIFY(run);
+        QVERIFY(!m_window->results()->expectedEqual());
+        QVERIFY2(m_window->results()->expectedText().contains(QStringLiteral("res_g differs")),
+                 qPrintable(m_window->results()->expectedText()));
+        e->setText(
+            e->text().replace(QStringLiteral("a_g[gid] - b_g[gid]"), QStringLiteral("a_g[gid] + b_g[gid]")));
+
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        setDevice(QStringLiteral("Oclgrind"));
+        run = pressF5();
+        QVERIFY(run);
+        QVERIFY(QString::fromStdString(run->device()).contains(QStringLiteral("Oclgrind")));
+        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
+        setDevice(QStringLiteral("Portable Computing Language"));
+    }
+
+    void replayOnEveryDevice()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        QSignalSpy done(captures(), &CaptureCoordinator::replayFinished);
+        captures()->replayOnEveryDevice(0);
+        QVERIFY(done.wait(180000));
+        const int devices = done.at(0).at(1).toInt();
+        QVERIFY(devices >= 1);
+        QTableWidget *t = dock()->replayTable();
+        QCOMPARE(t->rowCount(), devices);
+        for (int r = 0; r < t->rowCount(); ++r)
+            QVERIFY2(t->item(r, 2)->text() == QStringLiteral("equal"),
+                     qPrintable(t->item(r, 0)->text() + QStringLiteral(": ") + t->item(r, 2)->text()));
+    }
+
+    void exportAsPyopenclScript()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        const QString dir = m_dir.filePath(QStringLiteral("export"));
+        QSignalSpy done(captures(), &CaptureCoordinator::exportFinished);
+        captures()->exportPyopencl(0, dir);
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done.at(0).at(1).toString().isEmpty(), qPrintable(done.at(0).at(1).toString()));
+        QProcess py;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PYOPENCL_CTX"), QStringLiteral("0"));
+        env.insert(QStringLiteral("OCL_ICD_VENDORS"), m_poclOnly.path());
+        py.setProcessEnvironment(env);
+        py.start(kPython, {dir + QStringLiteral("/replay.py")});
+        QVERIFY(py.waitForFinished(120000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    }
+
+    // Without contents: the launch says why it cannot be bound, and which choice of Profile application
+    // keeps them; the source still opens.
+    void launchWithoutContentsSaysWhy()
+    {
+        // pyopencl builds from source (else its binary cache would hand the driver a binary).
+        ProfileSettings s = settingsFor(kExamples + QStringLiteral("/demo.py"),
+                                        QStringLiteral("bare.clscope"), ProfileSettings::Contents::None);
+        s.environment << QStringLiteral("PYOPENCL_NO_CACHE=1");
+        QVERIFY(profileToEnd(s));
+        QString problem;
+        const int before = m_window->editors()->count();
+        QVERIFY(openInWorkbench(0, &problem));
+        QVERIFY2(problem.contains(QStringLiteral("contents were not captured")), qPrintable(problem));
+        QVERIFY2(problem.contains(QStringLiteral("Keep buffer contents")), qPrintable(problem));
+        QVERIFY(dock()->launchProblemText().contains(QStringLiteral("not captured")));
+        QCOMPARE(m_window->editors()->count(), before + 1); // the source is there to read
+    }
+
+    // pyopencl's demo_mandelbrot.py, the example the issue names: its kernel on the timeline and its
+    // memory; its launch opens in the workbench and compares equal on PoCL.
+    void mandelbrotDemo()
+    {
+        if (QProcess::execute(kPython, {QStringLiteral("-c"), QStringLiteral("import PIL")}) != 0)
+            QSKIP("demo_mandelbrot.py needs PIL: apt-get install python3-pil");
+        int exit = -1;
+        ProfileSettings s =
+            settingsFor(kExamples + QStringLiteral("/demo_mandelbrot.py"),
+                        QStringLiteral("mandelbrot.clscope"), ProfileSettings::Contents::Kernels);
+        s.kernels = {QStringLiteral("mandelbrot")};
+        s.environment << QStringLiteral("DISPLAY="); // no Tk window: the demo draws and exits
+        QVERIFY(profileToEnd(s, &exit));
+        QCOMPARE(exit, 0);
+        const CaptureSnapshot &snap = captures()->snapshot();
+        QCOMPARE(kernelRecords(snap, "mandelbrot"), 1);
+        QVERIFY(snap.buffers.size() >= 2);
+        setDevice(QStringLiteral("Portable Computing Language"));
+        QString problem;
+        QVERIFY(openInWorkbench(0, &problem));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const std::optional<RunResult> run = pressF5();
+        QVERIFY(run);
+        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_window)
+            m_window->editors()->closeAll();
+        m_window.reset();
+    }
+};
+
+QTEST_MAIN(TestCaptureGui)
+#include "tst_capturegui.moc"
