@@ -113,11 +113,13 @@ int main(int argc, char **argv)
     clscope::registerInstalledPlatforms(); // Oclgrind as a device; before any thread or OpenCL call
     // Oclgrind reads OCLGRIND_LOG when a context is made: its reports of a normal run (not only of the
     // memory check's child) go to a file of this process that the run panel reads after each run.
-    if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG"))
+    if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG")) {
         qputenv("OCLGRIND_LOG",
                 (QDir::tempPath() +
                  QStringLiteral("/clscope-oclgrind-%1.log").arg(QCoreApplication::applicationPid()))
                     .toLocal8Bit());
+        clscope::noteOwnVariable("OCLGRIND_LOG");
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("CLScope"));
     QApplication::setOrganizationName(QStringLiteral("CLScope"));

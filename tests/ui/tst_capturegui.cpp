@@ -4,6 +4,7 @@
 // workbench, run with F5 on PoCL and on Oclgrind and found equal to the captured result; replay on every
 // device; the export; a launch without contents says why and what keeps them.
 #include "clscope/capture.h"
+#include "clscope/loaderenv.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/capturedock.h"
@@ -77,9 +78,13 @@ class TestCaptureGui : public QObject
             return false;
         if (exitStatus)
             *exitStatus = finished.at(0).at(0).toInt();
-        // The last read of the finished file.
+        // The read of the finished file, which profileFinished asked for.
+        const quint64 count = captures()->snapshotCount();
         QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
-        return captures()->snapshot().progress.complete || shown.wait(30000);
+        for (int i = 0; i < 300 && (captures()->snapshotCount() == count || captures()->isReading()); ++i)
+            shown.wait(100);
+        return captures()->snapshotCount() > count && captures()->snapshot().path == s.output &&
+               dock()->state() == CaptureDock::State::Finished;
     }
 
     std::optional<RunResult> pressF5()
@@ -344,6 +349,29 @@ private slots:
         QVERIFY2(problem.contains(QStringLiteral("Keep buffer contents")), qPrintable(problem));
         QVERIFY(dock()->launchProblemText().contains(QStringLiteral("not captured")));
         QCOMPARE(m_window->editors()->count(), before + 1); // the source is there to read
+    }
+
+    // The program sees OpenCL as the user has it: variables the window set for itself (its private vendors
+    // folder with Oclgrind, OCLGRIND_LOG) are not passed on; the user's own Environment lines are. A program
+    // without OpenCL is said to be one.
+    void programSeesTheUsersEnvironment()
+    {
+        qputenv("CLSCOPE_TEST_OWN_VARIABLE", "set-by-the-window");
+        noteOwnVariable("CLSCOPE_TEST_OWN_VARIABLE");
+        ProfileSettings s;
+        s.program = QStringLiteral("/usr/bin/env");
+        s.workingFolder = m_dir.path();
+        s.environment = {QStringLiteral("CLSCOPE_TEST_USER_VARIABLE=from-the-dialog")};
+        s.output = m_dir.filePath(QStringLiteral("env.clscope"));
+        QVERIFY(profileToEnd(s));
+        const QString console = dock()->consoleText();
+        QVERIFY2(console.contains(QStringLiteral("CLSCOPE_TEST_USER_VARIABLE=from-the-dialog")),
+                 qPrintable(console));
+        QVERIFY2(console.contains(QStringLiteral("OPENCL_LAYERS=")), qPrintable(console));
+        QVERIFY2(!console.contains(QStringLiteral("CLSCOPE_TEST_OWN_VARIABLE")), qPrintable(console));
+        QVERIFY2(dock()->statusText().contains(QStringLiteral("No OpenCL call reached")),
+                 qPrintable(dock()->statusText()));
+        qunsetenv("CLSCOPE_TEST_OWN_VARIABLE");
     }
 
     // pyopencl's demo_mandelbrot.py, the example the issue names: its kernel on the timeline and its

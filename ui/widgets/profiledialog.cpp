@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -33,17 +34,37 @@ QString settingsGroup(const QString &program)
                QCryptographicHash::hash(program.toUtf8(), QCryptographicHash::Sha1).toHex().left(16));
 }
 
-QString defaultOutput(const QString &program, const QString &folder)
+// The program's folder, unless it is a system one (python3, clpeak): then the home folder.
+QString defaultFolder(const QString &program)
 {
-    const QString base =
-        QFileInfo(program).fileName().isEmpty() ? QStringLiteral("capture") : QFileInfo(program).fileName();
-    QString dir = folder;
-    if (dir.isEmpty() || !QFileInfo(dir).isWritable())
-        dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/captures");
-    return QDir(dir).filePath(base + QStringLiteral(".clscope"));
+    const QString dir = QFileInfo(program).absolutePath();
+    if (program.isEmpty() || !program.contains(u'/') || dir.startsWith(QStringLiteral("/usr/")) ||
+        dir == QStringLiteral("/bin"))
+        return QDir::homePath();
+    return dir;
 }
 
 } // namespace
+
+QString ProfileSettings::suggestedOutput() const
+{
+    // Named after the script an interpreter runs (demo.py), else the program; a new file per capture.
+    QString name = QFileInfo(program).fileName();
+    for (const QString &a : arguments) {
+        if (!a.startsWith(u'-')) {
+            if (QFileInfo(a).suffix().size() >= 2 && QFileInfo(a).suffix().size() <= 3)
+                name = QFileInfo(a).completeBaseName();
+            break;
+        }
+    }
+    if (name.isEmpty())
+        name = QStringLiteral("capture");
+    const QString dir =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/captures");
+    return QDir(dir).filePath(
+        QStringLiteral("%1-%2.clscope")
+            .arg(name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
+}
 
 ProfileSettings ProfileSettings::remembered(const QString &program)
 {
@@ -58,12 +79,10 @@ ProfileSettings ProfileSettings::remembered(const QString &program)
         s.contents = Contents(std::clamp(settings.value(QStringLiteral("contents")).toInt(), 0, 2));
         s.kernels = settings.value(QStringLiteral("kernels")).toStringList();
         s.budgetBytes = settings.value(QStringLiteral("budget"), s.budgetBytes).toULongLong();
-        s.output = settings.value(QStringLiteral("output")).toString();
     }
-    if (s.workingFolder.isEmpty() && !program.isEmpty())
-        s.workingFolder = QFileInfo(program).absolutePath();
-    if (s.output.isEmpty())
-        s.output = defaultOutput(program, s.workingFolder);
+    if (s.workingFolder.isEmpty())
+        s.workingFolder = defaultFolder(program);
+    s.output = s.suggestedOutput();
     return s;
 }
 
@@ -78,7 +97,6 @@ void ProfileSettings::remember() const
     settings.setValue(QStringLiteral("contents"), int(contents));
     settings.setValue(QStringLiteral("kernels"), kernels);
     settings.setValue(QStringLiteral("budget"), budgetBytes);
-    settings.setValue(QStringLiteral("output"), output);
     settings.endGroup();
     settings.setValue(QStringLiteral("profile/last"), program);
 }
@@ -140,6 +158,7 @@ ProfileDialog::ProfileDialog(QWidget *parent)
         auto *row = new QHBoxLayout;
         row->addWidget(edit, 1);
         auto *b = new QPushButton(text);
+        b->setFocusPolicy(Qt::ClickFocus);
         connect(b, &QPushButton::clicked, this, choose);
         row->addWidget(b);
         return row;
@@ -185,8 +204,20 @@ ProfileDialog::ProfileDialog(QWidget *parent)
     layout->addWidget(hint);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
+    // Tab goes from field to field (the Browse buttons are for the mouse), and leaves the environment box.
+    m_environment->setTabChangesFocus(true);
+    QWidget *order[] = {m_program,  m_arguments, m_folder, m_environment,
+                        m_contents, m_kernels,   m_budget, m_output};
+    for (std::size_t i = 1; i < std::size(order); ++i)
+        setTabOrder(order[i - 1], order[i]);
     connect(m_program, &QLineEdit::editingFinished, this, &ProfileDialog::onProgramEdited);
     connect(m_contents, &QComboBox::currentIndexChanged, this, &ProfileDialog::updateContents);
+    // The capture file follows the program and its arguments until the user names one.
+    connect(m_output, &QLineEdit::textEdited, this, [this] { m_outputEdited = true; });
+    connect(m_arguments, &QLineEdit::textChanged, this, [this] {
+        if (!m_outputEdited)
+            m_output->setText(settings().suggestedOutput());
+    });
     resize(640, sizeHint().height());
     setSettings(ProfileSettings::remembered(QSettings().value(QStringLiteral("profile/last")).toString()));
 }
@@ -221,6 +252,7 @@ void ProfileDialog::setSettings(const ProfileSettings &s)
     m_kernels->setText(s.kernels.join(QStringLiteral(", ")));
     m_budget->setValue(int(std::max<quint64>(1, s.budgetBytes >> 20)));
     m_output->setText(s.output);
+    m_outputEdited = false;
     updateContents();
 }
 

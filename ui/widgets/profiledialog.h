@@ -30,6 +30,8 @@ struct ProfileSettings
     // The settings last used for this program (QSettings), or the defaults for it.
     static ProfileSettings remembered(const QString &program);
     void remember() const;
+    // A new file in the application's captures folder, named after the script or program and the time.
+    QString suggestedOutput() const;
     // A problem with them (no program, a folder that is not there, a bad KEY=VALUE), or empty.
     QString problem() const;
 };
@@ -61,6 +63,7 @@ private:
     QLineEdit *m_output;
     QLabel *m_error;
     QString m_loadedFor;
+    bool m_outputEdited = false;
 };
 
 } // namespace clscope::ui

@@ -2,6 +2,7 @@
 #include "capturecoordinator.h"
 
 #include "buildcoordinator.h"
+#include "clscope/loaderenv.h"
 #include "models/buildcontroller.h"
 #include "models/devicemanager.h"
 #include "models/eventtablemodel.h"
@@ -151,7 +152,10 @@ bool CaptureCoordinator::profile(const ProfileSettings &s)
         return refuse(qs(e.what()));
     }
 
+    // The program sees OpenCL as the user's machine has it, not as this process arranged it for itself.
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const std::string &own : ownVariables())
+        env.remove(qs(own));
     for (const QString &line : s.environment) {
         const int eq = int(line.indexOf(u'='));
         env.insert(line.left(eq), line.mid(eq + 1));
@@ -326,7 +330,7 @@ void CaptureCoordinator::showSnapshot(CaptureSnapshot s)
             }
         }
         m_timeline->setRecords(s.records, std::move(memory));
-        if (!live)
+        if (!live && s.summary.apiCalls > 0) // else the panel says why there is nothing
             m_dock->setStatus(state == CaptureDock::State::Opened ? tr("Opened %1").arg(s.path)
                                                                   : tr("Capture written to %1").arg(s.path));
     } else {

@@ -51,6 +51,8 @@ public:
     QString capturePath() const { return m_path; }
     const CaptureSnapshot &snapshot() const { return m_snapshot; }
     quint64 snapshotCount() const { return m_snapshots; }
+    // A read of the file is under way (or one more is due).
+    bool isReading() const { return m_reading || m_readAgain; }
 
     void openInWorkbench(qint64 launch);
     void replayOnEveryDevice(qint64 launch);

@@ -235,6 +235,9 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_captures->snapshotCount() == 1 || m_captureDock->state() == CaptureDock::State::Opened) {
             timelineDock->raise();
             captureDock->raise();
+            // A capture has more to show than a run: the bottom panels get nearly half the height.
+            if (!captureDock->isFloating() && captureDock->height() < height() * 2 / 5)
+                resizeDocks({captureDock}, {height() * 9 / 20}, Qt::Vertical);
         }
     });
     connect(m_captures, &CaptureCoordinator::launchBound, this, [argsDock](qint64, const QString &problem) {

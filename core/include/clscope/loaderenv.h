@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace clscope {
 
@@ -12,5 +13,11 @@ namespace clscope {
 // Call it at the start of main, before any thread starts (it sets an environment variable). Returns the
 // folder, or empty when nothing needed to change or the folder could not be made (then nothing changes).
 std::string registerInstalledPlatforms();
+
+// The environment variables this process set for itself where the user had none (registerInstalledPlatforms'
+// OCL_ICD_VENDORS, the GUI's OCLGRIND_LOG): a program it starts to capture gets them removed, so that it
+// sees OpenCL as the user's machine has it. Call noteOwnVariable before any thread starts.
+void noteOwnVariable(const std::string &name);
+std::vector<std::string> ownVariables();
 
 } // namespace clscope

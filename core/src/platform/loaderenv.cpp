@@ -81,6 +81,24 @@ std::optional<fs::path> privateFolder()
 
 } // namespace
 
+namespace {
+std::vector<std::string> &ownVariableList()
+{
+    static std::vector<std::string> names;
+    return names;
+}
+} // namespace
+
+void noteOwnVariable(const std::string &name)
+{
+    ownVariableList().push_back(name);
+}
+
+std::vector<std::string> ownVariables()
+{
+    return ownVariableList();
+}
+
 std::string registerInstalledPlatforms()
 {
     if (set("OCL_ICD_VENDORS") || set("OPENCL_VENDOR_PATH") || set("OCL_ICD_FILENAMES"))
@@ -114,6 +132,7 @@ std::string registerInstalledPlatforms()
             fs::remove(it->path(), ec); // an ICD since removed from the system
     }
     ::setenv("OCL_ICD_VENDORS", dir->c_str(), 1);
+    noteOwnVariable("OCL_ICD_VENDORS");
     return dir->string();
 }
 
