@@ -30,6 +30,16 @@ shot memory-check tests/data/check/bugs.cl --build --run oob_read --arg in=buffe
   --arg out=buffer:float:16:zeros --global 16 --memory-check --show diagnosticsDock
 "$cli" bench bandwidth --effort quick --save "$tmp/baseline.json" > /dev/null
 shot benchmarks --bench bandwidth --baseline "$tmp/baseline.json" --show benchmarksDock
+# Captures: pyopencl's demo_mandelbrot.py with its launch's contents, and a MemoryPool program for memory.
+PYOPENCL_CTX=0 "$cli" capture -o "$tmp/mandelbrot.clscope" --kernel mandelbrot -- \
+  /usr/bin/python3 /usr/share/doc/python-pyopencl-doc/examples/demo_mandelbrot.py > /dev/null 2>&1
+PYOPENCL_CTX=0 STOP_AFTER=2 "$cli" capture -o "$tmp/pool.clscope" -- \
+  /usr/bin/python3 tests/data/capture/live_pool.py > /dev/null 2>&1
+shot capture-kernels "$tmp/mandelbrot.clscope" --show captureDock --capture-tab kernels
+shot capture-timeline "$tmp/mandelbrot.clscope" --show timelineDock
+shot capture-memory "$tmp/pool.clscope" --show captureDock --capture-tab "device memory"
+shot capture-programs "$tmp/mandelbrot.clscope" --show captureDock --capture-tab programs
+shot capture-api "$tmp/pool.clscope" --show captureDock --capture-tab "api calls"
 # The pool chart following a workload: three pictures two seconds apart.
 xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1500x950 --show memoryPoolDock --workload churn \
   --rate 20000 --screenshot "$tmp/memory-pool.png" --screenshots 3 --screenshot-every 2000

@@ -7,12 +7,14 @@
 #include "models/poolworkload.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
+#include "widgets/capturedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 #include "windows/buildcoordinator.h"
+#include "windows/capturecoordinator.h"
 #include "windows/checkcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -172,6 +174,12 @@ int main(int argc, char **argv)
     const QCommandLineOption showOption(QStringLiteral("show"),
                                         QStringLiteral("Raise a panel (devices, build log, diagnostics…)."),
                                         QStringLiteral("DOCK"));
+    const QCommandLineOption captureTabOption(
+        QStringLiteral("capture-tab"),
+        QStringLiteral(
+            "With a FILE.clscope: show this tab of the Capture panel (kernels, device memory, programs, "
+            "API calls, console, replay)."),
+        QStringLiteral("TAB"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window as PNG once the work is done, then exit."),
@@ -212,6 +220,7 @@ int main(int argc, char **argv)
     parser.addOption(localOption);
     parser.addOption(printOption);
     parser.addOption(showOption);
+    parser.addOption(captureTabOption);
     parser.addOption(screenshotOption);
     parser.addOption(repeatOption);
     parser.addOption(memoryCheckOption);
@@ -356,9 +365,28 @@ int main(int argc, char **argv)
                              pool->runWorkload();
                          });
     }
+    const bool captureOpened = std::any_of(files.begin(), files.end(), [](const QString &f) {
+        return f.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive);
+    });
     QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&] {
         if (parser.isSet(benchOption))
             return; // finishes when the benchmark has
+        if (captureOpened) {
+            // The picture once the capture has been read into the panels.
+            auto show = [&] {
+                if (parser.isSet(captureTabOption) &&
+                    !window.captureDock()->showTab(parser.value(captureTabOption)))
+                    fail(QStringLiteral("the Capture panel has no tab '%1'")
+                             .arg(parser.value(captureTabOption)));
+                finish();
+            };
+            if (window.captures()->snapshotCount() > 0)
+                show();
+            else
+                QObject::connect(window.captures(), &clscope::ui::CaptureCoordinator::snapshotShown, &app,
+                                 show, Qt::SingleShotConnection);
+            return;
+        }
         if (!parser.isSet(buildOption)) {
             finish();
             return;

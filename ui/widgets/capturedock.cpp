@@ -197,6 +197,11 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_tabs->addTab(m_replays, tr("Replay"));
     m_kernels->setSortingEnabled(true);
     m_api->setSortingEnabled(true);
+    // Names take the room; the numbers their width.
+    for (QTableWidget *t : {m_kernels, m_api}) {
+        t->horizontalHeader()->setStretchLastSection(false);
+        t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    }
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);

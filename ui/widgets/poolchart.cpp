@@ -320,6 +320,12 @@ void PoolChart::changeEvent(QEvent *event)
         applyTheme();
 }
 
+void PoolChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refresh();
+}
+
 void PoolChart::applyTheme()
 {
     m_plot->yAxis2->grid()->setVisible(false);

@@ -77,6 +77,8 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    // A chart refreshed while hidden drew nothing: it draws when shown.
+    void showEvent(QShowEvent *event) override;
 
 private:
     PoolChart(PoolMonitor *monitor, const PoolHistory *history, QWidget *parent);

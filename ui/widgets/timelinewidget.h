@@ -29,6 +29,12 @@ public:
     const TimelineLanes &lanes() const { return m_lanes; }
 
     void setShowStages(bool show);
+    // The counter track's title: "Memory pool" (the runner's pool) unless set ("Device memory" of a capture).
+    void setCounterTitle(const QString &title)
+    {
+        m_counterTitle = title;
+        update();
+    }
     bool showStages() const { return m_showStages; }
 
     // -1 clears. Does not emit recordClicked (that is for the user's clicks).
@@ -143,6 +149,7 @@ private:
     bool m_showStages = false;
     int m_selected = -1;
 
+    QString m_counterTitle;
     enum class Drag { None, Pan, Band };
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

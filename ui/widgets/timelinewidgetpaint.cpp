@@ -334,7 +334,8 @@ void TimelineWidget::paintPool(QPainter &p, const TimelineData &d, int top, cons
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRect(6, top + 2, kLabelWidth - 10, 16), Qt::AlignLeft | Qt::AlignVCenter, tr("Memory pool"));
+    p.drawText(QRect(6, top + 2, kLabelWidth - 10, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               m_counterTitle.isEmpty() ? tr("Memory pool") : m_counterTitle);
     p.setFont(font());
     p.fillRect(8, top + 24, 10, 10, kActiveColour);
     p.drawText(QRect(22, top + 20, kLabelWidth - 26, 16), Qt::AlignLeft | Qt::AlignVCenter,

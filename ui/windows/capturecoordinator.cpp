@@ -11,6 +11,7 @@
 #include "widgets/kerneleditor.h"
 #include "widgets/profiledialog.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/timelinewidget.h"
 #include "workers/deviceworkers.h"
 
 #include <QComboBox>
@@ -330,6 +331,7 @@ void CaptureCoordinator::showSnapshot(CaptureSnapshot s)
             }
         }
         m_timeline->setRecords(s.records, std::move(memory));
+        m_timeline->timeline()->setCounterTitle(tr("Device memory"));
         if (!live && s.summary.apiCalls > 0) // else the panel says why there is nothing
             m_dock->setStatus(state == CaptureDock::State::Opened ? tr("Opened %1").arg(s.path)
                                                                   : tr("Capture written to %1").arg(s.path));
