@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QListWidget>
+#include <QMimeData>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -30,6 +31,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -256,6 +258,23 @@ private slots:
         QVERIFY(m_window->editors()->isModified());
         QVERIFY(captures()->openProgram(0, false));
         QVERIFY(m_window->editors()->currentEditor()->isReadOnly());
+        // Dropped on the editor, a capture opens in the Capture panel, not as text.
+        {
+            const int tabs = m_window->editors()->count();
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(m_demoCapture)});
+            // Drops go to whoever accepted the DragEnter, as during a real drag: here an editor's text.
+            QWidget *viewport = m_window->editors()->currentEditor()->viewport();
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(viewport, &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QSignalSpy reread(captures(), &CaptureCoordinator::snapshotShown);
+            QCoreApplication::sendEvent(viewport, &drop);
+            QVERIFY(reread.wait(30000));
+            QCOMPARE(m_window->editors()->count(), tabs);
+            QCOMPARE(captures()->capturePath(), m_demoCapture);
+        }
         // A missing file is said, not crashed on.
         QVERIFY(!m_window->openFiles({m_dir.filePath(QStringLiteral("nothing.clscope"))}));
     }

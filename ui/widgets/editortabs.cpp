@@ -650,8 +650,15 @@ void EditorTabs::dropEvent(QDropEvent *event)
         return;
     }
     event->acceptProposedAction();
-    for (const QString &file : files)
-        openFile(file);
+    QStringList captures;
+    for (const QString &file : files) {
+        if (file.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive))
+            captures << file; // not text: the window opens it in the Capture panel
+        else
+            openFile(file);
+    }
+    if (!captures.isEmpty())
+        emit capturesDropped(captures);
 }
 
 bool EditorTabs::eventFilter(QObject *watched, QEvent *event)

@@ -113,6 +113,8 @@ signals:
     void documentModified(bool modified);
     void recentFilesChanged();
     void errorOccurred(const QString &message);
+    // .clscope files dropped on the editor: captures, for the window to open.
+    void capturesDropped(const QStringList &paths);
     // A file open in a tab changed on disk (or was deleted) behind the editor's back.
     void changedOnDisk(const QString &path);
     void autosaved(int written);

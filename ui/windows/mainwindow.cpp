@@ -240,6 +240,8 @@ MainWindow::MainWindow(QWidget *parent)
                 resizeDocks({captureDock}, {height() * 9 / 20}, Qt::Vertical);
         }
     });
+    connect(m_editors, &EditorTabs::capturesDropped, this,
+            [this](const QStringList &paths) { openFiles(paths); });
     connect(m_captures, &CaptureCoordinator::launchBound, this, [argsDock](qint64, const QString &problem) {
         if (problem.isEmpty())
             argsDock->raise();
