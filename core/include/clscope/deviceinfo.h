@@ -25,6 +25,9 @@ struct Unsupported
 {
     cl_int error =
         CL_INVALID_VALUE; // what the driver answered; CL_SUCCESS when not queried (version/ext gate)
+    // Set when the driver reported a size over what CLScope accepts for the value (clquery.h); nothing
+    // was read: "the driver reports 9223372036854775807 bytes for CL_DEVICE_NAME, more than the 65536 ..."
+    std::string refused = {};
 };
 
 // One decoded parameter value. Integers, bitfields, enums and versions are std::uint64_t (or int64 when
@@ -104,6 +107,10 @@ struct GroupedValues
 };
 std::vector<GroupedValues> groupValues(const std::vector<InfoValue> &values);
 
+// The values a driver answered with a size over the limit (Unsupported::refused), in table order (the
+// JSON's "info_errors").
+std::vector<const InfoValue *> refusedValues(const std::vector<InfoValue> &values);
+
 // Queries one parameter of a device or platform. Never throws for a parameter the driver rejects.
 InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param);
 InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param);
@@ -115,6 +122,7 @@ struct SnapshotOptions
 };
 
 // Reads every platform and device. A platform that fails is kept with its error; the others still show.
+// Every size and count a driver reports is bounded (clquery.h).
 SystemSnapshot takeSnapshot(const SnapshotOptions &options = {});
 DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOptions &options);
 

@@ -3,6 +3,7 @@
 // later, the deprecated clCreateCommandQueue on 1.x, which has only that one).
 #pragma once
 
+#include "clscope/clquery.h" // deviceInfoString
 #include "clscope/version.h"
 
 #include <CL/cl.h>
@@ -12,8 +13,6 @@
 
 namespace clscope {
 
-// A string parameter of clGetDeviceInfo without its trailing NULs. Throws ClError naming `name`.
-std::string deviceInfoString(cl_device_id device, cl_device_info param, const char *name);
 // CL_DEVICE_VERSION parsed; nothing when the query fails or the text is not "OpenCL X.Y ...".
 std::optional<ClVersion> deviceOpenCLVersion(cl_device_id device);
 // A new in-order queue, with CL_QUEUE_PROFILING_ENABLE when `profiling`. The caller releases it. Throws

@@ -2,6 +2,7 @@
 // `bench all` and the GUI's Benchmarks page run from.
 #include "benchcommon.h"
 
+#include "clscope/clquery.h"
 #include "clscope/queue.h"
 
 #include "clscope/version.h"
@@ -12,30 +13,6 @@
 
 namespace clscope {
 namespace benchdetail {
-
-std::string deviceInfoString(cl_device_id device, cl_device_info param, const char *name)
-{
-    std::size_t bytes = 0;
-    check(clGetDeviceInfo(device, param, 0, nullptr, &bytes), "clGetDeviceInfo", name);
-    std::string text(bytes, '\0');
-    check(clGetDeviceInfo(device, param, bytes, text.data(), nullptr), "clGetDeviceInfo", name);
-    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
-    return text;
-}
-
-namespace {
-std::string platformString(cl_platform_id platform, cl_platform_info param)
-{
-    std::size_t bytes = 0;
-    if (clGetPlatformInfo(platform, param, 0, nullptr, &bytes) != CL_SUCCESS)
-        return {};
-    std::string text(bytes, '\0');
-    if (clGetPlatformInfo(platform, param, bytes, text.data(), nullptr) != CL_SUCCESS)
-        return {};
-    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
-    return text;
-}
-} // namespace
 
 DeviceFacts DeviceFacts::of(cl_device_id device)
 {
@@ -102,16 +79,7 @@ ClProgram BenchContext::build(const std::string &source, const std::string &opti
     check(err, "clCreateProgramWithSource");
     err = clBuildProgram(program.get(), 1, &m_facts.id, options.c_str(), nullptr, nullptr);
     if (err != CL_SUCCESS) {
-        std::size_t bytes = 0;
-        std::string log;
-        if (clGetProgramBuildInfo(program.get(), m_facts.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &bytes) ==
-            CL_SUCCESS) {
-            log.resize(bytes);
-            clGetProgramBuildInfo(program.get(), m_facts.id, CL_PROGRAM_BUILD_LOG, bytes, log.data(),
-                                  nullptr);
-            log.erase(std::find(log.begin(), log.end(), '\0'), log.end());
-        }
-        throw ClError("clBuildProgram", err, "benchmark kernels: " + log);
+        throw ClError("clBuildProgram", err, "benchmark kernels: " + buildLog(program.get(), m_facts.id));
     }
     return program;
 }

@@ -96,8 +96,6 @@ struct DeviceFacts
     bool hasExtension(std::string_view name) const;
 };
 
-std::string deviceInfoString(cl_device_id device, cl_device_info param, const char *name);
-
 template<typename T> T deviceInfo(cl_device_id device, cl_device_info param, const char *name)
 {
     T value{};

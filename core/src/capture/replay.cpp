@@ -3,6 +3,7 @@
 #include "clscope/capture.h"
 
 #include "clscope/build.h"
+#include "clscope/clquery.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
 #include "clscope/queue.h"
@@ -33,13 +34,7 @@ void check(cl_int err, const std::string &what)
 
 std::string deviceName(cl_device_id device)
 {
-    size_t n = 0;
-    clGetDeviceInfo(device, CL_DEVICE_NAME, 0, nullptr, &n);
-    std::string s(n, '\0');
-    clGetDeviceInfo(device, CL_DEVICE_NAME, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
+    return deviceString(device, CL_DEVICE_NAME);
 }
 
 // The pointee of "float4*" / "const uint *": the element type compared; bytes when it is a struct.

@@ -2,30 +2,46 @@
 // parameter the driver rejects, and whole-system snapshots that survive a broken platform.
 #include "clscope/deviceinfo.h"
 
+#include "clscope/clquery.h"
 #include "clscope/error.h"
 
 #include <CL/cl_ext.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <type_traits>
 
 namespace clscope {
 namespace {
 
-template<typename Getter> RawValue readBytes(Getter &&get, std::vector<unsigned char> &bytes)
+using Bytes = std::span<const unsigned char>;
+
+// The most a driver may answer for a parameter of this kind (clquery.h): strings 64 KiB, arrays 4096
+// entries, numbers 64 bytes. A larger answer is refused before anything is allocated.
+std::size_t byteLimit(const InfoParam &param)
 {
-    size_t size = 0;
-    cl_int err = get(0, nullptr, &size);
-    if (err != CL_SUCCESS)
-        return Unsupported{err};
-    bytes.assign(size, 0);
-    if (size > 0) {
-        err = get(size, bytes.data(), nullptr);
-        if (err != CL_SUCCESS)
-            return Unsupported{err};
+    switch (param.kind) {
+    case ValueKind::String:
+        return kMaxInfoStringBytes;
+    case ValueKind::IntegerArray:
+    case ValueKind::EnumArray:
+    case ValueKind::Bytes:
+    case ValueKind::PciBusInfo:
+        return kMaxInfoArrayEntries * std::max<std::size_t>(param.elementSize, sizeof(std::uint64_t));
+    case ValueKind::NameVersionList:
+        return kMaxInfoArrayEntries * sizeof(cl_name_version);
+    case ValueKind::Bool:
+    case ValueKind::Integer:
+    case ValueKind::SignedInteger:
+    case ValueKind::Bitfield:
+    case ValueKind::Enum:
+    case ValueKind::Version:
+    case ValueKind::AmdTopology:
+        break;
     }
-    return Unsupported{CL_SUCCESS}; // read fine: the caller decodes the bytes
+    return kMaxInfoScalarBytes;
 }
 
 std::uint64_t readUnsigned(const unsigned char *p, size_t size)
@@ -74,7 +90,7 @@ std::int64_t readSigned(const unsigned char *p, size_t size)
     }
 }
 
-std::vector<std::uint64_t> readArray(const std::vector<unsigned char> &bytes, size_t elementSize)
+std::vector<std::uint64_t> readArray(Bytes bytes, size_t elementSize)
 {
     std::vector<std::uint64_t> out;
     if (elementSize == 0)
@@ -84,7 +100,7 @@ std::vector<std::uint64_t> readArray(const std::vector<unsigned char> &bytes, si
     return out;
 }
 
-RawValue decode(const InfoParam &param, const std::vector<unsigned char> &bytes)
+RawValue decode(const InfoParam &param, Bytes bytes)
 {
     switch (param.kind) {
     case ValueKind::String: {
@@ -171,17 +187,15 @@ bool shouldQuery(const InfoParam &param, int version, const std::string &extensi
     return hasExtension(extensions, param.extension);
 }
 
-std::string readString(cl_device_id device, cl_device_info what)
+// One parameter through the bounded reader: decoded, the driver's error, or refused for its size.
+InfoValue readValue(const InfoParam &param, const InfoBytes &read)
 {
-    size_t size = 0;
-    if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-        return {};
-    std::string s(size, '\0');
-    if (clGetDeviceInfo(device, what, size, s.data(), nullptr) != CL_SUCCESS)
-        return {};
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
+    if (read.tooLarge())
+        return {&param, Unsupported{CL_INVALID_VALUE, read.refusal(param.name)}};
+    if (read.error != CL_SUCCESS)
+        return {&param, Unsupported{read.error}};
+    return {&param, decode(param, Bytes(reinterpret_cast<const unsigned char *>(read.bytes.data()),
+                                        read.bytes.size()))};
 }
 
 struct ContextDeleter
@@ -204,6 +218,11 @@ void probeImageFormats(cl_context context, DeviceSnapshot &snap)
             cl_uint count = 0;
             if (clGetSupportedImageFormats(context, flags, type, 0, nullptr, &count) != CL_SUCCESS)
                 continue;
+            if (count > kMaxInfoArrayEntries) {
+                snap.error =
+                    limitMessage("clGetSupportedImageFormats", count, "image formats", kMaxInfoArrayEntries);
+                continue;
+            }
             ImageFormatSet set{flags, type, std::vector<cl_image_format>(count)};
             if (count > 0 && clGetSupportedImageFormats(context, flags, type, count, set.formats.data(),
                                                         nullptr) != CL_SUCCESS)
@@ -258,26 +277,22 @@ template<typename Snap> std::string stringIn(const Snap &snap, std::string_view 
 
 InfoValue queryDeviceParam(cl_device_id device, const InfoParam &param)
 {
-    std::vector<unsigned char> bytes;
-    RawValue status =
-        readBytes([&](size_t size, void *out,
-                      size_t *ret) { return clGetDeviceInfo(device, param.id, size, out, ret); },
-                  bytes);
-    if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
-        return {&param, decode(param, bytes)};
-    return {&param, status};
+    return readValue(param, deviceInfoBytes(device, param.id, byteLimit(param)));
 }
 
 InfoValue queryPlatformParam(cl_platform_id platform, const InfoParam &param)
 {
-    std::vector<unsigned char> bytes;
-    RawValue status =
-        readBytes([&](size_t size, void *out,
-                      size_t *ret) { return clGetPlatformInfo(platform, param.id, size, out, ret); },
-                  bytes);
-    if (!std::holds_alternative<Unsupported>(status) || std::get<Unsupported>(status).error == CL_SUCCESS)
-        return {&param, decode(param, bytes)};
-    return {&param, status};
+    return readValue(param, platformInfoBytes(platform, param.id, byteLimit(param)));
+}
+
+std::vector<const InfoValue *> refusedValues(const std::vector<InfoValue> &values)
+{
+    std::vector<const InfoValue *> out;
+    for (const InfoValue &v : values) {
+        if (const auto *u = std::get_if<Unsupported>(&v.value); u && !u->refused.empty())
+            out.push_back(&v);
+    }
+    return out;
 }
 
 const InfoValue *DeviceSnapshot::find(std::string_view name) const
@@ -361,8 +376,8 @@ DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOpti
     snap.id = device;
     snap.index = index;
     const int version =
-        parseOpenCLVersion(readString(device, CL_DEVICE_VERSION)).value_or(ClVersion{1, 0, 0}).asNumber();
-    const std::string extensions = readString(device, CL_DEVICE_EXTENSIONS);
+        parseOpenCLVersion(deviceString(device, CL_DEVICE_VERSION)).value_or(ClVersion{1, 0, 0}).asNumber();
+    const std::string extensions = deviceString(device, CL_DEVICE_EXTENSIONS);
     for (const InfoParam &param : deviceParams()) {
         if (shouldQuery(param, version, extensions))
             snap.values.push_back(queryDeviceParam(device, param));
@@ -387,21 +402,20 @@ DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOpti
 SystemSnapshot takeSnapshot(const SnapshotOptions &options)
 {
     SystemSnapshot system;
-    cl_uint count = 0;
-    cl_int err = clGetPlatformIDs(0, nullptr, &count);
-    if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && count == 0))
+    const IdList<cl_platform_id> platforms = platformIds();
+    if (platforms.error == CL_PLATFORM_NOT_FOUND_KHR ||
+        (platforms.error == CL_SUCCESS && platforms.reported == 0))
         return system; // no platform at all: not an error, the GUI says how to install one
-    if (err != CL_SUCCESS) {
-        system.error = ClError("clGetPlatformIDs", err).what();
+    if (platforms.error != CL_SUCCESS) {
+        system.error = ClError("clGetPlatformIDs", platforms.error).what();
         return system;
     }
-    std::vector<cl_platform_id> ids(count);
-    err = clGetPlatformIDs(count, ids.data(), nullptr);
-    if (err != CL_SUCCESS) {
-        system.error = ClError("clGetPlatformIDs", err).what();
+    if (!platforms.refused.empty()) {
+        system.error = platforms.refused;
         return system;
     }
-    for (cl_uint p = 0; p < count; ++p) {
+    const std::vector<cl_platform_id> &ids = platforms.ids;
+    for (size_t p = 0; p < ids.size(); ++p) {
         PlatformSnapshot plat;
         plat.id = ids[p];
         plat.index = static_cast<int>(p);
@@ -422,19 +436,14 @@ SystemSnapshot takeSnapshot(const SnapshotOptions &options)
             else
                 plat.values.push_back({&param, Unsupported{CL_SUCCESS}});
         }
-        cl_uint ndev = 0;
-        err = clGetDeviceIDs(ids[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev);
-        if (err != CL_SUCCESS && err != CL_DEVICE_NOT_FOUND) {
-            plat.error = ClError("clGetDeviceIDs", err).what();
-        } else if (ndev > 0) {
-            std::vector<cl_device_id> devs(ndev);
-            err = clGetDeviceIDs(ids[p], CL_DEVICE_TYPE_ALL, ndev, devs.data(), nullptr);
-            if (err != CL_SUCCESS) {
-                plat.error = ClError("clGetDeviceIDs", err).what();
-            } else {
-                for (cl_uint d = 0; d < ndev; ++d)
-                    plat.devices.push_back(snapshotDevice(devs[d], static_cast<int>(d), options));
-            }
+        const IdList<cl_device_id> devices = deviceIds(ids[p]);
+        if (devices.error != CL_SUCCESS && devices.error != CL_DEVICE_NOT_FOUND) {
+            plat.error = ClError("clGetDeviceIDs", devices.error).what();
+        } else if (!devices.refused.empty()) {
+            plat.error = devices.refused;
+        } else {
+            for (size_t d = 0; d < devices.ids.size(); ++d)
+                plat.devices.push_back(snapshotDevice(devices.ids[d], static_cast<int>(d), options));
         }
         system.platforms.push_back(std::move(plat));
     }

@@ -1,5 +1,7 @@
 // Parsing and matching of device selection specs (see devicespec.h for the grammar).
 #include "clscope/devicespec.h"
+
+#include "clscope/clquery.h"
 #include "clscope/text.h"
 
 #include <algorithm>
@@ -64,30 +66,6 @@ bool deviceMatches(const std::string &term, const DeviceCandidate &c)
     const std::string t = lowerAscii(term);
     return typeMatches(t, c.type) || lowerAscii(c.deviceName).find(t) != std::string::npos ||
            lowerAscii(c.deviceVendor).find(t) != std::string::npos;
-}
-
-std::string infoString(cl_device_id d, cl_device_info what)
-{
-    size_t size = 0;
-    if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-        return {};
-    std::string s(size, '\0');
-    clGetDeviceInfo(d, what, size, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
-}
-
-std::string infoString(cl_platform_id p, cl_platform_info what)
-{
-    size_t size = 0;
-    if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-        return {};
-    std::string s(size, '\0');
-    clGetPlatformInfo(p, what, size, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
 }
 
 } // namespace
@@ -170,29 +148,23 @@ std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<Dev
 std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates)
 {
     std::vector<SelectedDevice> out;
-    cl_uint np = 0;
-    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0)
-        return out;
-    std::vector<cl_platform_id> platforms(np);
-    if (clGetPlatformIDs(np, platforms.data(), nullptr) != CL_SUCCESS)
-        return out;
-    for (cl_uint p = 0; p < np; ++p) {
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0)
+    // A platform whose devices cannot be listed (an error, a count over kMaxDevices) has none to choose;
+    // `info` says why.
+    const std::vector<cl_platform_id> platforms = platformIds().ids;
+    for (size_t p = 0; p < platforms.size(); ++p) {
+        const std::vector<cl_device_id> devices = deviceIds(platforms[p]).ids;
+        if (devices.empty())
             continue;
-        std::vector<cl_device_id> devices(nd);
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS)
-            continue;
-        const std::string pname = infoString(platforms[p], CL_PLATFORM_NAME);
-        const std::string pvendor = infoString(platforms[p], CL_PLATFORM_VENDOR);
-        for (cl_uint d = 0; d < nd; ++d) {
+        const std::string pname = platformString(platforms[p], CL_PLATFORM_NAME);
+        const std::string pvendor = platformString(platforms[p], CL_PLATFORM_VENDOR);
+        for (size_t d = 0; d < devices.size(); ++d) {
             SelectedDevice s{platforms[p],        devices[d], static_cast<int>(p),
-                             static_cast<int>(d), pname,      infoString(devices[d], CL_DEVICE_NAME)};
+                             static_cast<int>(d), pname,      deviceString(devices[d], CL_DEVICE_NAME)};
             if (candidates) {
                 cl_device_type type = 0;
                 clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
                 candidates->push_back({s.platformIndex, s.deviceIndex, pname, pvendor, s.deviceName,
-                                       infoString(devices[d], CL_DEVICE_VENDOR), type});
+                                       deviceString(devices[d], CL_DEVICE_VENDOR), type});
             }
             out.push_back(std::move(s));
         }

@@ -101,6 +101,8 @@ std::string hexBytes(const std::vector<std::uint64_t> &bytes)
 std::string InfoValue::display() const
 {
     if (const auto *u = std::get_if<Unsupported>(&value)) {
+        if (!u->refused.empty())
+            return "not read: " + u->refused;
         if (u->error == CL_SUCCESS)
             return "not available on this device";
         return "unsupported (" +
@@ -200,8 +202,11 @@ std::string InfoValue::symbolic() const
 
 std::string InfoValue::rawText() const
 {
-    if (const auto *u = std::get_if<Unsupported>(&value))
+    if (const auto *u = std::get_if<Unsupported>(&value)) {
+        if (!u->refused.empty())
+            return u->refused;
         return u->error == CL_SUCCESS ? std::string("not queried") : std::string(errorName(u->error));
+    }
     if (const auto *b = std::get_if<bool>(&value))
         return *b ? "CL_TRUE" : "CL_FALSE";
     if (const auto *s = std::get_if<std::string>(&value))

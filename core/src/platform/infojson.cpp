@@ -65,12 +65,20 @@ std::optional<ordered_json> rawJson(const InfoValue &v)
     return std::nullopt;
 }
 
+// Values are raw (DESIGN.md); the ones refused for their size are named in "info_errors" instead.
 void addValues(ordered_json &obj, const std::vector<InfoValue> &values)
 {
     for (const InfoValue &v : values) {
         if (auto j = rawJson(v))
             obj[std::string(v.param->name)] = std::move(*j);
     }
+    const std::vector<const InfoValue *> refused = refusedValues(values);
+    if (refused.empty())
+        return;
+    ordered_json errors = ordered_json::object();
+    for (const InfoValue *v : refused)
+        errors[std::string(v->param->name)] = std::get<Unsupported>(v->value).refused;
+    obj["info_errors"] = std::move(errors);
 }
 
 ordered_json imageFormatsJson(const DeviceSnapshot &dev)

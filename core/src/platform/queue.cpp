@@ -1,26 +1,15 @@
-// Device strings, versions and command queues for every OpenCL version.
+// Device versions and command queues for every OpenCL version.
 #include "clscope/queue.h"
 
 #include "clscope/error.h"
 
 namespace clscope {
 
-std::string deviceInfoString(cl_device_id device, cl_device_info param, const char *name)
-{
-    std::size_t size = 0;
-    check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo", name);
-    std::string s(size, '\0');
-    check(clGetDeviceInfo(device, param, size, s.data(), nullptr), "clGetDeviceInfo", name);
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
-}
-
 std::optional<ClVersion> deviceOpenCLVersion(cl_device_id device)
 {
     try {
         return parseOpenCLVersion(deviceInfoString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
-    } catch (const ClError &) {
+    } catch (const std::runtime_error &) { // ClError, InfoLimitError
         return std::nullopt;
     }
 }

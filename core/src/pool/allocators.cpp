@@ -1,5 +1,7 @@
 // The OpenCL allocators a MemoryPool draws from: deferred and immediate buffers, and SVM.
 #include "clscope/pool.h"
+
+#include "clscope/clquery.h"
 #include "clscope/version.h"
 
 #include <algorithm>
@@ -8,18 +10,6 @@
 
 namespace clscope {
 namespace {
-std::vector<cl_device_id> contextDevices(cl_context context)
-{
-    cl_uint count = 0;
-    check(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof(count), &count, nullptr),
-          "clGetContextInfo", "CL_CONTEXT_NUM_DEVICES");
-    std::vector<cl_device_id> devices(count);
-    if (count > 0)
-        check(clGetContextInfo(context, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), devices.data(),
-                               nullptr),
-              "clGetContextInfo", "CL_CONTEXT_DEVICES");
-    return devices;
-}
 
 // The pool serves a request unrounded when only the rounded size passes this, so take the strictest device.
 std::size_t smallestMaxAlloc(cl_context context)
@@ -48,14 +38,7 @@ bool deviceAtLeast12(cl_command_queue queue)
     cl_device_id device = nullptr;
     check(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr),
           "clGetCommandQueueInfo", "CL_QUEUE_DEVICE");
-    std::size_t bytes = 0;
-    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, 0, nullptr, &bytes), "clGetDeviceInfo",
-          "CL_DEVICE_VERSION");
-    std::string text(bytes, '\0');
-    check(clGetDeviceInfo(device, CL_DEVICE_VERSION, bytes, text.data(), nullptr), "clGetDeviceInfo",
-          "CL_DEVICE_VERSION");
-    text.erase(std::find(text.begin(), text.end(), '\0'), text.end());
-    const auto version = parseOpenCLVersion(text);
+    const auto version = parseOpenCLVersion(deviceInfoString(device, CL_DEVICE_VERSION, "CL_DEVICE_VERSION"));
     return version && *version >= ClVersion{1, 2, 0};
 }
 } // namespace

@@ -1,5 +1,6 @@
 // Device timestamps to host time: clGetDeviceAndHostTimer where the platform has a host timer, else a
 // calibration with markers whose END is bracketed by two steady_clock reads.
+#include "clscope/clquery.h"
 #include "clscope/error.h"
 #include "clscope/profile.h"
 #include "clscope/version.h"
@@ -21,15 +22,7 @@ std::int64_t signedDifference(std::uint64_t a, std::uint64_t b)
 
 std::string platformVersion(cl_platform_id platform)
 {
-    std::size_t size = 0;
-    if (clGetPlatformInfo(platform, CL_PLATFORM_VERSION, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-        return {};
-    std::string text(size, '\0');
-    if (clGetPlatformInfo(platform, CL_PLATFORM_VERSION, size, text.data(), nullptr) != CL_SUCCESS)
-        return {};
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
+    return platformString(platform, CL_PLATFORM_VERSION);
 }
 
 // The host timer of OpenCL is "a host clock" of the implementation's choice, not necessarily steady_clock,

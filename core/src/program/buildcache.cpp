@@ -100,10 +100,10 @@ DeviceIdentity DeviceIdentity::of(cl_device_id device)
     size_t size = 0;
     check(clGetDeviceInfo(device, CL_DEVICE_NAME, 0, nullptr, &size), "clGetDeviceInfo", "CL_DEVICE_NAME");
     DeviceIdentity id;
-    id.vendor = detail::deviceString(device, CL_DEVICE_VENDOR);
-    id.name = detail::deviceString(device, CL_DEVICE_NAME);
-    id.version = detail::deviceString(device, CL_DEVICE_VERSION);
-    id.driverVersion = detail::deviceString(device, CL_DRIVER_VERSION);
+    id.vendor = deviceString(device, CL_DEVICE_VENDOR);
+    id.name = deviceString(device, CL_DEVICE_NAME);
+    id.version = deviceString(device, CL_DEVICE_VERSION);
+    id.driverVersion = deviceString(device, CL_DRIVER_VERSION);
     return id;
 }
 

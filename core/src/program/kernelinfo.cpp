@@ -16,32 +16,6 @@ struct KernelRelease
 };
 using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelRelease>;
 
-std::string kernelString(cl_kernel kernel, cl_kernel_info param)
-{
-    size_t size = 0;
-    if (clGetKernelInfo(kernel, param, 0, nullptr, &size) != CL_SUCCESS || size == 0)
-        return {};
-    std::string s(size, '\0');
-    if (clGetKernelInfo(kernel, param, size, s.data(), nullptr) != CL_SUCCESS)
-        return {};
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
-}
-
-std::optional<std::string> argString(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param)
-{
-    size_t size = 0;
-    if (clGetKernelArgInfo(kernel, index, param, 0, nullptr, &size) != CL_SUCCESS)
-        return std::nullopt;
-    std::string s(size, '\0');
-    if (size > 0 && clGetKernelArgInfo(kernel, index, param, size, s.data(), nullptr) != CL_SUCCESS)
-        return std::nullopt;
-    while (!s.empty() && s.back() == '\0')
-        s.pop_back();
-    return s;
-}
-
 template<typename T> std::optional<T> argValue(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param)
 {
     T value{};
@@ -98,8 +72,8 @@ std::optional<std::vector<KernelArg>> driverArgs(cl_kernel kernel, cl_uint count
 {
     std::vector<KernelArg> args;
     for (cl_uint i = 0; i < count; ++i) {
-        auto name = argString(kernel, i, CL_KERNEL_ARG_NAME);
-        auto type = argString(kernel, i, CL_KERNEL_ARG_TYPE_NAME);
+        auto name = kernelArgString(kernel, i, CL_KERNEL_ARG_NAME);
+        auto type = kernelArgString(kernel, i, CL_KERNEL_ARG_TYPE_NAME);
         auto address = argValue<cl_kernel_arg_address_qualifier>(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER);
         auto access = argValue<cl_kernel_arg_access_qualifier>(kernel, i, CL_KERNEL_ARG_ACCESS_QUALIFIER);
         auto qualifiers = argValue<cl_kernel_arg_type_qualifier>(kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER);
@@ -113,7 +87,7 @@ std::optional<std::vector<KernelArg>> driverArgs(cl_kernel kernel, cl_uint count
 WorkGroupInfo workGroupInfo(cl_kernel kernel, cl_device_id device)
 {
     WorkGroupInfo w;
-    w.device = detail::deviceString(device, CL_DEVICE_NAME);
+    w.device = deviceString(device, CL_DEVICE_NAME);
     // A value the driver will not give stays 0 rather than failing the whole listing.
     clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof w.workGroupSize,
                              &w.workGroupSize, nullptr);
@@ -198,7 +172,7 @@ std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_de
 {
     cl_uint count = 0;
     check(clCreateKernelsInProgram(program, 0, nullptr, &count), "clCreateKernelsInProgram");
-    std::vector<cl_kernel> raw(count);
+    std::vector<cl_kernel> raw(checkReported(count, kMaxKernels, "clCreateKernelsInProgram", "kernels"));
     if (count > 0)
         check(clCreateKernelsInProgram(program, count, raw.data(), nullptr), "clCreateKernelsInProgram");
     std::vector<KernelPtr> kernels;

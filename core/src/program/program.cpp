@@ -103,9 +103,9 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
         if (detail::devicePlatform(d) != platform)
             throw ClError("clCreateContext", CL_INVALID_DEVICE,
                           "the devices of one build must share a platform");
-        p.deviceNames.push_back(detail::deviceString(d, CL_DEVICE_NAME));
+        p.deviceNames.push_back(deviceString(d, CL_DEVICE_NAME));
     }
-    p.platformName = detail::platformString(platform, CL_PLATFORM_NAME);
+    p.platformName = platformString(platform, CL_PLATFORM_NAME);
     p.source = request.source;
     if (p.source.empty() && fromSource) {
         if (request.sourcePath.empty())
@@ -188,14 +188,7 @@ Attempt runBuild(cl_program program, const BuildRequest &request, const Prepared
         DeviceBuildLog log;
         log.id = request.devices[i];
         log.device = p.deviceNames[i];
-        size_t size = 0;
-        if (clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS &&
-            size) {
-            std::string text(size, '\0');
-            if (clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_LOG, size, text.data(), nullptr) ==
-                CL_SUCCESS)
-                log.log = trimmedLog(std::move(text));
-        }
+        log.log = trimmedLog(buildLog(program, log.id));
         cl_build_status status = CL_BUILD_ERROR;
         clGetProgramBuildInfo(program, log.id, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);
         log.success = a.error == CL_SUCCESS && status == CL_BUILD_SUCCESS;
@@ -410,7 +403,7 @@ BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsi
     Prepared p = prepare(request, false);
     for (size_t i = 0; i < request.devices.size(); ++i) {
         // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
-        const std::string versions = detail::deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
+        const std::string versions = deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
         if (versions.find("SPIR-V") == std::string::npos)
             throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V");
     }
@@ -476,7 +469,7 @@ std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
     cl_uint count = 0;
     check(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr),
           "clGetProgramInfo", "CL_PROGRAM_NUM_DEVICES");
-    std::vector<cl_device_id> order(count);
+    std::vector<cl_device_id> order(checkReported(count, kMaxDevices, "CL_PROGRAM_NUM_DEVICES", "devices"));
     check(clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), order.data(), nullptr),
           "clGetProgramInfo", "CL_PROGRAM_DEVICES");
     std::vector<size_t> sizes(count);
@@ -485,7 +478,7 @@ std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
     std::vector<std::vector<unsigned char>> all(count);
     std::vector<unsigned char *> pointers(count);
     for (cl_uint i = 0; i < count; ++i) {
-        all[i].resize(sizes[i]);
+        all[i].resize(checkReported(sizes[i], kMaxBinaryBytes, "CL_PROGRAM_BINARY_SIZES", "bytes"));
         pointers[i] = sizes[i] ? all[i].data() : nullptr;
     }
     check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof(unsigned char *), pointers.data(),

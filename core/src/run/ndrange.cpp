@@ -7,6 +7,7 @@
 #include "clscope/queue.h"
 
 #include "clscope/checkedmath.h"
+#include "clscope/clquery.h"
 #include "clscope/error.h"
 #include "clscope/version.h"
 
@@ -86,16 +87,11 @@ bool optionsAllowNonUniform(std::string_view buildOptions)
 LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::string_view buildOptions)
 {
     LaunchLimits l;
-    std::size_t nameSize = 0;
-    if (clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &nameSize) == CL_SUCCESS && nameSize) {
-        l.kernel.resize(nameSize);
-        clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, nameSize, l.kernel.data(), nullptr);
-        while (!l.kernel.empty() && l.kernel.back() == '\0')
-            l.kernel.pop_back();
-    }
+    l.kernel = kernelString(kernel, CL_KERNEL_FUNCTION_NAME);
     l.maxWorkItemDimensions = deviceValue<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
                                                    "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS");
-    l.maxWorkItemSizes.resize(l.maxWorkItemDimensions);
+    l.maxWorkItemSizes.resize(checkReported(l.maxWorkItemDimensions, kMaxInfoArrayEntries,
+                                            "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS", "dimensions"));
     check(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
                           l.maxWorkItemSizes.size() * sizeof(std::size_t), l.maxWorkItemSizes.data(),
                           nullptr),
