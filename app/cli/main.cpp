@@ -96,10 +96,19 @@ int reportError(bool json, const std::string &message, int code)
 int main(int argc, char **argv)
 {
     using namespace clscope::cli;
-    // Before any OpenCL call or thread. Not for capture: the captured program must see the loader's
-    // environment exactly as it would without CLScope.
-    if (!(argc > 1 && std::string_view(argv[1]) == "capture"))
-        clscope::registerInstalledPlatforms();
+    // The child of the driver probe (icdprobe.h): lists the one driver its loader sees, and nothing else.
+    if (argc == 2 && std::string_view(argv[1]) == clscope::kProbeArgument)
+        clscope::runIcdProbe();
+    // Before any OpenCL call or thread: each driver tried in a child, the bad ones skipped (and named here),
+    // Oclgrind registered. Not for capture: the captured program must see the loader's environment exactly
+    // as it would without CLScope.
+    if (!(argc > 1 && std::string_view(argv[1]) == "capture")) {
+        const clscope::LoaderSetup &loader = clscope::prepareLoader(clscope::selfExecutable());
+        for (const clscope::IcdProbe *skipped : loader.skipped())
+            std::cerr << "clscope-cli: warning: " << skipped->message() << '\n';
+        if (!loader.note.empty())
+            std::cerr << "clscope-cli: warning: " << loader.note << '\n';
+    }
     CLI::App app{"clscope-cli: OpenCL devices, builds, runs, memory pool and benchmarks, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("clscope-cli ") + CLSCOPE_VERSION);

@@ -108,6 +108,20 @@ const DeviceSnapshot *DeviceManager::currentDeviceSnapshot() const
     return m_snapshot ? m_snapshot->device(m_current.platform, m_current.device) : nullptr;
 }
 
+QStringList DeviceManager::skippedDrivers() const
+{
+    QStringList out;
+    if (!m_snapshot)
+        return out;
+    for (const SkippedIcd &s : m_snapshot->skippedIcds) {
+        QString line = QString::fromStdString(s.message);
+        if (!line.isEmpty())
+            line[0] = line[0].toUpper();
+        out << line + u'.';
+    }
+    return out;
+}
+
 QString DeviceManager::currentDeviceName() const
 {
     const DeviceSnapshot *d = currentDeviceSnapshot();

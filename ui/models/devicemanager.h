@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -41,6 +42,9 @@ public:
     // The device of the current snapshot with this id, or null.
     const DeviceSnapshot *deviceSnapshot(cl_device_id id) const;
     QString currentDeviceName() const;
+    // The OpenCL drivers this process skipped because their probe crashed, hung or failed (the snapshot's
+    // skippedIcds, from the loader setup in main), one sentence each; empty when none was.
+    QStringList skippedDrivers() const;
 
     // Makes a device current and remembers it (by platform and device name) in QSettings.
     void setCurrentDevice(DeviceKey key);

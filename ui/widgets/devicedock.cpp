@@ -4,6 +4,7 @@
 #include "models/devicefilterproxy.h"
 #include "models/devicetreemodel.h"
 #include "models/safewrite.h"
+#include "noticebar.h"
 
 #include <QAction>
 #include <QApplication>
@@ -36,6 +37,7 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     , m_view(new QTreeView)
     , m_filter(new QLineEdit)
     , m_emptyLabel(new QLabel)
+    , m_driverNotice(new NoticeBar)
 {
     setObjectName(QStringLiteral("deviceDock"));
     m_proxy->setSourceModel(m_model);
@@ -130,8 +132,12 @@ DeviceDock::DeviceDock(DeviceManager *manager, QWidget *parent)
     m_stack->addWidget(m_loadingPage);
     m_stack->addWidget(m_treePage);
     m_stack->addWidget(m_emptyPage);
+    // Above every page: the tree shows the drivers that work, the empty page says none does.
+    m_driverNotice->setObjectName(QStringLiteral("driverNotice"));
+    m_driverNotice->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_driverNotice);
     layout->addWidget(m_stack);
 
     connect(m_manager, &DeviceManager::enumerationStarted, this, [this] {
@@ -156,6 +162,9 @@ QString DeviceDock::currentPage() const
 void DeviceDock::showSnapshot(const SnapshotPtr &snapshot)
 {
     m_model->setSnapshot(snapshot);
+    const QStringList skipped = m_manager->skippedDrivers();
+    m_driverNotice->setText(skipped.join(u'\n'));
+    m_driverNotice->setVisible(!skipped.isEmpty());
     const bool empty = !snapshot || snapshot->platforms.empty();
     if (empty) {
         QString why = snapshot && !snapshot->error.empty()

@@ -15,6 +15,7 @@ namespace clscope::ui {
 
 class DeviceTreeModel;
 class DeviceFilterProxy;
+class NoticeBar;
 
 class DeviceDock : public QWidget
 {
@@ -25,6 +26,8 @@ public:
     DeviceTreeModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
+    // Names the OpenCL drivers that were skipped (DeviceManager::skippedDrivers); hidden when none was.
+    NoticeBar *driverNotice() const { return m_driverNotice; }
     // Which page shows: "loading", "tree", "empty".
     QString currentPage() const;
 
@@ -54,6 +57,7 @@ private:
     QTreeView *m_view;
     QLineEdit *m_filter;
     QLabel *m_emptyLabel;
+    NoticeBar *m_driverNotice;
     QWidget *m_loadingPage;
     QWidget *m_treePage;
     QWidget *m_emptyPage;

@@ -90,10 +90,21 @@ struct PlatformSnapshot
     ClVersion version() const;
 };
 
+// An OpenCL driver that this process did not load because its probe crashed, hung or failed
+// (icdprobe.h, loaderenv.h).
+struct SkippedIcd
+{
+    std::string file;    // the .icd file ("/etc/OpenCL/vendors/bad.icd"), or the library named directly
+    std::string library; // the library it names ("libbad.so")
+    std::string reason;  // "crashed (SIGSEGV)", "did not answer within 10 s", "failed (exit status 1: ...)"
+    std::string message; // the whole line: "the OpenCL driver ... crashed (SIGSEGV) while listing ..."
+};
+
 struct SystemSnapshot
 {
     std::vector<PlatformSnapshot> platforms;
-    std::string error; // clGetPlatformIDs failed as a whole (no ICD at all, loader broken)
+    std::string error;                   // clGetPlatformIDs failed as a whole (no ICD at all, loader broken)
+    std::vector<SkippedIcd> skippedIcds; // drivers left out of this process (the loader's setup)
     const DeviceSnapshot *device(int platform, int device) const;
 };
 
@@ -122,7 +133,8 @@ struct SnapshotOptions
 };
 
 // Reads every platform and device. A platform that fails is kept with its error; the others still show.
-// Every size and count a driver reports is bounded (clquery.h).
+// Every size and count a driver reports is bounded (clquery.h). The drivers the loader setup of this
+// process skipped are listed in skippedIcds.
 SystemSnapshot takeSnapshot(const SnapshotOptions &options = {});
 DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOptions &options);
 

@@ -4,6 +4,7 @@
 
 #include "clscope/clquery.h"
 #include "clscope/error.h"
+#include "clscope/loaderenv.h"
 
 #include <CL/cl_ext.h>
 
@@ -402,6 +403,13 @@ DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOpti
 SystemSnapshot takeSnapshot(const SnapshotOptions &options)
 {
     SystemSnapshot system;
+    if (const LoaderSetup *setup = loaderSetup()) {
+        for (const IcdProbe &probe : setup->probes) {
+            if (probe.skipped())
+                system.skippedIcds.push_back(
+                    {probe.icd.file, probe.icd.library, probe.reason(), probe.message()});
+        }
+    }
     const IdList<cl_platform_id> platforms = platformIds();
     if (platforms.error == CL_PLATFORM_NOT_FOUND_KHR ||
         (platforms.error == CL_SUCCESS && platforms.reported == 0))

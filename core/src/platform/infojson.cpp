@@ -121,6 +121,15 @@ std::string snapshotToJson(const SystemSnapshot &snapshot, int indent)
     root["platforms"] = std::move(platforms);
     if (!snapshot.error.empty())
         root["error"] = snapshot.error;
+    if (!snapshot.skippedIcds.empty()) {
+        ordered_json skipped = ordered_json::array();
+        for (const SkippedIcd &s : snapshot.skippedIcds)
+            skipped.push_back({{"file", validUtf8(s.file)},
+                               {"library", validUtf8(s.library)},
+                               {"reason", validUtf8(s.reason)},
+                               {"message", validUtf8(s.message)}});
+        root["skipped_icds"] = std::move(skipped);
+    }
     return root.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
