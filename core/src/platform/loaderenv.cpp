@@ -237,7 +237,9 @@ const LoaderSetup &prepareLoader(const std::string &probeExecutable)
             return setup; // the loader's own view is the right one
         const std::optional<fs::path> dir = privateFolder();
         if (!dir) {
-            setup.note = "cannot make a private folder for the OpenCL drivers; the loader loads them all";
+            setup.note =
+                "cannot make a private folder for the OpenCL drivers under $XDG_RUNTIME_DIR, $TMPDIR or "
+                "/tmp, so the loader loads every driver";
             return setup;
         }
         FolderEntries entries;
@@ -265,7 +267,7 @@ const LoaderSetup &prepareLoader(const std::string &probeExecutable)
         const fs::path folder = anySkipped ? *dir / setName(entries) : *dir;
         if ((anySkipped && !ownFolder(folder)) || !writeFolder(folder, entries)) {
             setup.note =
-                "cannot write the private folder " + folder.string() + "; the loader loads every driver";
+                "cannot write the private folder " + folder.string() + ", so the loader loads every driver";
             return setup;
         }
         // Ours only where the user had none; a value of the user's, narrowed to the good drivers, stays.
@@ -283,7 +285,7 @@ const LoaderSetup &prepareLoader(const std::string &probeExecutable)
         }
         setup.vendorsFolder = folder.string();
     } catch (const std::exception &e) {
-        setup.note = e.what(); // nothing changed that was not finished: the loader sees what it saw
+        setup.note = e.what(); // the environment is changed last: before that, the loader's view is as it was
     }
     return setup;
 }
