@@ -4,8 +4,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QList>
 #include <QTemporaryDir>
 #include <QtGlobal>
+
+#include <utility>
 
 namespace clscope::test {
 
@@ -40,5 +43,29 @@ inline bool setUpVendors(const QTemporaryDir &tmp, bool withBroken = true)
     qputenv("OCL_ICD_VENDORS", tmp.path().toLocal8Bit());
     return true;
 }
+
+// PoCL's .icd (copied from the system) and one .icd per (file name, library) in dir, for OCL_ICD_VENDORS
+// (not set here). False when PoCL is not installed.
+inline bool writePoclAnd(const QDir &dir, const QList<std::pair<QString, QByteArray>> &others)
+{
+    QFile pocl(QStringLiteral("/etc/OpenCL/vendors/pocl.icd"));
+    if (!pocl.open(QIODevice::ReadOnly) ||
+        !writeIcd(dir, QStringLiteral("pocl.icd"), pocl.readAll().trimmed()))
+        return false;
+    for (const auto &[name, library] : others) {
+        if (!writeIcd(dir, name, library))
+            return false;
+    }
+    return true;
+}
+
+#ifdef CLSCOPE_FAKE_ICD_DIR
+// A broken driver of tests/icd/fakeicd.c: "crash-platforms", "hang-platforms", "crash-deviceinfo",
+// "hang-deviceinfo" or "lying".
+inline QByteArray fakeIcd(const QByteArray &mode)
+{
+    return QByteArrayLiteral(CLSCOPE_FAKE_ICD_DIR "/libclscope-fakeicd-") + mode + QByteArrayLiteral(".so");
+}
+#endif
 
 } // namespace clscope::test
