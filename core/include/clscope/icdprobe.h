@@ -6,7 +6,7 @@
 // The child is `clscope-cli --probe-icd` with an environment whose loader sees that one driver: it lists
 // every platform and device and reads every parameter of the info table, as `info` does (no context, no
 // kernel). Every child starts at once and they share one deadline, so probing costs about as long as the
-// slowest driver takes to list its devices (PoCL: ~60 ms here).
+// slowest driver takes to list its devices (PoCL or Oclgrind: 40 to 150 ms each here).
 #pragma once
 
 #include <chrono>
