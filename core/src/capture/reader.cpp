@@ -393,7 +393,7 @@ CaptureSummary CaptureReader::summary() const
     s.droppedRecords = count(db, "SELECT IFNULL(SUM(records), 0) FROM drops");
     s.contents = count(db, "SELECT COUNT(*) FROM contents WHERE state = 'captured'");
     {
-        // One pass over the commands (a capture may hold millions): per type and kernel, then in memory.
+        // Per type and kernel, then by kernel name and by transfer type.
         std::map<std::int64_t, std::string> kernelNames;
         Stmt names(db, "SELECT id, name FROM kernels");
         while (names.step())
