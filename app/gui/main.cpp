@@ -209,7 +209,10 @@ int main(int argc, char **argv)
                                         QStringLiteral("WxH"));
     const QCommandLineOption benchTimelineOption(
         QStringLiteral("benchmark-timeline"),
-        QStringLiteral("Paint N synthetic events offscreen and print timings as JSON."), QStringLiteral("N"));
+        QStringLiteral(
+            "Paint N synthetic events, or a capture file opened as File → Open does, offscreen and "
+            "print timings as JSON."),
+        QStringLiteral("N|FILE.clscope"));
     parser.addOption(benchTimelineOption);
     parser.addOption(openOption);
     parser.addOption(buildOption);
@@ -272,7 +275,7 @@ int main(int argc, char **argv)
     }
 
     if (parser.isSet(benchTimelineOption))
-        return runTimelineBenchmark(parser.value(benchTimelineOption).toInt());
+        return runTimelineBenchmark(parser.value(benchTimelineOption));
 
     std::optional<QSize> windowSize;
     if (parser.isSet(sizeOption)) {

@@ -309,6 +309,55 @@ private slots:
         QCOMPARE(lanes.last(), std::uint64_t{2010});
     }
 
+    // A capture's records: host spans on one lane per thread of the program (the "host" lane stays the
+    // workbench's), device queues interleaved, a queue whose only command has no timestamps (its lane is
+    // there, empty), and kernels alternating, each box in its kernel's colour.
+    void lanesOfACapture()
+    {
+        auto host = [](const char *name, const char *thread, std::uint64_t start, std::uint64_t duration) {
+            CommandRecord r = record(Type::Marker, name, "host", thread, start, duration);
+            r.hostSpan = true;
+            return r;
+        };
+        std::vector<CommandRecord> v;
+        v.push_back(host("clCreateBuffer", "thread 7", 100, 10));
+        v.push_back(record(Type::Kernel, "a", "GPU", "q0", 200, 10));
+        v.push_back(host("build", "host", 50, 10));
+        v.push_back(record(Type::Kernel, "b", "GPU", "q1", 220, 10));
+        v.push_back(host("clFinish", "thread 3", 300, 100));
+        v.push_back(record(Type::Kernel, "a", "GPU", "q0", 240, 10));
+        CommandRecord untimed = record(Type::Kernel, "b", "CPU", "q9", 280, 10);
+        untimed.end = 0;
+        v.push_back(untimed);
+        v.push_back(host("clEnqueueNDRangeKernel", "thread 7", 500, 10));
+        v.push_back(record(Type::Read, "r", "GPU", "q0", 260, 10));
+        v.push_back(record(Type::Kernel, "b", "GPU", "q0", 262, 10));
+        for (bool stages : {false, true}) {
+            TimelineLanes lanes;
+            lanes.build(v, stages);
+            QStringList names;
+            for (const TimelineLane &l : lanes.lanes())
+                names << QString::fromStdString((l.host ? std::string("host:") : l.device + "/") + l.queue);
+            QCOMPARE(names, (QStringList{QStringLiteral("host:host"), QStringLiteral("host:thread 7"),
+                                         QStringLiteral("host:thread 3"), QStringLiteral("GPU/q0"),
+                                         QStringLiteral("GPU/q1"), QStringLiteral("CPU/q9")}));
+            QList<int> laneOf;
+            for (std::size_t i = 0; i < v.size(); ++i)
+                laneOf << lanes.laneOf(i);
+            QCOMPARE(laneOf, (QList<int>{1, 3, 0, 4, 2, 3, -1, 1, 3, 3}));
+            QVERIFY(lanes.lanes()[5].run.empty());
+            QCOMPARE(lanes.lanes()[3].run.items().size(), std::size_t{4});
+            QCOMPARE(lanes.lanes()[3].queued.items().size(), std::size_t{stages ? 4u : 0u});
+            QVERIFY(lanes.lanes()[1].queued.empty()); // host spans have no stages
+            for (const TimelineLane &l : lanes.lanes()) {
+                for (const TimelineItem &item : l.run.items())
+                    QCOMPARE(item.colour, colourIndexFor(v[item.record]));
+            }
+            QCOMPARE(lanes.first(), std::uint64_t{50});
+            QCOMPARE(lanes.last(), std::uint64_t{510});
+        }
+    }
+
     void colours()
     {
         const CommandRecord a = record(Type::Kernel, "vector_add", "d", "q", 10, 1);

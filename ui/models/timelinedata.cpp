@@ -210,80 +210,115 @@ void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages
     m_first = std::numeric_limits<std::uint64_t>::max();
     m_last = 0;
 
-    // Lanes are grouped by device, so numbering waits until every queue of every device is known.
+    // Every record's group first: the "host" lane (group 0), a thread of a captured program (its host
+    // spans), or a (device, queue). Lanes are grouped by device, so numbering waits until every queue of
+    // every device is known; the items of each group are counted on the way, so that each lane's row is
+    // allocated once (a capture has millions of records).
+    struct Group
+    {
+        int device = -1; // -1: a host lane
+        std::string queue;
+        std::size_t items = 0;
+        int lane = 0;
+    };
     struct DeviceQueues
     {
         std::string name;
-        std::vector<std::string> queues;
+        std::vector<int> groups; // in order of first appearance
         std::unordered_map<std::string, int> index;
     };
+    std::vector<Group> groups(1);
+    groups[0].queue = "host";
     std::vector<DeviceQueues> devices;
     std::unordered_map<std::string, int> deviceIndex;
-    std::vector<std::pair<int, int>> slot(records.size(), {-1, -1});
-    const std::string *lastDevice = nullptr;
-    const std::string *lastQueue = nullptr;
-    std::pair<int, int> lastSlot{-1, -1};
+    std::unordered_map<std::string, int> hostGroup;
+    std::vector<int> groupOf(records.size(), 0);
+    // Consecutive records of one queue (or thread) are the common case: no hash lookups for them.
+    const CommandRecord *lastDevice = nullptr;
+    const CommandRecord *lastHost = nullptr;
+    int lastDeviceGroup = 0, lastHostGroup = 0;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const CommandRecord &r = records[i];
-        if (r.hostSpan)
-            continue;
-        // Consecutive records of one queue are the common case: skip the hash lookups for them.
-        if (lastDevice && *lastDevice == r.device && *lastQueue == r.queue) {
-            slot[i] = lastSlot;
-            continue;
+        int group = 0;
+        if (r.hostSpan) {
+            if (!r.queue.empty() && r.queue != "host") {
+                if (lastHost && lastHost->queue == r.queue) {
+                    group = lastHostGroup;
+                } else {
+                    auto [it, added] = hostGroup.try_emplace(r.queue, static_cast<int>(groups.size()));
+                    if (added)
+                        groups.push_back({-1, r.queue});
+                    group = lastHostGroup = it->second;
+                    lastHost = &r;
+                }
+            }
+        } else if (lastDevice && lastDevice->device == r.device && lastDevice->queue == r.queue) {
+            group = lastDeviceGroup;
+        } else {
+            auto [dit, newDevice] = deviceIndex.try_emplace(r.device, static_cast<int>(devices.size()));
+            if (newDevice)
+                devices.push_back({r.device, {}, {}});
+            DeviceQueues &d = devices[static_cast<std::size_t>(dit->second)];
+            auto [qit, newQueue] = d.index.try_emplace(r.queue, static_cast<int>(groups.size()));
+            if (newQueue) {
+                groups.push_back({dit->second, r.queue});
+                d.groups.push_back(qit->second);
+            }
+            group = lastDeviceGroup = qit->second;
+            lastDevice = &r;
         }
-        auto [dit, newDevice] = deviceIndex.try_emplace(r.device, static_cast<int>(devices.size()));
-        if (newDevice)
-            devices.push_back({r.device, {}, {}});
-        DeviceQueues &d = devices[static_cast<std::size_t>(dit->second)];
-        auto [qit, newQueue] = d.index.try_emplace(r.queue, static_cast<int>(d.queues.size()));
-        if (newQueue)
-            d.queues.push_back(r.queue);
-        slot[i] = lastSlot = {dit->second, qit->second};
-        lastDevice = &r.device;
-        lastQueue = &r.queue;
+        groupOf[i] = group;
+        if (r.start != 0 && r.end != 0 && r.start <= r.end)
+            ++groups[static_cast<std::size_t>(group)].items;
     }
 
-    // Host lanes first: "host" for the workbench's own spans, then one per thread of a captured program.
-    m_lanes.emplace_back();
-    m_lanes.back().host = true;
-    m_lanes.back().queue = "host";
-    std::unordered_map<std::string, int> hostLane;
-    std::vector<int> hostLaneOf(records.size(), 0);
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        const CommandRecord &r = records[i];
-        if (!r.hostSpan || r.queue.empty() || r.queue == "host")
-            continue;
-        auto [it, added] = hostLane.try_emplace(r.queue, static_cast<int>(m_lanes.size()));
-        if (added) {
-            m_lanes.emplace_back();
-            m_lanes.back().host = true;
-            m_lanes.back().queue = r.queue;
-        }
-        hostLaneOf[i] = it->second;
+    // Host lanes first: "host" for the workbench's own spans, then one per thread of a captured program, then
+    // the queues of each device.
+    auto addLane = [this, &groups](int group, const std::string &device) {
+        Group &g = groups[static_cast<std::size_t>(group)];
+        g.lane = static_cast<int>(m_lanes.size());
+        TimelineLane lane;
+        lane.host = g.device < 0;
+        lane.device = device;
+        lane.queue = g.queue;
+        m_lanes.push_back(std::move(lane));
+    };
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].device < 0)
+            addLane(static_cast<int>(g), {});
     }
-    std::vector<int> firstLane(devices.size());
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        firstLane[d] = static_cast<int>(m_lanes.size());
-        for (const std::string &q : devices[d].queues) {
-            TimelineLane lane;
-            lane.device = devices[d].name;
-            lane.queue = q;
-            m_lanes.push_back(std::move(lane));
-        }
+    for (const DeviceQueues &d : devices) {
+        for (int g : d.groups)
+            addLane(g, d.name);
     }
 
     std::vector<std::vector<TimelineItem>> run(m_lanes.size());
     std::vector<std::vector<TimelineItem>> queued(stages ? m_lanes.size() : 0);
     std::vector<std::vector<TimelineItem>> submitted(stages ? m_lanes.size() : 0);
+    for (const Group &g : groups) {
+        const auto lane = static_cast<std::size_t>(g.lane);
+        run[lane].reserve(g.items);
+        if (stages && g.device >= 0) {
+            queued[lane].reserve(g.items);
+            submitted[lane].reserve(g.items);
+        }
+    }
+    const std::string *lastKernel = nullptr; // colourIndexFor hashes the name: once per run of one kernel
+    std::uint32_t lastKernelColour = 0;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const CommandRecord &r = records[i];
         if (r.start == 0 || r.end == 0 || r.start > r.end)
             continue;
-        const int lane =
-            r.hostSpan ? hostLaneOf[i] : firstLane[static_cast<std::size_t>(slot[i].first)] + slot[i].second;
+        const int lane = groups[static_cast<std::size_t>(groupOf[i])].lane;
         m_laneOfRecord[i] = lane;
-        const auto colour = colourIndexFor(r);
+        std::uint32_t colour = static_cast<std::uint32_t>(r.type);
+        if (r.type == CommandRecord::Type::Kernel) {
+            if (!lastKernel || *lastKernel != r.name) {
+                lastKernel = &r.name;
+                lastKernelColour = colourIndexFor(r);
+            }
+            colour = lastKernelColour;
+        }
         const auto index = static_cast<std::uint32_t>(i);
         run[static_cast<std::size_t>(lane)].push_back({r.start, r.end, index, colour});
         m_first = std::min(m_first, r.start);

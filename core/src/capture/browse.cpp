@@ -3,29 +3,22 @@
 #include "reader_impl.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace clscope {
 
 using namespace capture;
 
-namespace {
-
-std::uint64_t scalar(const Db &db, const char *sql)
-{
-    Stmt s(db, sql);
-    return s.step() ? std::uint64_t(s.i64(0)) : 0;
-}
-
-// "ndrange-kernel" -> "clEnqueueNDRangeKernel", "read-buffer" -> "clEnqueueReadBuffer".
-std::string enqueueName(const std::string &typeName)
+std::string capture::enqueueName(std::string_view typeName)
 {
     std::string out = "clEnqueue";
     std::size_t at = 0;
     while (at <= typeName.size()) {
         const std::size_t dash = std::min(typeName.find('-', at), typeName.size());
-        std::string word = typeName.substr(at, dash - at);
+        std::string word(typeName.substr(at, dash - at));
         if (word == "ndrange" || word == "svm") {
             for (char &c : word)
                 c = char(c - 'a' + 'A');
@@ -38,6 +31,71 @@ std::string enqueueName(const std::string &typeName)
         at = dash + 1;
     }
     return out;
+}
+
+const ApiScan &CaptureReader::Impl::apiCalls()
+{
+    const std::int64_t version = dataVersion();
+    if (apiScan.dataVersion == version)
+        return apiScan;
+    ApiScan scan;
+    std::unordered_map<std::int64_t, std::optional<std::string>> names;
+    {
+        Stmt n(db, "SELECT id, name FROM api_names");
+        while (n.step())
+            names[n.i64(0)] = n.isNull(1) ? std::nullopt : std::optional<std::string>(n.text(1));
+    }
+    // GROUP BY api (NULL a group of its own); consecutive calls of one function are the common case.
+    std::unordered_map<std::int64_t, std::uint32_t> byApi;
+    std::optional<std::uint32_t> nullApi;
+    std::int64_t lastApi = 0;
+    bool lastNull = false;
+    std::uint32_t last = UINT32_MAX;
+    Stmt q(db, "SELECT api, thread, start_ns, duration_ns, result FROM api_calls ORDER BY id");
+    while (q.step()) {
+        const bool apiNull = q.isNull(0);
+        const std::int64_t api = q.i64(0);
+        if (last == UINT32_MAX || apiNull != lastNull || api != lastApi) {
+            const auto index = std::uint32_t(scan.functions.size());
+            bool added = false;
+            if (apiNull) {
+                added = !nullApi;
+                if (added)
+                    nullApi = index;
+                last = *nullApi;
+            } else {
+                auto it = byApi.try_emplace(api, index);
+                added = it.second;
+                last = it.first->second;
+            }
+            if (added) {
+                // IFNULL(n.name, 'call ' || c.api): NULL (so "") without an api.
+                CallTotals f;
+                if (!apiNull) {
+                    const auto n = names.find(api);
+                    f.name = n != names.end() && n->second ? *n->second : "call " + std::to_string(api);
+                }
+                scan.functions.push_back(std::move(f));
+            }
+            lastApi = api;
+            lastNull = apiNull;
+        }
+        const bool durationNull = q.isNull(3);
+        const std::int64_t duration = q.i64(3);
+        scan.functions[last].add(q.isNull(4), q.i64(4), durationNull, duration);
+        scan.spans.push_back({q.i64(2), duration, q.i64(1), last, durationNull});
+    }
+    scan.dataVersion = version;
+    apiScan = std::move(scan);
+    return apiScan;
+}
+
+namespace {
+
+std::uint64_t scalar(const Db &db, const char *sql)
+{
+    Stmt s(db, sql);
+    return s.step() ? std::uint64_t(s.i64(0)) : 0;
 }
 
 // Live bytes over time from (time, +size / -size) events, frees first at equal times.
@@ -60,16 +118,34 @@ std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std:
 
 CaptureProgress CaptureReader::progress() const
 {
+    const ReadSnapshot snapshot(d->db);
     const Db &db = d->db;
     CaptureProgress p;
-    {
+    std::uint64_t commands = 0;
+    if (d->haveCommandScan()) {
+        p.commands = d->commandScan.succeeded;
+        p.launches = d->commandScan.succeededLaunches;
+        commands = d->commandScan.rows;
+    } else if (scalar(db, "SELECT value = '1' FROM meta WHERE key = 'command_totals'")) {
+        // The recorder's totals of a finished capture (as summary() takes them): count is what succeeded,
+        // launches the launches among them.
+        Stmt s(db, "SELECT IFNULL(SUM(count), 0), IFNULL(SUM(launches), 0), IFNULL(SUM(count + failed), 0) "
+                   "FROM command_totals");
+        if (s.step()) {
+            p.commands = std::uint64_t(s.i64(0));
+            p.launches = std::uint64_t(s.i64(1));
+            commands = std::uint64_t(s.i64(2));
+        }
+    } else {
+        // A live capture's progress line: two columns, not the whole pass.
         Stmt s(db, "SELECT COUNT(*), COUNT(launch) FROM commands WHERE result = 0");
         if (s.step()) {
             p.commands = std::uint64_t(s.i64(0));
             p.launches = std::uint64_t(s.i64(1));
         }
+        commands = scalar(db, "SELECT COUNT(*) FROM commands");
     }
-    p.apiCalls = scalar(db, "SELECT COUNT(*) FROM api_calls") + scalar(db, "SELECT COUNT(*) FROM commands");
+    p.apiCalls = scalar(db, "SELECT COUNT(*) FROM api_calls") + commands;
     p.memObjects = scalar(db, "SELECT COUNT(*) FROM mem_objects");
     p.contentBytes = scalar(db, "SELECT IFNULL(SUM(LENGTH(data)), 0) FROM contents WHERE state = 'captured'");
     p.droppedRecords = scalar(db, "SELECT IFNULL(SUM(records), 0) FROM drops");
@@ -143,16 +219,17 @@ std::vector<CaptureContextSeries> CaptureReader::memoryByContext() const
 
 std::vector<CapturedProgram> CaptureReader::programs() const
 {
+    const ReadSnapshot snapshot(d->db);
     const Db &db = d->db;
+    // Launches per kernel from the pass over the commands, instead of a pass per kernel.
+    const std::unordered_map<std::int64_t, std::uint64_t> &launches = d->commands().launchesByKernel;
     std::vector<CapturedProgram> out;
     Stmt p(db, "SELECT id, context, kind FROM programs ORDER BY id");
     Stmt src(db, "SELECT data FROM program_sources WHERE program = ? ORDER BY idx");
     Stmt builds(db, "SELECT id, op, options, result, duration_ns FROM builds WHERE program = ? ORDER BY id");
     Stmt logs(db, "SELECT IFNULL(d.name, ''), l.status, l.log FROM build_logs l LEFT JOIN devices d ON "
                   "d.id = l.device WHERE l.build = ?");
-    Stmt kernels(db,
-                 "SELECT k.name, (SELECT COUNT(*) FROM commands c WHERE c.kernel = k.id AND c.launch IS NOT "
-                 "NULL) FROM kernels k WHERE k.program = ? ORDER BY k.id");
+    Stmt kernels(db, "SELECT name, id FROM kernels WHERE program = ? ORDER BY id");
     while (p.step()) {
         CapturedProgram prog;
         prog.id = p.i64(0);
@@ -183,7 +260,8 @@ std::vector<CapturedProgram> CaptureReader::programs() const
             const std::string name = kernels.text(0);
             if (std::find(prog.kernels.begin(), prog.kernels.end(), name) == prog.kernels.end())
                 prog.kernels.push_back(name);
-            prog.launches += std::uint64_t(kernels.i64(1));
+            if (const auto n = launches.find(kernels.i64(1)); n != launches.end())
+                prog.launches += n->second;
         }
         kernels.reset();
         out.push_back(std::move(prog));
@@ -193,7 +271,7 @@ std::vector<CapturedProgram> CaptureReader::programs() const
 
 std::vector<CaptureApiTotal> CaptureReader::apiTotals() const
 {
-    const Db &db = d->db;
+    const ReadSnapshot snapshot(d->db);
     std::map<std::string, CaptureApiTotal> byName;
     auto add = [&byName](const std::string &name, std::uint64_t calls, std::uint64_t failed, std::uint64_t ns,
                          std::uint64_t maxNs) {
@@ -204,16 +282,10 @@ std::vector<CaptureApiTotal> CaptureReader::apiTotals() const
         t.totalNs += ns;
         t.maxNs = std::max(t.maxNs, maxNs);
     };
-    Stmt a(db, "SELECT IFNULL(n.name, 'call ' || c.api), COUNT(*), SUM(c.result != 0), SUM(c.duration_ns), "
-               "MAX(c.duration_ns) FROM api_calls c LEFT JOIN api_names n ON n.id = c.api GROUP BY c.api");
-    while (a.step())
-        add(a.text(0), std::uint64_t(a.i64(1)), std::uint64_t(a.i64(2)), std::uint64_t(a.i64(3)),
-            std::uint64_t(a.i64(4)));
-    Stmt c(db, "SELECT type_name, COUNT(*), SUM(result != 0), SUM(host_duration_ns), MAX(host_duration_ns) "
-               "FROM commands GROUP BY type_name");
-    while (c.step())
-        add(enqueueName(c.text(0)), std::uint64_t(c.i64(1)), std::uint64_t(c.i64(2)), std::uint64_t(c.i64(3)),
-            std::uint64_t(c.i64(4)));
+    for (const CallTotals &f : d->apiCalls().functions)
+        add(f.name, f.calls, f.failed, f.totalNs, std::uint64_t(f.maxNs));
+    for (const CallTotals &e : d->commands().enqueues)
+        add(enqueueName(e.name), e.calls, e.failed, e.totalNs, std::uint64_t(e.maxNs));
     std::vector<CaptureApiTotal> out;
     for (auto &[name, t] : byName)
         out.push_back(std::move(t));
@@ -225,30 +297,61 @@ std::vector<CaptureApiTotal> CaptureReader::apiTotals() const
 
 std::vector<CommandRecord> CaptureReader::apiCallRecords(std::size_t limit) const
 {
-    const Db &db = d->db;
+    const ReadSnapshot snapshot(d->db);
+    const ApiScan &api = d->apiCalls();
+    const CommandScan &commands = d->commands();
+    struct Pick
+    {
+        const HostSpan *span;
+        bool enqueue;
+    };
+    std::vector<Pick> picks;
+    picks.reserve(api.spans.size() + commands.spans.size());
+    for (const HostSpan &s : api.spans)
+        picks.push_back({&s, false});
+    for (const HostSpan &s : commands.spans)
+        picks.push_back({&s, true});
+    // The longest calls when there are more than the limit: those are the ones a timeline shows (ORDER BY
+    // duration DESC, NULL last, LIMIT).
+    if (picks.size() > limit) {
+        const auto longer = [](const Pick &a, const Pick &b) {
+            if (a.span->noDuration != b.span->noDuration)
+                return b.span->noDuration;
+            return a.span->duration > b.span->duration;
+        };
+        std::nth_element(picks.begin(), picks.begin() + std::ptrdiff_t(limit), picks.end(), longer);
+        picks.resize(limit);
+    }
+    std::stable_sort(picks.begin(), picks.end(),
+                     [](const Pick &a, const Pick &b) { return a.span->start < b.span->start; });
+
+    // Names and lanes once each: "clEnqueueNDRangeKernel" from "ndrange-kernel", "thread N".
+    std::vector<std::optional<std::string>> apiNames(api.functions.size()),
+        enqueueNames(commands.enqueues.size());
+    std::unordered_map<std::int64_t, std::string> threads;
     std::vector<CommandRecord> out;
-    // The longest calls when there are more than the limit: those are the ones a timeline shows.
-    Stmt q(db, "SELECT name, thread, start_ns, duration_ns FROM ("
-               "SELECT IFNULL(n.name, 'call ' || c.api) AS name, c.thread, c.start_ns, c.duration_ns "
-               "FROM api_calls c LEFT JOIN api_names n ON n.id = c.api "
-               "UNION ALL SELECT type_name, thread, host_start_ns, host_duration_ns FROM commands) "
-               "ORDER BY duration_ns DESC LIMIT ?");
-    q.bind(1, std::int64_t(std::min<std::size_t>(limit, std::size_t(INT64_MAX))));
-    while (q.step()) {
+    out.reserve(picks.size());
+    for (const Pick &p : picks) {
+        const HostSpan &s = *p.span;
+        std::optional<std::string> &name = (p.enqueue ? enqueueNames : apiNames)[s.name];
+        if (!name) {
+            const std::string &raw = p.enqueue ? commands.enqueues[s.name].name : api.functions[s.name].name;
+            name = raw.rfind("cl", 0) == 0 ? raw : enqueueName(raw);
+        }
+        auto [thread, added] = threads.try_emplace(s.thread);
+        if (added)
+            thread->second = "thread " + std::to_string(s.thread);
         CommandRecord r;
         r.type = CommandRecord::Type::Marker;
         r.hostSpan = true;
-        const std::string name = q.text(0);
-        r.name = name.rfind("cl", 0) == 0 ? name : enqueueName(name);
-        r.queue = "thread " + std::to_string(q.i64(1));
+        r.name = *name;
+        r.queue = thread->second;
         r.device = "host";
-        r.start = std::uint64_t(q.i64(2));
-        r.end = r.start + std::uint64_t(std::max<std::int64_t>(q.i64(3), 1));
+        r.start = std::uint64_t(s.start);
+        r.end = r.start + std::uint64_t(std::max<std::int64_t>(s.duration, 1));
         r.hostSubmitNs = r.start;
         out.push_back(std::move(r));
     }
-    std::sort(out.begin(), out.end(),
-              [](const CommandRecord &a, const CommandRecord &b) { return a.start < b.start; });
     return out;
 }
 

@@ -101,6 +101,14 @@ std::string Stmt::text(int col) const
              : std::string();
 }
 
+std::string_view Stmt::view(int col) const
+{
+    const auto *p = sqlite3_column_text(m_stmt, col);
+    return p ? std::string_view(reinterpret_cast<const char *>(p),
+                                std::size_t(sqlite3_column_bytes(m_stmt, col)))
+             : std::string_view();
+}
+
 std::vector<unsigned char> Stmt::blob(int col) const
 {
     const auto *p = static_cast<const unsigned char *>(sqlite3_column_blob(m_stmt, col));

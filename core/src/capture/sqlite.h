@@ -53,9 +53,20 @@ public:
     void reset();
 
     std::int64_t i64(int col) const { return sqlite3_column_int64(m_stmt, col); }
+    // A column read once for both its type and its value (a pass over millions of rows asks for both). The
+    // value is SQLite's unprotected one: read it on the connection's thread, before the next step().
+    struct Value
+    {
+        sqlite3_value *v;
+        bool isNull() const { return sqlite3_value_type(v) == SQLITE_NULL; }
+        std::int64_t i64() const { return sqlite3_value_int64(v); }
+    };
+    Value value(int col) const { return {sqlite3_column_value(m_stmt, col)}; }
     double f64(int col) const { return sqlite3_column_double(m_stmt, col); }
     bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
     std::string text(int col) const;
+    // The text without a copy: valid until the next step() or reset().
+    std::string_view view(int col) const;
     std::vector<unsigned char> blob(int col) const;
 
 private:
