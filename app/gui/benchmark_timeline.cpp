@@ -206,28 +206,6 @@ QJsonObject readerBreakdown(const std::string &path)
     return out;
 }
 
-// Live bytes of all contexts summed, as the capture's timeline shows them under the commands (what
-// CaptureCoordinator::showSnapshot gives the Timeline panel).
-std::vector<PoolSeriesPoint> summedMemory(const std::vector<clscope::CaptureContextSeries> &contexts)
-{
-    std::vector<std::pair<std::uint64_t, std::int64_t>> steps;
-    for (const clscope::CaptureContextSeries &c : contexts) {
-        std::uint64_t before = 0;
-        for (const PoolSeriesPoint &p : c.series) {
-            steps.push_back({p.timestampNs, std::int64_t(p.heldBytes) - std::int64_t(before)});
-            before = p.heldBytes;
-        }
-    }
-    std::sort(steps.begin(), steps.end());
-    std::vector<PoolSeriesPoint> memory;
-    std::int64_t live = 0;
-    for (const auto &[t, d] : steps) {
-        live += d;
-        memory.push_back({t, std::uint64_t(live), std::uint64_t(live)});
-    }
-    return memory;
-}
-
 int benchmarkCapture(const QString &path)
 {
     clscope::ui::CaptureSnapshot snapshot;
@@ -240,23 +218,21 @@ int benchmarkCapture(const QString &path)
 
     // The Timeline panel's part: the widget's index (lanes, legend, range) alone, then the whole panel
     // (the widget again, the events table, the statistics), each from its own copy of the records.
-    std::vector<PoolSeriesPoint> memory = summedMemory(snapshot.memory);
-    auto records = std::make_shared<const std::vector<CommandRecord>>(snapshot.records);
+    std::vector<PoolSeriesPoint> memory = clscope::ui::summedMemory(snapshot.memory);
+    const auto &records = snapshot.records;
     TimelineWidget widget;
     widget.resize(kImageSize);
     const Timed index = timed([&] { widget.setRecords(records, memory); });
-    // What CaptureCoordinator::showSnapshot pays today on top: the panel takes its records by value.
-    std::vector<CommandRecord> dockRecords;
-    const Timed copy = timed([&] { dockRecords = snapshot.records; });
+    // The panel shares the snapshot's records, as CaptureCoordinator::showSnapshot gives them.
     clscope::ui::TimelineDock dock;
-    const Timed panel = timed([&] { dock.setRecords(std::move(dockRecords), std::move(memory)); });
+    const Timed panel = timed([&] { dock.setRecords(records, std::move(memory)); });
 
     QJsonObject out;
     out.insert(QStringLiteral("capture"), path);
-    out.insert(QStringLiteral("events"), static_cast<qint64>(snapshot.records.size()));
+    out.insert(QStringLiteral("events"), static_cast<qint64>(snapshot.records->size()));
     out.insert(QStringLiteral("commands"), static_cast<qint64>(snapshot.commandCount));
     out.insert(QStringLiteral("api_spans"),
-               static_cast<qint64>(snapshot.records.size() - snapshot.commandCount));
+               static_cast<qint64>(snapshot.records->size() - snapshot.commandCount));
     out.insert(QStringLiteral("open_ms"), open.wall);
     out.insert(QStringLiteral("open_cpu_ms"), open.cpu);
     out.insert(QStringLiteral("open_breakdown"), breakdown);
@@ -264,7 +240,6 @@ int benchmarkCapture(const QString &path)
     out.insert(QStringLiteral("index_cpu_ms"), index.cpu);
     out.insert(QStringLiteral("panel_ms"), panel.wall);
     out.insert(QStringLiteral("panel_cpu_ms"), panel.cpu);
-    out.insert(QStringLiteral("records_copy_ms"), copy.wall);
     if (!benchmarkPaints(widget, out))
         return 1;
     print(out);

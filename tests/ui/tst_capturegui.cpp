@@ -129,8 +129,8 @@ class TestCaptureGui : public QObject
     {
         int n = 0;
         for (std::size_t i = 0; i < s.commandCount; ++i)
-            n += s.records[i].type == CommandRecord::Type::Kernel && s.records[i].name == name &&
-                 s.records[i].launch >= 0;
+            n += (*s.records)[i].type == CommandRecord::Type::Kernel && (*s.records)[i].name == name &&
+                 (*s.records)[i].launch >= 0;
         return n;
     }
 
@@ -235,7 +235,7 @@ private slots:
                  qPrintable(dock()->memoryView()->highlightsText()));
         // Its API calls on a host lane of their own thread.
         bool hostLane = false;
-        for (const CommandRecord &r : s.records)
+        for (const CommandRecord &r : *s.records)
             hostLane |=
                 r.hostSpan && r.queue.rfind("thread ", 0) == 0 && r.name == "clCreateProgramWithSource";
         QVERIFY(hostLane);

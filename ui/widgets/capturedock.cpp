@@ -58,19 +58,41 @@ QTableWidgetItem *numberItem(double value, const QString &text)
 
 } // namespace
 
+std::vector<PoolSeriesPoint> summedMemory(const std::vector<CaptureContextSeries> &contexts)
+{
+    std::vector<std::pair<std::uint64_t, std::int64_t>> steps;
+    for (const CaptureContextSeries &c : contexts) {
+        std::uint64_t before = 0;
+        for (const PoolSeriesPoint &p : c.series) {
+            steps.push_back({p.timestampNs, std::int64_t(p.heldBytes) - std::int64_t(before)});
+            before = p.heldBytes;
+        }
+    }
+    std::sort(steps.begin(), steps.end());
+    std::vector<PoolSeriesPoint> memory;
+    std::int64_t live = 0;
+    for (const auto &[t, d] : steps) {
+        live += d;
+        memory.push_back({t, std::uint64_t(live), std::uint64_t(live)});
+    }
+    return memory;
+}
+
 CaptureSnapshot readCapture(const QString &path)
 {
     CaptureSnapshot s;
     s.path = path;
     try {
         CaptureReader reader(path.toStdString());
+        // The commands first: the reader's one pass over them serves the summary and progress too.
+        std::vector<CommandRecord> records = reader.commandRecords();
+        s.commandCount = records.size();
+        std::vector<CommandRecord> api = reader.apiCallRecords();
+        records.reserve(records.size() + api.size());
+        records.insert(records.end(), std::make_move_iterator(api.begin()),
+                       std::make_move_iterator(api.end()));
         s.summary = reader.summary();
         s.progress = reader.progress();
-        s.records = reader.commandRecords();
-        s.commandCount = s.records.size();
-        std::vector<CommandRecord> api = reader.apiCallRecords();
-        s.records.insert(s.records.end(), std::make_move_iterator(api.begin()),
-                         std::make_move_iterator(api.end()));
         s.memory = reader.memoryByContext();
         s.buffers = reader.buffers();
         s.programs = reader.programs();
@@ -79,12 +101,13 @@ CaptureSnapshot readCapture(const QString &path)
             s.launchesWithContents.insert(l);
         s.launchCount = reader.launchCount();
         s.first = UINT64_MAX;
-        for (const CommandRecord &r : s.records) {
+        for (const CommandRecord &r : records) {
             if (r.start && r.end >= r.start) {
                 s.first = std::min(s.first, r.start);
                 s.last = std::max(s.last, r.end);
             }
         }
+        s.records = std::make_shared<const std::vector<CommandRecord>>(std::move(records));
         for (const CapturedBuffer &b : s.buffers) {
             s.first = std::min(s.first, b.createdNs);
             s.last = std::max(s.last, b.releasedNs.value_or(b.createdNs));
@@ -283,7 +306,7 @@ void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
     m_launchKernel.assign(std::size_t(std::max<std::int64_t>(0, s.launchCount)), -1);
     std::map<std::string, int> names;
     for (std::size_t i = 0; i < s.commandCount; ++i) {
-        const CommandRecord &r = s.records[i];
+        const CommandRecord &r = (*s.records)[i];
         if (r.launch < 0 || std::size_t(r.launch) >= m_launchKernel.size())
             continue;
         auto [it, added] = names.try_emplace(r.name, int(m_kernelNames.size()));

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -31,8 +32,10 @@ struct CaptureSnapshot
     QString path;
     CaptureSummary summary;
     CaptureProgress progress;
-    std::vector<CommandRecord> records; // the commands (host clock), then the API calls as host spans
-    std::size_t commandCount = 0;       // records before the API spans
+    // The commands (host clock), then the API calls as host spans; shared with the timeline.
+    std::shared_ptr<const std::vector<CommandRecord>> records =
+        std::make_shared<const std::vector<CommandRecord>>();
+    std::size_t commandCount = 0; // records before the API spans
     std::vector<CaptureContextSeries> memory;
     std::vector<CapturedBuffer> buffers;
     std::vector<CapturedProgram> programs;
@@ -42,6 +45,9 @@ struct CaptureSnapshot
     std::uint64_t first = 0, last = 0; // host ns spanned
     QString error;                     // the file could not be read
 };
+
+// Live bytes of all contexts summed over time: the counter track under a capture's timeline.
+std::vector<PoolSeriesPoint> summedMemory(const std::vector<CaptureContextSeries> &contexts);
 
 // Reads the whole capture; a file that cannot be read gives error.
 CaptureSnapshot readCapture(const QString &path);

@@ -281,6 +281,14 @@ void TimelineDock::setRecords(std::vector<CommandRecord> records, std::vector<Po
     showRecords(false);
 }
 
+void TimelineDock::setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool)
+{
+    m_records = records ? std::move(records) : std::make_shared<const std::vector<CommandRecord>>();
+    m_pool = std::move(pool);
+    m_lastRunBegin = 0;
+    showRecords(false);
+}
+
 void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool)
 {
     // Records are shared, immutable vectors (the models and the timeline hold the same one), so a new run
@@ -301,7 +309,7 @@ void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector
 
 void TimelineDock::clear()
 {
-    setRecords({}, {});
+    setRecords(std::vector<CommandRecord>{}, {});
 }
 
 void TimelineDock::showRecords(bool append)

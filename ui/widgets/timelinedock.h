@@ -33,6 +33,8 @@ public:
     explicit TimelineDock(QWidget *parent = nullptr);
 
     void setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
+    // The same records shared with their owner (a capture's million commands are not copied).
+    void setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool = {});
     // A new run's records (and pool samples) after the ones shown.
     void appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
     // Forgets every record and pool sample (the Clear button).

@@ -313,23 +313,7 @@ void CaptureCoordinator::showSnapshot(CaptureSnapshot s)
     if (s.error.isEmpty()) {
         // The timeline: the program's commands on its devices' queues, its API calls on host lanes by thread,
         // and its live device memory under them.
-        std::vector<PoolSeriesPoint> memory;
-        {
-            std::vector<std::pair<std::uint64_t, std::int64_t>> steps;
-            for (const CaptureContextSeries &c : s.memory) {
-                std::uint64_t before = 0;
-                for (const PoolSeriesPoint &p : c.series) {
-                    steps.push_back({p.timestampNs, std::int64_t(p.heldBytes) - std::int64_t(before)});
-                    before = p.heldBytes;
-                }
-            }
-            std::sort(steps.begin(), steps.end());
-            std::int64_t live = 0;
-            for (const auto &[t, d] : steps) {
-                live += d;
-                memory.push_back({t, std::uint64_t(live), std::uint64_t(live)});
-            }
-        }
+        std::vector<PoolSeriesPoint> memory = summedMemory(s.memory);
         m_timeline->setRecords(s.records, std::move(memory));
         m_timeline->timeline()->setCounterTitle(tr("Device memory"));
         if (!live && s.summary.apiCalls > 0) // else the panel says why there is nothing
@@ -350,7 +334,7 @@ void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
     if (launch < 0) {
         // A kernel's statistics row: its first launch with contents, else its first.
         for (std::size_t i = 0; i < m_snapshot.commandCount; ++i) {
-            const CommandRecord &r = m_snapshot.records[i];
+            const CommandRecord &r = (*m_snapshot.records)[i];
             if (r.launch < 0 || qs(r.name) != kernel)
                 continue;
             if (launch < 0)
