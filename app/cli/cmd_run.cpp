@@ -121,8 +121,14 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
             continue;
         std::cout << name << " (" << b->count << " " << b->type.name() << "):";
         const ScalarKind kind = b->type.isRaw() ? ScalarKind::UChar : b->type.scalar;
-        for (const Number &n : b->numbers())
-            std::cout << ' ' << formatNumber(n, kind);
+        const std::vector<Number> numbers = b->numbers();
+        if (b->type.complex) {
+            for (std::size_t i = 0; i + 1 < numbers.size(); i += 2)
+                std::cout << ' ' << formatComplex(toDouble(numbers[i]), toDouble(numbers[i + 1]), kind);
+        } else {
+            for (const Number &n : numbers)
+                std::cout << ' ' << formatNumber(n, kind);
+        }
         std::cout << '\n';
     }
 }

@@ -159,6 +159,12 @@ private slots:
                                 << "float" << 4 << 1;
         QTest::newRow("bytes12") << "bytes12"
                                  << "bytes12" << 12 << 12;
+        QTest::newRow("cfloat_t") << "cfloat_t"
+                                  << "cfloat_t" << 8 << 2;
+        QTest::newRow("cdouble_t") << "cdouble_t"
+                                   << "cdouble_t" << 16 << 2;
+        QTest::newRow("cfloat") << "cfloat"
+                                << "" << 0 << 0;
         QTest::newRow("float5") << "float5"
                                 << "" << 0 << 0;
         QTest::newRow("float1") << "float1"
@@ -348,6 +354,28 @@ private slots:
         QTest::newRow("bytes2 with 0x") << "bytes2"
                                         << "0xffEE"
                                         << "ffee";
+        // pyopencl-complex.h's cfloat_t and cdouble_t: real part, then imaginary part.
+        QTest::newRow("cfloat_t literal") << "cfloat_t"
+                                          << "1+2j"
+                                          << "0000803f00000040";
+        QTest::newRow("cfloat_t RE,IM") << "cfloat_t"
+                                        << "1,2"
+                                        << "0000803f00000040";
+        QTest::newRow("cfloat_t in parentheses") << "cfloat_t"
+                                                 << "(1-2J)"
+                                                 << "0000803f000000c0";
+        QTest::newRow("cfloat_t imaginary") << "cfloat_t"
+                                            << "-0.5j"
+                                            << "00000000000000bf";
+        QTest::newRow("cfloat_t real") << "cfloat_t"
+                                       << "3"
+                                       << "0000404000000000";
+        QTest::newRow("cfloat_t exponents") << "cfloat_t"
+                                            << "1e1-1e-1j"
+                                            << "00002041cdccccbd";
+        QTest::newRow("cdouble_t") << "cdouble_t"
+                                   << "1+2j"
+                                   << "000000000000f03f0000000000000040";
     }
 
     void values()
@@ -502,6 +530,17 @@ private slots:
         QTest::newRow("bytes2 not hex") << "bytes2"
                                         << "zz00"
                                         << "n: 'zz00' is not hex bytes for bytes2";
+        QTest::newRow("cfloat_t with 3")
+            << "cfloat_t"
+            << "1,2,3"
+            << "n: cfloat_t needs 2 values (RE,IM) or a complex literal like 1+2j, "
+               "got '1,2,3'";
+        QTest::newRow("cfloat_t not a number") << "cfloat_t"
+                                               << "x+2j"
+                                               << "n: 'x' is not a valid float";
+        QTest::newRow("cfloat_t range") << "cfloat_t"
+                                        << "1e39j"
+                                        << "n: 1e39 is out of range for float (largest 3.4028235e+38)";
     }
 
     void badValues()

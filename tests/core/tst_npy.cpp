@@ -1,8 +1,9 @@
 // .npy reading and writing: numpy's exact header bytes, a round trip for every dtype (through memory and
 // through a file), version 2.0 and Python 2 headers, buffers to arrays and back (vectors, 3-vectors, raw
-// bytes), and every malformed or unsupported file with its message.
+// bytes, complex numbers read back by numpy), and every malformed or unsupported file with its message.
 #include "clscope/npy.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -15,6 +16,32 @@ namespace {
 std::string dataPath(const char *name)
 {
     return std::string(CLSCOPE_TEST_DATA "/run/") + name;
+}
+
+std::string structsPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/structs/") + name;
+}
+
+// What numpy makes of a file: its dtype ("ITEMSIZE {name@offset dtype(shape), ...}" for records, nested
+// ones spelled out), its shape and `values` (a Python expression of the array a), printed by python3-numpy.
+QString numpySays(const std::string &path, const char *values = "a.tolist()")
+{
+    QProcess p;
+    p.start(QStringLiteral("/usr/bin/python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral(
+                 "import numpy as np, sys\n"
+                 "a = np.load(sys.argv[1])\n"
+                 "def d(t): return '%d {' % t.itemsize + ', '.join('%s@%d %s' % (n, t.fields[n][1], "
+                 "d(t.fields[n][0].base) if t.fields[n][0].base.names else t.fields[n][0].base.str) + "
+                 "(str(t.fields[n][0].shape) if t.fields[n][0].shape else '') for n in t.names) + '}'\n"
+                 "print(d(a.dtype) if a.dtype.names else a.dtype.str, a.shape, ") +
+                 QString::fromLatin1(values) + u')',
+             QString::fromStdString(path)});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return QStringLiteral("python3 failed: ") + QString::fromUtf8(p.readAllStandardError());
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
 }
 
 template<typename F> QString npyErrorOf(F f)
@@ -291,6 +318,43 @@ private slots:
         QVERIFY(flat.numbers() == b.numbers());
         // And back to the stored layout (3-vectors padded again).
         QCOMPARE(fromNpy(parseNpy(encodeNpy(a)), b.type, b.count), b.bytes);
+    }
+
+    void complexNumbers()
+    {
+        // complex64 and complex128 as numpy writes them (tests/data/structs/make_npy.py).
+        const NpyArray c8 = readNpyFile(structsPath("complex64.npy"));
+        QVERIFY(c8.complex);
+        QCOMPARE(c8.dtype, ScalarKind::Float);
+        QCOMPARE(c8.valueSize(), std::size_t(8));
+        QCOMPARE(c8.shape, std::vector<std::size_t>{3});
+        const ElementType cfloat = *parseElementType("cfloat_t");
+        const std::vector<unsigned char> bytes = fromNpy(c8, cfloat, 3);
+        std::vector<float> values(6);
+        std::memcpy(values.data(), bytes.data(), 24);
+        QCOMPARE(values, (std::vector<float>{1, 2, 3, -1, 0, -0.5f}));
+        const NpyArray c16 = readNpyFile(structsPath("complex128.npy"));
+        QCOMPARE(npyDescr(c16.dtype, c16.complex), std::optional<std::string>("<c16"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c16, cfloat, 1); }),
+                 QStringLiteral("dtype <c16 does not match cfloat_t (<c8)"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c8, *parseElementType("float2"), 3); }),
+                 QStringLiteral("dtype <c8 does not match float2 (<f4)"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c8, cfloat, 2); }),
+                 QStringLiteral("shape (3,) holds 3 values, the buffer needs 2 (2 cfloat_t)"));
+
+        // Out: a cfloat_t buffer is complex64 for numpy.
+        BufferData b;
+        b.name.push_back('z');
+        b.type = cfloat;
+        b.count = 3;
+        b.bytes = bytes;
+        const NpyArray out = toNpy(b);
+        QVERIFY(out.complex);
+        QCOMPARE(encodeNpy(out), encodeNpy(c8));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("z.npy")).toStdString();
+        writeNpyFile(path, out);
+        QCOMPARE(numpySays(path), QStringLiteral("<c8 (3,) [(1+2j), (3-1j), (-0-0.5j)]"));
     }
 
     void bufferMismatches()

@@ -131,6 +131,11 @@ struct IncludedFile
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::string &sourceDirectory,
                                        const std::vector<std::string> &includePaths);
 
+// The folder of pyopencl's headers (pyopencl-complex.h and the others), where pyopencl is installed; ""
+// when it is not. A build whose source includes a pyopencl-*.h header found nowhere else gets -I of it at
+// the end of its options, as pyopencl's Program.build adds it to every build.
+std::string pyopenclIncludeDirectory();
+
 struct IncludeScan
 {
     std::vector<IncludedFile> files;

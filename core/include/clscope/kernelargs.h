@@ -60,19 +60,23 @@ struct ElementType
     ScalarKind scalar = ScalarKind::Float;
     int width = 1;           // components: 1, 2, 3, 4, 8 or 16 (Bytes: the byte count)
     std::size_t rawSize = 0; // Bytes only: bytes per element
+    // pyopencl-complex.h's cfloat_t (float, width 2) and cdouble_t (double, width 2): stored as real and
+    // imaginary part, read and written as 1+2j (or RE,IM), complex64 and complex128 in .npy files.
+    bool complex = false;
 
     static ElementType bytes(std::size_t size) { return {ScalarKind::Bytes, int(size), size}; }
+    static ElementType complexOf(ScalarKind real) { return {real, 2, 0, true}; }
     bool isRaw() const { return scalar == ScalarKind::Bytes; }
     // OpenCL stores a 3-vector as a 4-vector: float3 takes 16 bytes, its 4th component is padding.
     int storedWidth() const { return width == 3 ? 4 : width; }
     std::size_t size() const; // bytes per element as stored
-    std::string name() const; // "float4", "uint", "bytes12"
+    std::string name() const; // "float4", "uint", "bytes12", "cfloat_t"
 
     bool operator==(const ElementType &) const = default;
 };
 
-// "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12". Nothing for anything else (a struct
-// name, "size_t", an image type).
+// "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12", "cfloat_t", "cdouble_t". Nothing for
+// anything else (a struct name, "size_t", an image type).
 std::optional<ElementType> parseElementType(std::string_view name);
 
 // The type names a user can write, for error messages: "char, uchar, short, ..., double (with 2, 3, 4,
@@ -92,7 +96,8 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
 
 // Parses a value of an element type into its stored bytes (little-endian as the host, 3-vectors padded
 // with a zero 4th component): a comma list with exactly `width` components (3 for a 3-vector). Bytes
-// types take hex digits, two per byte ("0a0b0c0d"). Throws RunInputError naming `what`.
+// types take hex digits, two per byte ("0a0b0c0d"). Complex types take RE,IM, a complex literal (1+2j,
+// -0.5j, 3) or (1+2j). Throws RunInputError naming `what`.
 std::vector<unsigned char> parseValue(std::string_view text, const ElementType &type, std::string_view what);
 
 // Stores one component (range-checked: throws RunInputError naming `what`) at dest.
@@ -102,6 +107,8 @@ Number decodeNumber(ScalarKind kind, const unsigned char *src);
 double toDouble(const Number &value);
 // Integers exactly, floats in the shortest form that reads back the same (as float for float and half).
 std::string formatNumber(const Number &value, ScalarKind kind);
+// "1+2j", "-0.5-1j", "3+0j": Python's spelling of a complex number, parts as formatNumber writes them.
+std::string formatComplex(double real, double imag, ScalarKind kind);
 
 // IEEE 754 binary16 conversions (round to nearest even), for half buffers.
 std::uint16_t floatToHalf(float value);

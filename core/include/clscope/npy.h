@@ -1,5 +1,5 @@
-// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian numeric dtypes in C order, read
-// for `file=` buffer initialisers and written for the GUI's save-as-.npy.
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0): little-endian numeric and complex dtypes in C
+// order, read for `file=` buffer initialisers and written for the GUI's save-as-.npy.
 #pragma once
 
 #include "clscope/kernelargs.h"
@@ -26,8 +26,10 @@ struct NpyArray
     ScalarKind dtype = ScalarKind::Float; // never Bytes
     std::vector<std::size_t> shape;       // () is a scalar: one value
     std::vector<unsigned char> data;      // C order, little-endian
+    bool complex = false;                 // complex64 ('<c8', dtype Float), complex128 ('<c16', Double)
 
     std::size_t valueCount() const; // the product of the shape
+    std::size_t valueSize() const;  // bytes per value: the dtype's, twice that for complex
     bool operator==(const NpyArray &) const = default;
 };
 
@@ -39,14 +41,17 @@ std::optional<ScalarKind> scalarFromDescr(std::string_view descr);
 // Throws NpyError.
 NpyArray parseNpy(std::string_view bytes);
 NpyArray readNpyFile(const std::string &path);
+// '<c8' for a complex Float, '<c16' for a complex Double, else npyDescr(kind).
+std::optional<std::string> npyDescr(ScalarKind kind, bool complex);
+
 // Version 1.0 unless the header needs more than 65535 bytes (then 2.0), padded so that the data starts
 // at a multiple of 64 bytes, as NumPy writes it. Throws NpyError when data and shape disagree.
 std::string encodeNpy(const NpyArray &array);
 // Throws NpyError when the file cannot be written.
 void writeNpyFile(const std::string &path, const NpyArray &array);
 
-// A buffer as an array: shape (count) for scalars, (count, width) for vectors (3-vectors without their
-// padding), (count, size) of uint8 for raw bytes.
+// A buffer as an array: shape (count) for scalars and complex numbers, (count, width) for vectors
+// (3-vectors without their padding), (count, size) of uint8 for raw bytes.
 NpyArray toNpy(const BufferData &buffer);
 // The stored bytes of `count` elements of `type` from an array: the dtype must be the type's scalar (any
 // dtype for raw bytes, whose size must then match) and the shape must hold count * width values (3-vectors

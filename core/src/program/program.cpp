@@ -138,6 +138,17 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     p.options = joinOptions(p.tokens);
     if (fromSource) {
         IncludeScan scan = scanIncludeTree(p.source, p.sourceDirectory, includePaths(p.tokens));
+        const bool wantsPyopencl =
+            std::any_of(scan.files.begin(), scan.files.end(), [](const IncludedFile &f) {
+                return !f.found && f.spelling.starts_with("pyopencl-");
+            });
+        if (wantsPyopencl) {
+            if (const std::string dir = pyopenclIncludeDirectory(); !dir.empty()) {
+                p.tokens.insert(p.argInfoAdded ? p.tokens.end() - 1 : p.tokens.end(), {"-I", dir});
+                p.options = joinOptions(p.tokens);
+                scan = scanIncludeTree(p.source, p.sourceDirectory, includePaths(p.tokens));
+            }
+        }
         p.includes = std::move(scan.files);
         p.uncacheable = scan.unresolved.empty() ? optionIncludes(p.tokens) : scan.unresolved;
         for (const auto &f : p.includes) {

@@ -131,6 +131,9 @@ std::vector<unsigned char> fillElement(const BoundArg &arg)
     std::vector<unsigned char> element(arg.type.size(), 0);
     if (arg.init.kind != InitKind::Fill)
         return element;
+    // A complex fill is one number: 1+2j, 3 (real), or RE,IM.
+    if (arg.type.complex)
+        return parseValue(arg.init.fill, arg.type, arg.name);
     if (!arg.type.isRaw() && arg.init.fill.find(',') != std::string::npos)
         return parseValue(arg.init.fill, arg.type, arg.name);
     const ScalarKind kind = componentKind(arg.type);

@@ -27,6 +27,24 @@ constexpr DescrInfo kDescrs[] = {
     {ScalarKind::Float, "f4"},  {ScalarKind::Double, "f8"},
 };
 
+struct Code
+{
+    ScalarKind kind = ScalarKind::UChar;
+    bool complex = false;
+};
+
+// '<f4', '|u1', '<c8'; nothing for big-endian and anything else.
+std::optional<Code> parseCode(std::string_view descr)
+{
+    if (descr == "<c8" || descr == "=c8")
+        return Code{ScalarKind::Float, true};
+    if (descr == "<c16" || descr == "=c16")
+        return Code{ScalarKind::Double, true};
+    if (const auto kind = scalarFromDescr(descr))
+        return Code{*kind, false};
+    return std::nullopt;
+}
+
 std::string shapeText(const std::vector<std::size_t> &shape)
 {
     std::string out = "(";
@@ -59,12 +77,13 @@ public:
                 if (peek() != '\'' && peek() != '"')
                     throw NpyError("structured dtypes are not supported (only plain numeric dtypes)");
                 const std::string descr = string();
-                const auto kind = scalarFromDescr(descr);
-                if (!kind)
+                const auto code = parseCode(descr);
+                if (!code)
                     throw NpyError(descr.starts_with('>')
                                        ? "big-endian dtype '" + descr + "' is not supported"
                                        : "dtype '" + descr + "' is not supported");
-                out.dtype = *kind;
+                out.dtype = code->kind;
+                out.complex = code->complex;
                 haveDescr = true;
             } else if (key == "fortran_order") {
                 fortran = boolean();
@@ -192,6 +211,22 @@ std::size_t NpyArray::valueCount() const
     return shapeProduct(shape);
 }
 
+std::size_t NpyArray::valueSize() const
+{
+    return scalarSize(dtype) * (complex ? 2 : 1);
+}
+
+std::optional<std::string> npyDescr(ScalarKind kind, bool complex)
+{
+    if (complex && kind == ScalarKind::Float)
+        return std::string("<c8");
+    if (complex && kind == ScalarKind::Double)
+        return std::string("<c16");
+    if (complex)
+        return std::nullopt;
+    return npyDescr(kind);
+}
+
 std::optional<std::string> npyDescr(ScalarKind kind)
 {
     for (const DescrInfo &d : kDescrs) {
@@ -239,13 +274,13 @@ NpyArray parseNpy(std::string_view bytes)
     NpyArray array = HeaderParser(bytes.substr(headerStart, headerLength)).parse();
     const std::string_view body = bytes.substr(headerStart + headerLength);
     const std::size_t values = array.valueCount();
-    const auto checkedBytes = checkedMul<std::size_t>(values, scalarSize(array.dtype));
+    const auto checkedBytes = checkedMul<std::size_t>(values, array.valueSize());
     if (!checkedBytes)
         throw NpyError("shape " + shapeText(array.shape) + " is too large");
     const std::size_t expected = *checkedBytes;
     if (body.size() != expected)
         throw NpyError("data has " + std::to_string(body.size()) + " bytes, shape " + shapeText(array.shape) +
-                       " of " + *npyDescr(array.dtype) + " needs " + std::to_string(expected));
+                       " of " + *npyDescr(array.dtype, array.complex) + " needs " + std::to_string(expected));
     array.data.assign(body.begin(), body.end());
     return array;
 }
@@ -263,13 +298,13 @@ NpyArray readNpyFile(const std::string &path)
 
 std::string encodeNpy(const NpyArray &array)
 {
-    const auto descr = npyDescr(array.dtype);
+    const auto descr = npyDescr(array.dtype, array.complex);
     if (!descr)
         throw NpyError("raw bytes have no .npy dtype");
-    if (array.data.size() != array.valueCount() * scalarSize(array.dtype))
+    if (array.data.size() != array.valueCount() * array.valueSize())
         throw NpyError("data has " + std::to_string(array.data.size()) + " bytes, shape " +
                        shapeText(array.shape) + " of " + *descr + " needs " +
-                       std::to_string(array.valueCount() * scalarSize(array.dtype)));
+                       std::to_string(array.valueCount() * array.valueSize()));
     const std::string dict =
         "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shapeText(array.shape) + ", }";
     // numpy's padding: spaces and a newline so that the data starts on a 64-byte boundary.
@@ -309,6 +344,15 @@ void writeNpyFile(const std::string &path, const NpyArray &array)
 NpyArray toNpy(const BufferData &buffer)
 {
     NpyArray array;
+    if (buffer.type.complex) {
+        const std::size_t elements = std::min(buffer.count, buffer.bytes.size() / buffer.type.size());
+        array.dtype = buffer.type.scalar;
+        array.complex = true;
+        array.shape = {elements};
+        array.data.assign(buffer.bytes.begin(),
+                          buffer.bytes.begin() + std::ptrdiff_t(elements * buffer.type.size()));
+        return array;
+    }
     if (buffer.type.isRaw()) {
         array.dtype = ScalarKind::UChar;
         array.shape = {buffer.count, buffer.type.rawSize};
@@ -342,9 +386,16 @@ std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &typ
                            type.name() + ")");
         return array.data;
     }
-    if (array.dtype != type.scalar)
-        throw NpyError("dtype " + *npyDescr(array.dtype) + " does not match " + type.name() + " (" +
-                       *npyDescr(type.scalar) + ")");
+    if (array.dtype != type.scalar || array.complex != type.complex)
+        throw NpyError("dtype " + *npyDescr(array.dtype, array.complex) + " does not match " + type.name() +
+                       " (" + *npyDescr(type.scalar, type.complex) + ")");
+    if (type.complex) {
+        if (array.valueCount() != count)
+            throw NpyError("shape " + shapeText(array.shape) + " holds " +
+                           std::to_string(array.valueCount()) + " values, the buffer needs " +
+                           std::to_string(count) + " (" + std::to_string(count) + " " + type.name() + ")");
+        return array.data;
+    }
     const std::size_t width = std::size_t(type.width);
     if (array.valueCount() != count * width)
         throw NpyError("shape " + shapeText(array.shape) + " holds " + std::to_string(array.valueCount()) +
