@@ -171,9 +171,12 @@ struct ArgSlot
     std::string name;
     ArgKind kind = ArgKind::Value;
     AddressQualifier address = AddressQualifier::Private;
-    std::string typeName;            // as the driver spells it: "float4*"
+    std::string typeName;            // as the driver spells it: "float4*", "struct Tagged*"
     unsigned typeQualifiers = 0;     // TypeConst, TypeVolatile... (build.h): a const pointee is an input
     std::optional<ElementType> type; // the value's type, or the pointee's; none for structs and void
+
+    // The type name without the pointer: "float4", "struct Tagged", "THREE_VECTOR".
+    std::string baseType() const;
     std::string unsupported; // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
 
     // "__global const float*", "uint", "__local float*": for messages and the GUI (restrict left out).

@@ -1,12 +1,20 @@
 // Struct types of a program, the way pyopencl's match_dtype_to_c_struct finds them: the declarations are
 // read from the source (typedef'd or tagged, nested, arrays, vector members, packed and aligned
-// attributes). The reader keeps names and types only: a layout is never guessed on the host.
+// attributes), but their layout (size, alignment, each field's offset and size) is asked of the device
+// with a probe kernel appended to the program's own source, and kept with the build. Nothing about a
+// layout is guessed on the host.
 #pragma once
 
 #include "clscope/build.h"
+#include "clscope/kernelargs.h"
 
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,5 +76,77 @@ SourceTypes parseSourceTypes(std::string_view source, const std::vector<Included
 
 // The -D definitions of build options ("-D N=4", "-DN=4", "-D", "FOO"): "N=4", "FOO".
 std::vector<std::string> optionDefines(std::string_view options);
+
+// ---- Layouts, from the device -----------------------------------------------------------------------
+
+struct StructLayout;
+
+struct FieldLayout
+{
+    std::string name;
+    std::string type;                           // as declared: "float", "THREE_VECTOR", "struct inner"
+    std::optional<ElementType> element;         // numbers, vectors, complex; bytesN when opaque
+    std::shared_ptr<const StructLayout> nested; // a struct or union
+    std::vector<std::size_t> dims;              // array dimensions, outermost first; empty: no array
+    std::size_t offset = 0;                     // from the start of the enclosing struct
+    std::size_t size = 0;                       // the whole field: every element of an array
+    std::string opaque; // why the field is raw bytes ("a pointer", "type size_t"); empty otherwise
+
+    std::size_t elements() const; // the product of dims, 1 without
+    std::size_t elementSize() const { return elements() ? size / elements() : 0; }
+    // "float", "float4[2]", "struct inner", "long[4]"
+    std::string declaration() const;
+};
+
+struct StructLayout
+{
+    std::string name; // as the program names it: "Particle", "struct Tagged"; "" for an inner anonymous one
+    bool isUnion = false;
+    std::size_t size = 0;      // sizeof
+    std::size_t alignment = 0; // __alignof__
+    std::vector<FieldLayout> fields;
+
+    const FieldLayout *field(std::string_view name) const;
+    std::string fieldNames() const; // "x, y, v, inner"; "none" when there are none
+    std::string label() const;      // "struct Particle" style for messages: "Particle", "struct Tagged"
+};
+
+// What a run needs of the types the device sees: struct layouts, typedefs of numbers, the size of every
+// other type name that was asked. Made by probeTypes; empty for programs whose arguments are all numbers.
+struct TypeTable
+{
+    std::map<std::string, std::shared_ptr<const StructLayout>> structs; // by every name of the type
+    std::map<std::string, ElementType>
+        aliases; // typedefs of numbers and vectors, sizes checked: "dim_t" -> long
+    std::map<std::string, std::size_t> sizes; // sizeof of every type name asked
+    std::string knownStructs;                 // for messages: "THREE_VECTOR, box_str"
+    std::string unavailable; // why the device could not be asked (the probe did not build); empty: it was
+
+    std::shared_ptr<const StructLayout> findStruct(std::string_view name) const;
+    std::optional<std::size_t> sizeOf(std::string_view name) const;
+};
+
+// The kernel appended to the source to ask the layouts of `names` (structs, typedefs, any type name);
+// `count` gets the number of 64-bit values it writes. For tests and for the curious: probeTypes makes it.
+std::string layoutProbeKernel(const SourceTypes &types, const std::vector<std::string> &names,
+                              std::size_t *count = nullptr);
+// Where the answer to that kernel is kept in the binary cache, next to the program's binary.
+CacheKey layoutCacheKey(const CacheKey &program, std::string_view probeKernel);
+// The declarations probeTypes reads for a build on a device: the build's text and headers, the -D of its
+// options and the device's __OPENCL_VERSION__ and __OPENCL_C_VERSION__.
+SourceTypes buildSourceTypes(const BuildResult &build, cl_device_id device);
+
+// The layouts of `names` (and of every struct they contain) on `device`, one of the build's. Asked once
+// per build and device: the answer is kept with the build (every copy of the BuildResult shares it) and,
+// when the build went through the binary cache, in the cache next to the program's binary. The first
+// probe asks for every struct of the program at once; when that probe does not build (a struct the
+// compiler never sees, inside an #if the reader decided otherwise), only `names` are asked. Throws
+// RunInputError for a name that is not a type of the program, ClError when the probe fails on the device
+// (the message has the compiler's first error).
+TypeTable probeTypes(const BuildResult &build, cl_device_id device, const std::vector<std::string> &names);
+
+// The type names of a kernel's arguments that are not numbers or vectors CLScope knows, without the
+// pointer: "THREE_VECTOR", "struct Tagged", "dim_t". What runKernel asks probeTypes for.
+std::vector<std::string> unknownArgumentTypes(const KernelInfo &kernel);
 
 } // namespace clscope

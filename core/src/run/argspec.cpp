@@ -269,6 +269,14 @@ std::string ArgSlot::declaration() const
     return out + typeName;
 }
 
+std::string ArgSlot::baseType() const
+{
+    std::string_view t = trimBlanks(typeName);
+    if (t.ends_with('*'))
+        t = trimBlanks(t.substr(0, t.size() - 1));
+    return std::string(t);
+}
+
 std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
 {
     if (kernel.argInfo == ArgInfoSource::None && !kernel.args.empty())
