@@ -1,7 +1,7 @@
 // The struct reader of structs.h: typedef'd and tagged structs, nested and anonymous ones, arrays with
 // macro sizes, vector and complex members, packed/aligned attributes, unions, typedefs of numbers, macros
-// expanded, #if/#ifdef decided, headers followed, comments and function bodies skipped. No device: the
-// layouts are tst_structs'.
+// expanded, #if/#ifdef decided, headers followed, comments and function bodies skipped; and the struct
+// value syntax `x=1,v=(1,2),inner={a=3}` read and written back. No device: the layouts are tst_structs'.
 #include "clscope/structs.h"
 
 #include <QTest>
@@ -13,6 +13,16 @@ namespace {
 QString qs(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+template<typename F> QString errorOf(F f)
+{
+    try {
+        f();
+    } catch (const RunInputError &e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("no error");
 }
 
 QString describe(const StructDecl &d);
@@ -216,6 +226,59 @@ private slots:
     {
         QCOMPARE(optionDefines("-D CLSCOPE_USING_POCL -DN=4 -I x -D \"M=a b\" -cl-std=CL2.0 -D"),
                  (std::vector<std::string>{"CLSCOPE_USING_POCL", "N=4", "M=a b"}));
+    }
+
+    void values_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("written"); // toString of what was read
+        QTest::newRow("flat") << "x=1,y=2.5"
+                              << "x=1,y=2.5";
+        QTest::newRow("braces, blanks") << " { x = 1 , y=-2 } "
+                                        << "x=1,y=-2";
+        QTest::newRow("vectors, nested, arrays")
+            << "x=1,y=2.5,v=(1,2,3,4),inner={a=3},arr=((1,2),(3,4)),pts=({w=1},{w=2})"
+            << "x=1,y=2.5,v=(1,2,3,4),inner={a=3},arr=((1,2),(3,4)),pts=({w=1},{w=2})";
+        QTest::newRow("complex and hex") << "z=1+2j,raw=0x0a0b,e=1e-3"
+                                         << "z=1+2j,raw=0x0a0b,e=1e-3";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("empty braces") << "{}"
+                                      << "";
+    }
+
+    void values()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, written);
+        QCOMPARE(qs(toString(parseStructValue(text.toStdString(), "p"))), written);
+    }
+
+    void badValues_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no =") << "x"
+                              << "p: expected FIELD=VALUE at 'x'";
+        QTest::newRow("twice") << "x=1,x=2"
+                               << "p: the field x is given twice";
+        QTest::newRow("unclosed (") << "v=(1,2"
+                                    << "p: expected ')' at ''";
+        QTest::newRow("unclosed {") << "{x=1"
+                                    << "p: expected ',' or '}' at ''";
+        QTest::newRow("missing value") << "x=,y=1"
+                                       << "p: a value is missing at ',y=1'";
+        QTest::newRow("trailing") << "{x=1}y"
+                                  << "p: unexpected 'y' after the value";
+        QTest::newRow("bad name") << "1x=2"
+                                  << "p: expected FIELD=VALUE at '1x=2'";
+    }
+
+    void badValues()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        QCOMPARE(errorOf([&] { parseStructValue(text.toStdString(), "p"); }), message);
     }
 };
 

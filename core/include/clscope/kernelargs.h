@@ -1,5 +1,6 @@
 // The argument model of a kernel run, after pyopencl's parse_arg_list: element types (every OpenCL
-// scalar, vectors of 2, 3, 4, 8 and 16, raw bytes for structs), values parsed and range-checked per type,
+// scalar, vectors of 2, 3, 4, 8 and 16, pyopencl's complex types, raw bytes), structs by value and in
+// buffers (their layouts come from the device: structs.h), values parsed and range-checked per type,
 // buffer initialisers, the `--arg` spec forms of `clscope-cli run`, and the binding of given values to a
 // kernel's arguments. Everything here is pure (no OpenCL calls), so a GUI can validate as the user types.
 #pragma once
@@ -9,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,9 @@
 #include <vector>
 
 namespace clscope {
+
+struct StructLayout; // structs.h
+struct TypeTable;    // structs.h
 
 // Input a run cannot use: a bad value, a missing or unknown argument, a launch size over a device limit,
 // an initialiser file that does not fit. The message names the argument (or the kernel, or the limit);
@@ -124,9 +129,9 @@ std::string_view initKindName(InitKind kind); // "zeros", "fill", "iota", "rando
 struct BufferInit
 {
     InitKind kind = InitKind::Zeros;
-    std::string fill;       // Fill: one value for every component, or a full element ("1,2,3,4")
-    std::string start;      // Iota: element i is start + i * step, per component (empty: 0)
-    std::string step;       // Iota (empty: 1)
+    std::string fill;  // Fill: one value for every component, a full element ("1,2,3,4"), a struct ("{x=1}")
+    std::string start; // Iota: element i is start + i * step, per component (empty: 0)
+    std::string step;  // Iota (empty: 1)
     std::uint64_t seed = 0; // Random: std::mt19937_64 seed; the same seed gives the same contents
     std::string low;        // Random: floats uniform in [low, high), integers in [low, high]
     std::string high;       //   (empty: floats 0 and 1, integers 0 and 99)
@@ -148,6 +153,8 @@ struct BufferData
     ElementType type;
     std::size_t count = 0;            // elements
     std::vector<unsigned char> bytes; // count * type.size()
+    // A buffer of structs: type is bytesN of the struct's size, and this says what the bytes hold.
+    std::shared_ptr<const StructLayout> layout = nullptr;
 
     // Components with vectors flattened and the padding of 3-vectors left out (3 per float3 element);
     // raw (Bytes) elements give one component per byte.
@@ -196,9 +203,20 @@ struct ScalarArg
     bool operator==(const ScalarArg &) const = default;
 };
 
+// A struct by value, `p=struct:x=1,v=(1,2,3,4),inner={a=3}`: fields by name, missing ones zero. The text is
+// kept as written (structs.h's parseStructValue reads it) and encoded once the layout is known.
+struct StructArg
+{
+    std::string typeName; // `struct:NAME:...`; empty: the argument's type
+    std::string text;     // "x=1,v=(1,2,3,4)"
+
+    bool operator==(const StructArg &) const = default;
+};
+
 struct BufferArg
 {
-    std::optional<ElementType> type; // none: the pointee type of the argument
+    std::optional<ElementType> type; // none: the pointee type of the argument (or typeName)
+    std::string typeName;            // a struct or typedef of the program: "Particle", "struct Tagged"
     std::size_t count = 0;           // elements
     BufferInit init;
 
@@ -215,14 +233,15 @@ struct LocalArg
 struct ArgValue
 {
     std::string name;
-    std::variant<ScalarArg, BufferArg, LocalArg> value;
+    std::variant<ScalarArg, BufferArg, LocalArg, StructArg> value;
 
     bool operator==(const ArgValue &) const = default;
 };
 
 // `NAME=TYPE:VALUE` (n=uint:1024, v=float4:1,2,3,4), `NAME=VALUE` (type from the kernel),
-// `NAME=buffer:TYPE:COUNT[:INIT]`, `NAME=buffer:COUNT[:INIT]` (type from the kernel),
-// `NAME=local:BYTES`. Throws RunInputError naming the argument.
+// `NAME=struct:F=V,...` and `NAME=struct:TYPE:F=V,...`, `NAME=buffer:TYPE:COUNT[:INIT]` (TYPE may name a
+// struct of the program), `NAME=buffer:COUNT[:INIT]` (type from the kernel), `NAME=local:BYTES`. Throws
+// RunInputError naming the argument.
 ArgValue parseArgSpec(std::string_view spec);
 std::string toString(const ArgValue &arg); // the spec form
 
@@ -233,11 +252,12 @@ struct BoundArg
     int index = 0;
     std::string name;
     ArgKind kind = ArgKind::Value;
-    ElementType type;                 // Value and Buffer
-    std::vector<unsigned char> value; // Value: the bytes clSetKernelArg gets
-    std::size_t count = 0;            // Buffer: elements
-    BufferInit init;                  // Buffer
-    std::size_t localBytes = 0;       // Local
+    ElementType type; // Value and Buffer (bytesN of the struct's size for structs)
+    std::shared_ptr<const StructLayout> layout = nullptr; // a struct value or a buffer of structs
+    std::vector<unsigned char> value;                     // Value: the bytes clSetKernelArg gets
+    std::size_t count = 0;                                // Buffer: elements
+    BufferInit init;                                      // Buffer
+    std::size_t localBytes = 0;                           // Local
 
     // Saturates instead of wrapping, so that a count no device holds is refused by the size checks.
     std::size_t bufferBytes() const { return checkedMul(count, type.size()).value_or(SIZE_MAX); }
@@ -248,7 +268,11 @@ struct BoundArg
 // argument, a value for a pointer or a buffer for a value, a type that differs from the kernel's, a bad
 // value or initialiser, a copy of something that is not a buffer of the same size, a copy cycle, an
 // initialiser file that does not exist, an unsupported argument (image, sampler, pipe).
-std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values);
+// With `types` (the device's answer, structs.h's probeTypes) structs and typedefs of the program are
+// known, and a value or buffer element of another size than the argument's is refused naming both
+// sizes; without it, a struct argument takes bytesN of any size, unchecked.
+std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values,
+                                    const TypeTable *types = nullptr);
 
 // The initial contents of a buffer for every initialiser but Copy (zeros, fill, iota, random, file).
 // Throws RunInputError naming the argument when a file cannot be read or does not fit.

@@ -2,7 +2,8 @@
 // read from the source (typedef'd or tagged, nested, arrays, vector members, packed and aligned
 // attributes), but their layout (size, alignment, each field's offset and size) is asked of the device
 // with a probe kernel appended to the program's own source, and kept with the build. Nothing about a
-// layout is guessed on the host.
+// layout is guessed on the host. Struct values are written `x=1,v=(1,2,3,4),inner={a=3}` and encoded into
+// (and decoded from) those layouts.
 #pragma once
 
 #include "clscope/build.h"
@@ -142,11 +143,39 @@ SourceTypes buildSourceTypes(const BuildResult &build, cl_device_id device);
 // probe asks for every struct of the program at once; when that probe does not build (a struct the
 // compiler never sees, inside an #if the reader decided otherwise), only `names` are asked. Throws
 // RunInputError for a name that is not a type of the program, ClError when the probe fails on the device
-// (the message has the compiler's first error).
+// (the message has the compiler's first error); runKernel turns that into a table whose `unavailable`
+// says why, so that bytesN values still run.
 TypeTable probeTypes(const BuildResult &build, cl_device_id device, const std::vector<std::string> &names);
 
 // The type names of a kernel's arguments that are not numbers or vectors CLScope knows, without the
 // pointer: "THREE_VECTOR", "struct Tagged", "dim_t". What runKernel asks probeTypes for.
 std::vector<std::string> unknownArgumentTypes(const KernelInfo &kernel);
+
+// ---- Values -----------------------------------------------------------------------------------------
+
+// A value written for a struct, a field or an array element: `1`, `(1,2,3)`, `{x=1,v=(1,2)}`.
+struct ValueTree
+{
+    enum class Kind { Atom, List, Record };
+    Kind kind = Kind::Record;
+    std::string text;             // Atom: the number (or hex bytes) as written
+    std::string name;             // the field, for an item of a Record
+    std::vector<ValueTree> items; // List: the elements; Record: the fields, each with its name
+
+    bool operator==(const ValueTree &) const = default;
+};
+
+// "x=1,y=(1,2),inner={a=3}" or "{x=1,...}": a record. Throws RunInputError naming `what` on unbalanced
+// brackets, a field without '=', a field given twice.
+ValueTree parseStructValue(std::string_view text, std::string_view what);
+std::string toString(const ValueTree &value); // the written form: "x=1,v=(1,2),inner={a=3}" for a record
+
+// The bytes of a struct value (layout.size of them). Missing fields are zero; an unknown field is an
+// error that lists the struct's fields; a value is checked against its field's type ("p.inner.a: 300 is
+// out of range for uchar (0..255)"). Throws RunInputError naming `what` and the field.
+std::vector<unsigned char> encodeStruct(const StructLayout &layout, const ValueTree &value,
+                                        std::string_view what);
+// The value at bytes in the written form: "{x=1, y=2.5, v=(1,2,3,4), inner={a=3}}".
+std::string formatStruct(const StructLayout &layout, const unsigned char *bytes);
 
 } // namespace clscope
