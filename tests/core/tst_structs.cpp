@@ -1,9 +1,10 @@
 // Structs on PoCL and Oclgrind, with kernels after the patterns of real projects (tests/data/structs):
-// Rodinia lavaMD's THREE_VECTOR, FOUR_VECTOR, box_str and par_str (structs in a header, fp a macro),
-// ArrayFire's KParam by value, packed and aligned structs, a float3 member, nested, anonymous and union
-// members, pyopencl's cfloat_t. Layouts are the device's (compared with values worked out by hand), kept
-// with the build and in the binary cache; runs are compared with results computed here; a bytesN of the
-// wrong size, an unknown field and the other mistakes are refused naming what is wrong.
+// Rodinia lavaMD's THREE_VECTOR, FOUR_VECTOR, box_str in buffers and par_str by value (structs in a header,
+// fp a macro), ArrayFire's KParam by value, packed and aligned structs, a float3 member, nested, anonymous
+// and union members, pyopencl's cfloat_t. Layouts are the device's (compared with values worked out by
+// hand and with what pyopencl's match_dtype_to_c_struct asks the same device), kept with the build and in
+// the binary cache; runs are compared with results computed here and with pyopencl's run of lavaMD; a
+// bytesN of the wrong size, an unknown field and the other mistakes are refused naming what is wrong.
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/runner.h"
@@ -11,6 +12,10 @@
 #include "testicd.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -238,12 +243,119 @@ private slots:
         QCOMPARE(qs(t.knownStructs), QStringLiteral("KParam"));
     }
 
-    void arrayfire_data()
+    void againstPyopencl_data()
     {
         QTest::addColumn<QString>("device");
         QTest::newRow("pocl") << "pocl";
         QTest::newRow("oclgrind") << "oclgrind";
     }
+
+    // pyopencl asks the device the same question its own way (match_dtype_to_c_struct): both answers must
+    // agree, and so must a lavaMD run on numpy arrays of pyopencl's dtypes and ours on the same inputs.
+    void againstPyopencl()
+    {
+        QFETCH(QString, device);
+        const cl_device_id d = this->device(device);
+        if (!d)
+            QSKIP("Oclgrind is not installed");
+        QProcess p;
+        p.start(QStringLiteral("/usr/bin/python3"),
+                {QString::fromStdString(dataPath("pyopencl_check.py")), device});
+        QVERIFY(p.waitForFinished(180000));
+        if (p.exitCode() != 0 && p.readAllStandardError().contains("No module named"))
+            QFAIL("python3-pyopencl is missing: packaging/install-deps.sh installs it");
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject py = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const QJsonObject layouts = py.value(QLatin1String("layouts")).toObject();
+        QCOMPARE(layouts.size(), 6);
+
+        const BuildResult lavamd = build(dataPath("lavamd/lavamd.cl"), d);
+        const BuildResult arrayfire = build(dataPath("arrayfire.cl"), d);
+        const BuildResult others = build(dataPath("layouts.cl"), d);
+        const TypeTable t1 = probeTypes(lavamd, d, {"THREE_VECTOR", "FOUR_VECTOR", "box_str", "par_str"});
+        const TypeTable t2 = probeTypes(arrayfire, d, {"KParam"});
+        const TypeTable t3 = probeTypes(others, d, {"Float3Member"});
+        for (auto it = layouts.begin(); it != layouts.end(); ++it) {
+            const std::string name = it.key().toStdString();
+            auto ours = t1.findStruct(name);
+            if (!ours)
+                ours = t2.findStruct(name);
+            if (!ours)
+                ours = t3.findStruct(name);
+            QVERIFY2(ours, name.c_str());
+            const QJsonObject theirs = it.value().toObject();
+            QCOMPARE(qint64(ours->size), theirs.value(QLatin1String("size")).toInteger());
+            const QJsonObject offsets = theirs.value(QLatin1String("offsets")).toObject();
+            QCOMPARE(qsizetype(ours->fields.size()), offsets.size());
+            for (const FieldLayout &f : ours->fields)
+                QCOMPARE(qint64(f.offset), offsets.value(qs(f.name)).toInteger(-1));
+        }
+
+        const RunResult r =
+            run(lavamd, d, "kernel_gpu_opencl", {8},
+                {"d_par_gpu=struct:alpha=0.5", "d_box_gpu=buffer:box_str:2:file=" + dataPath("boxes.npy"),
+                 "d_rv_gpu=buffer:5:file=" + dataPath("rv.npy"), "d_qv_gpu=buffer:float:5:iota=1",
+                 "d_fv_gpu=buffer:5", "d_dist=buffer:5"},
+                {"d_fv_gpu"}, {4});
+        const std::vector<float> fv = valuesOf<float>(*r.buffer("d_fv_gpu"));
+        const QJsonArray expected = py.value(QLatin1String("lavamd_fv")).toArray();
+        QCOMPARE(expected.size(), 5);
+        for (int i = 0; i < 5; ++i) {
+            for (int c = 0; c < 4; ++c)
+                QCOMPARE(fv[std::size_t(i * 4 + c)], float(expected[i].toArray()[c].toDouble()));
+        }
+    }
+
+    void lavamd_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::newRow("pocl") << "pocl";
+        QTest::newRow("oclgrind") << "oclgrind";
+    }
+
+    // The forces worked out here from the same inputs: each particle against the particles of its box.
+    void lavamd()
+    {
+        QFETCH(QString, device);
+        const cl_device_id d = this->device(device);
+        if (!d)
+            QSKIP("Oclgrind is not installed");
+        const BuildResult b = build(dataPath("lavamd/lavamd.cl"), d);
+        QVERIFY(b.success());
+        const RunResult r = run(
+            b, d, "kernel_gpu_opencl", {8},
+            {"d_par_gpu=struct:alpha=0.5", "d_box_gpu=buffer:box_str:2:fill={x=0,y=0,z=0,number=2,offset=0}",
+             "d_rv_gpu=buffer:FOUR_VECTOR:5:file=" + dataPath("rv.npy"), "d_qv_gpu=buffer:float:5:iota=1",
+             "d_fv_gpu=buffer:5", "d_dist=buffer:THREE_VECTOR:5:fill={x=-1,y=-1,z=-1}"},
+            {"d_fv_gpu", "d_dist", "d_box_gpu"}, {4});
+        // Both boxes hold particles 0 and 1: (0,0,0) with charge 1 and (1,0,0) with charge 2.
+        const float pos[2][3] = {{0, 0, 0}, {1, 0, 0}};
+        const float q[2] = {1, 2};
+        const float a2 = 2 * 0.5f * 0.5f;
+        QString expected;
+        for (int i = 0; i < 2; ++i) {
+            float f[4] = {0, 0, 0, 0};
+            for (int j = 0; j < 2; ++j) {
+                const float dx = pos[i][0] - pos[j][0], dy = pos[i][1] - pos[j][1],
+                            dz = pos[i][2] - pos[j][2];
+                const float s = q[j] * (a2 * (dx * dx + dy * dy + dz * dz) + 1);
+                f[0] += s;
+                f[1] += s * dx;
+                f[2] += s * dy;
+                f[3] += s * dz;
+            }
+            expected += QStringLiteral("{v=%1,x=%2,y=%3,z=%4} ").arg(f[0]).arg(f[1]).arg(f[2]).arg(f[3]);
+        }
+        QCOMPARE(structs(*r.buffer("d_fv_gpu")),
+                 expected + QStringLiteral("{v=0,x=0,y=0,z=0} {v=0,x=0,y=0,z=0} {v=0,x=0,y=0,z=0}"));
+        QCOMPARE(
+            structs(*r.buffer("d_dist")),
+            QStringLiteral("{x=0,y=0,z=0} {x=0,y=0,z=0} {x=-1,y=-1,z=-1} {x=-1,y=-1,z=-1} {x=-1,y=-1,z=-1}"));
+        QCOMPARE(r.buffer("d_box_gpu")->layout->name, std::string("box_str"));
+        QCOMPARE(r.buffer("d_box_gpu")->bytes.size(), std::size_t(64));
+    }
+
+    void arrayfire_data() { lavamd_data(); }
 
     void arrayfire()
     {
@@ -268,7 +380,7 @@ private slots:
                  (std::vector<std::int64_t>{1, 2, 3, 4, -1, 0, 4294967296, 9, 77}));
     }
 
-    void shapes_data() { arrayfire_data(); }
+    void shapes_data() { lavamd_data(); }
 
     // Packed, aligned, float3, nested, anonymous and union members by value and in buffers, and a struct no
     // kernel names, asked by name for a void pointer.
@@ -309,7 +421,7 @@ private slots:
         QCOMPARE(raw.buffer("data")->layout->name, std::string("NotAnArgument"));
     }
 
-    void complexNumbers_data() { arrayfire_data(); }
+    void complexNumbers_data() { lavamd_data(); }
 
     // pyopencl-complex.h comes from the installed pyopencl's folder; cfloat_t by value, in buffers, from a
     // complex64 .npy file.

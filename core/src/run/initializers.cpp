@@ -183,6 +183,8 @@ std::vector<unsigned char> fileContents(const BoundArg &arg)
         try {
             const NpyArray array =
                 parseNpy(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+            if (arg.layout)
+                return fromNpyStructs(array, *arg.layout, arg.count);
             return fromNpy(array, arg.type, arg.count);
         } catch (const NpyError &e) {
             fail(arg, arg.init.path + ": " + e.what());
