@@ -11,6 +11,7 @@
 #include "clscope/profile.h"
 #include "clscope/rundirective.h"
 #include "clscope/runner.h"
+#include "clscope/structs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -69,13 +70,68 @@ nlohmann::ordered_json sizesJson(const std::vector<std::size_t> &sizes)
     return out;
 }
 
+nlohmann::ordered_json numberJson(const Number &n)
+{
+    return std::visit([](auto v) { return nlohmann::ordered_json(v); }, n);
+}
+
+nlohmann::ordered_json structJson(const StructLayout &layout, const unsigned char *bytes);
+
+// One element of a struct's field: a number, [components] of a vector, [re, im] of a complex number, an
+// object for a struct, the bytes of an opaque field as numbers.
+nlohmann::ordered_json elementJson(const FieldLayout &f, const unsigned char *p)
+{
+    if (f.nested)
+        return structJson(*f.nested, p);
+    const ElementType &t = *f.element;
+    if (t.isRaw()) {
+        auto out = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < t.rawSize; ++i)
+            out.push_back(p[i]);
+        return out;
+    }
+    if (t.width == 1)
+        return numberJson(decodeNumber(t.scalar, p));
+    auto out = nlohmann::ordered_json::array();
+    for (int i = 0; i < t.width; ++i)
+        out.push_back(numberJson(decodeNumber(t.scalar, p + std::size_t(i) * scalarSize(t.scalar))));
+    return out;
+}
+
+nlohmann::ordered_json arrayJson(const FieldLayout &f, const unsigned char *p, std::size_t dim,
+                                 std::size_t &index)
+{
+    if (dim == f.dims.size())
+        return elementJson(f, p + (index++) * f.elementSize());
+    auto out = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < f.dims[dim]; ++i)
+        out.push_back(arrayJson(f, p, dim + 1, index));
+    return out;
+}
+
+nlohmann::ordered_json structJson(const StructLayout &layout, const unsigned char *bytes)
+{
+    auto out = nlohmann::ordered_json::object();
+    for (const FieldLayout &f : layout.fields) {
+        std::size_t index = 0;
+        out[f.name] = arrayJson(f, bytes + f.offset, 0, index);
+    }
+    return out;
+}
+
 // Integers stay integers (64-bit exactly), floats are doubles; NaN and infinities have no JSON form and
-// become null.
+// become null. A buffer of structs is an array of objects, field by field.
 nlohmann::ordered_json bufferJson(const BufferData &buffer)
 {
     auto out = nlohmann::ordered_json::array();
+    if (buffer.layout) {
+        const std::size_t size = buffer.type.size();
+        for (std::size_t i = 0; size && i < buffer.count && (i + 1) * size <= buffer.bytes.size(); ++i)
+            out.push_back(structJson(*buffer.layout, buffer.bytes.data() + i * size));
+        return out;
+    }
     for (const Number &n : buffer.numbers())
-        std::visit([&](auto v) { out.push_back(v); }, n);
+        out.push_back(numberJson(n));
     return out;
 }
 
@@ -119,10 +175,25 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
         const BufferData *b = r.buffer(name);
         if (!b)
             continue;
-        std::cout << name << " (" << b->count << " " << b->type.name() << "):";
+        std::cout << name << " (" << b->count << " " << (b->layout ? b->layout->label() : b->type.name())
+                  << "):";
+        if (b->layout) {
+            // One struct per element, in the --arg syntax: {x=1,v=(1,2,3,4),inner={a=3}}.
+            const std::size_t size = b->type.size();
+            for (std::size_t i = 0; size && i < b->count && (i + 1) * size <= b->bytes.size(); ++i)
+                std::cout << ' ' << formatStruct(*b->layout, b->bytes.data() + i * size);
+            std::cout << '\n';
+            continue;
+        }
         const ScalarKind kind = b->type.isRaw() ? ScalarKind::UChar : b->type.scalar;
-        for (const Number &n : b->numbers())
-            std::cout << ' ' << formatNumber(n, kind);
+        const std::vector<Number> numbers = b->numbers();
+        if (b->type.complex) {
+            for (std::size_t i = 0; i + 1 < numbers.size(); i += 2)
+                std::cout << ' ' << formatComplex(toDouble(numbers[i]), toDouble(numbers[i + 1]), kind);
+        } else {
+            for (const Number &n : numbers)
+                std::cout << ' ' << formatNumber(n, kind);
+        }
         std::cout << '\n';
     }
 }
@@ -261,7 +332,8 @@ void addRunCommand(CLI::App &app, Action &action)
     sub->add_option("--repeat", opts->repeat, "Launches, one after another (default 1)");
     // One value per --arg and --print, so that a later positional is never taken for one.
     sub->add_option("--arg", opts->args,
-                    "NAME=TYPE:VALUE, NAME=VALUE, NAME=buffer:TYPE:COUNT[:INIT] or NAME=local:BYTES")
+                    "NAME=TYPE:VALUE, NAME=VALUE, NAME=struct:FIELD=VALUE,..., NAME=buffer:TYPE:COUNT[:INIT] "
+                    "(TYPE may be a struct of the program) or NAME=local:BYTES")
         ->allow_extra_args(false);
     sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
@@ -271,7 +343,10 @@ void addRunCommand(CLI::App &app, Action &action)
                   "values, barrier divergence and invalid API use at the kernel's lines (exit 3 when any)");
     addCommonOptions(sub, opts->common);
     sub->footer("INIT: zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH (raw or .npy), "
-                "copy=NAME\n"
+                "copy=NAME; a buffer of structs takes zeros, fill={FIELD=VALUE,...}, file=PATH (structured "
+                ".npy) or copy=NAME\n"
+                "Structs: p=struct:x=1,v=(1,2,3,4),inner={a=3} (fields by name, missing ones zero; layouts "
+                "from the device)\n"
                 "Types: " +
                 elementTypeNames() +
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"

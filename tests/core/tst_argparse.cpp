@@ -159,6 +159,12 @@ private slots:
                                 << "float" << 4 << 1;
         QTest::newRow("bytes12") << "bytes12"
                                  << "bytes12" << 12 << 12;
+        QTest::newRow("cfloat_t") << "cfloat_t"
+                                  << "cfloat_t" << 8 << 2;
+        QTest::newRow("cdouble_t") << "cdouble_t"
+                                   << "cdouble_t" << 16 << 2;
+        QTest::newRow("cfloat") << "cfloat"
+                                << "" << 0 << 0;
         QTest::newRow("float5") << "float5"
                                 << "" << 0 << 0;
         QTest::newRow("float1") << "float1"
@@ -348,6 +354,28 @@ private slots:
         QTest::newRow("bytes2 with 0x") << "bytes2"
                                         << "0xffEE"
                                         << "ffee";
+        // pyopencl-complex.h's cfloat_t and cdouble_t: real part, then imaginary part.
+        QTest::newRow("cfloat_t literal") << "cfloat_t"
+                                          << "1+2j"
+                                          << "0000803f00000040";
+        QTest::newRow("cfloat_t RE,IM") << "cfloat_t"
+                                        << "1,2"
+                                        << "0000803f00000040";
+        QTest::newRow("cfloat_t in parentheses") << "cfloat_t"
+                                                 << "(1-2J)"
+                                                 << "0000803f000000c0";
+        QTest::newRow("cfloat_t imaginary") << "cfloat_t"
+                                            << "-0.5j"
+                                            << "00000000000000bf";
+        QTest::newRow("cfloat_t real") << "cfloat_t"
+                                       << "3"
+                                       << "0000404000000000";
+        QTest::newRow("cfloat_t exponents") << "cfloat_t"
+                                            << "1e1-1e-1j"
+                                            << "00002041cdccccbd";
+        QTest::newRow("cdouble_t") << "cdouble_t"
+                                   << "1+2j"
+                                   << "000000000000f03f0000000000000040";
     }
 
     void values()
@@ -502,6 +530,17 @@ private slots:
         QTest::newRow("bytes2 not hex") << "bytes2"
                                         << "zz00"
                                         << "n: 'zz00' is not hex bytes for bytes2";
+        QTest::newRow("cfloat_t with 3")
+            << "cfloat_t"
+            << "1,2,3"
+            << "n: cfloat_t needs 2 values (RE,IM) or a complex literal like 1+2j, "
+               "got '1,2,3'";
+        QTest::newRow("cfloat_t not a number") << "cfloat_t"
+                                               << "x+2j"
+                                               << "n: 'x' is not a valid float";
+        QTest::newRow("cfloat_t range") << "cfloat_t"
+                                        << "1e39j"
+                                        << "n: 1e39 is out of range for float (largest 3.4028235e+38)";
     }
 
     void badValues()
@@ -623,6 +662,20 @@ private slots:
                               << "b=buffer:float:16:copy=a";
         QTest::newRow("local") << "s=local:4096"
                                << "s=local:4096";
+        QTest::newRow("struct by value") << "p=struct:x=1,y=2.5,v=(1,2,3,4),inner={a=3}"
+                                         << "p=struct:x=1,y=2.5,v=(1,2,3,4),inner={a=3}";
+        QTest::newRow("struct of a named type") << "p=struct:par_str:alpha=1"
+                                                << "p=struct:par_str:alpha=1";
+        QTest::newRow("struct of a tagged type") << "p=struct:struct Tagged:{a=1}"
+                                                 << "p=struct:struct Tagged:{a=1}";
+        QTest::newRow("struct of zeros") << "p=struct:"
+                                         << "p=struct:";
+        QTest::newRow("buffer of structs") << "b=buffer:Particle:1024:fill={x=1,y=2}"
+                                           << "b=buffer:Particle:1024:fill={x=1,y=2}";
+        QTest::newRow("buffer of structs from a file") << "b=buffer:box_str:2:file=boxes.npy"
+                                                       << "b=buffer:box_str:2:file=boxes.npy";
+        QTest::newRow("buffer of complex numbers") << "z=buffer:cfloat_t:4:fill=1+2j"
+                                                   << "z=buffer:cfloat_t:4:fill=1+2j";
     }
 
     void argSpecs()
@@ -660,8 +713,12 @@ private slots:
         QTest::newRow("buffer count negative") << "a=buffer:float:-4"
                                                << "a: buffer count '-4' is not a whole number";
         QTest::newRow("buffer bad type")
-            << "a=buffer:flot:16"
-            << QStringLiteral("a: unknown type 'flot' (types: ") + qs(elementTypeNames()) + u')';
+            << "a=buffer:fl-ot:16"
+            << QStringLiteral("a: unknown type 'fl-ot' (types: ") + qs(elementTypeNames()) + u')';
+        QTest::newRow("struct without fields") << "p=struct"
+                                               << "p: a struct needs struct:FIELD=VALUE,... (fields by name)";
+        QTest::newRow("struct syntax") << "p=struct:x=(1,2"
+                                       << "p: expected ')' at ''";
         QTest::newRow("unknown init") << "a=buffer:float:16:ones"
                                       << "a: unknown initialiser 'ones' (zeros, fill=V, iota[=START[:STEP]], "
                                          "random[=SEED[:LO:HI]], file=PATH, copy=NAME)";
@@ -831,6 +888,18 @@ private slots:
         QTest::newRow("3-vector count")
             << "k" << replace("v", "v=1,2,3,4") << "v: float3 needs 3 values, got 4 ('1,2,3,4')"
             << "v";
+        // A name that is not an element type may be a struct of the program: only its layouts tell, and
+        // without them (binding with no device) it is an unknown type.
+        QTest::newRow("buffer of an unknown type")
+            << "k" << replace("a", "a=buffer:flot:16")
+            << QStringLiteral("a: unknown type 'flot' (types: ") + qs(elementTypeNames()) +
+                   QStringLiteral("; structs of the program need the device's layouts)")
+            << "a";
+        QTest::newRow("struct value for a number")
+            << "k" << replace("n", "n=struct:x=1")
+            << "n: a struct value was given for the uint argument (use "
+               "n=uint:VALUE)"
+            << "n";
         QTest::newRow("struct without a type") << "k" << replace("pairs", "pairs=buffer:2")
                                                << "pairs: the element type Pair* is not one CLScope knows; "
                                                   "give one (pairs=buffer:bytesN:COUNT for a "

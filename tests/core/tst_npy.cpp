@@ -2,7 +2,9 @@
 // through a file), version 2.0 and Python 2 headers, buffers to arrays and back (vectors, 3-vectors, raw
 // bytes), and every malformed or unsupported file with its message.
 #include "clscope/npy.h"
+#include "clscope/structs.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -15,6 +17,81 @@ namespace {
 std::string dataPath(const char *name)
 {
     return std::string(CLSCOPE_TEST_DATA "/run/") + name;
+}
+
+std::string structsPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/structs/") + name;
+}
+
+FieldLayout field(const char *name, const char *type, std::size_t offset, std::size_t size,
+                  std::vector<std::size_t> dims = {})
+{
+    FieldLayout f;
+    f.name = name;
+    f.type = type;
+    f.element = parseElementType(type);
+    f.offset = offset;
+    f.size = size;
+    f.dims = std::move(dims);
+    return f;
+}
+
+// Layouts as a device gives them (x86-64 PoCL's, see tst_structs), made by hand: no device here.
+std::shared_ptr<const StructLayout> boxStr()
+{
+    auto l = std::make_shared<StructLayout>();
+    l->name = "box_str";
+    l->size = 32;
+    l->alignment = 8;
+    l->fields = {field("x", "int", 0, 4), field("y", "int", 4, 4), field("z", "int", 8, 4),
+                 field("number", "long", 16, 8), field("offset", "long", 24, 8)};
+    return l;
+}
+
+std::shared_ptr<const StructLayout> outer()
+{
+    auto inner = std::make_shared<StructLayout>();
+    inner->name = "struct Inner";
+    inner->size = 12;
+    inner->fields = {field("b", "float", 0, 4), field("c", "short", 4, 6, {3})};
+    auto f3 = std::make_shared<StructLayout>();
+    f3->name = "Float3Member";
+    f3->size = 32;
+    f3->fields = {field("pos", "float3", 0, 16), field("w", "float", 16, 4)};
+    auto l = std::make_shared<StructLayout>();
+    l->name = "Outer";
+    l->size = 96;
+    FieldLayout in = field("inner", "struct Inner", 4, 12);
+    in.nested = inner;
+    FieldLayout pts = field("pts", "Float3Member", 16, 64, {2});
+    pts.nested = f3;
+    FieldLayout opaque = field("p", "float *", 88, 4);
+    opaque.element = ElementType::bytes(4);
+    opaque.opaque = "a pointer";
+    l->fields = {field("a", "int", 0, 4), in, pts, field("z", "cfloat_t", 80, 8), opaque};
+    return l;
+}
+
+// What numpy makes of a file: its dtype ("ITEMSIZE {name@offset dtype(shape), ...}" for records, nested
+// ones spelled out), its shape and `values` (a Python expression of the array a), printed by python3-numpy.
+QString numpySays(const std::string &path, const char *values = "a.tolist()")
+{
+    QProcess p;
+    p.start(QStringLiteral("/usr/bin/python3"),
+            {QStringLiteral("-c"),
+             QStringLiteral(
+                 "import numpy as np, sys\n"
+                 "a = np.load(sys.argv[1])\n"
+                 "def d(t): return '%d {' % t.itemsize + ', '.join('%s@%d %s' % (n, t.fields[n][1], "
+                 "d(t.fields[n][0].base) if t.fields[n][0].base.names else t.fields[n][0].base.str) + "
+                 "(str(t.fields[n][0].shape) if t.fields[n][0].shape else '') for n in t.names) + '}'\n"
+                 "print(d(a.dtype) if a.dtype.names else a.dtype.str, a.shape, ") +
+                 QString::fromLatin1(values) + u')',
+             QString::fromStdString(path)});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return QStringLiteral("python3 failed: ") + QString::fromUtf8(p.readAllStandardError());
+    return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
 }
 
 template<typename F> QString npyErrorOf(F f)
@@ -203,10 +280,18 @@ private slots:
         QTest::newRow("bool") << file("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
                                       std::string(2, '\0'))
                               << "dtype '|b1' is not supported";
-        QTest::newRow("structured")
-            << file("{'descr': [('x', '<f4')], 'fortran_order': False, 'shape': (2,), }",
+        QTest::newRow("structured field of bools")
+            << file("{'descr': [('x', '<f4'), ('ok', '|b1')], 'fortran_order': False, 'shape': (2,), }",
+                    std::string(10, '\0'))
+            << "dtype '|b1' of the field 'ok' is not supported";
+        QTest::newRow("structured body")
+            << file("{'descr': [('x', '<f4'), ('', '|V4')], 'fortran_order': False, 'shape': (2,), }",
+                    std::string(12, '\0'))
+            << "data has 12 bytes, shape (2,) of 8-byte records needs 16";
+        QTest::newRow("structured titles")
+            << file("{'descr': [(('title', 'x'), '<f4')], 'fortran_order': False, 'shape': (2,), }",
                     std::string(8, '\0'))
-            << "structured dtypes are not supported (only plain numeric dtypes)";
+            << "malformed header: expected a string at offset 12";
         QTest::newRow("truncated body")
             << file("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", std::string(12, '\0'))
             << "data has 12 bytes, shape (4,) of <f4 needs 16";
@@ -291,6 +376,149 @@ private slots:
         QVERIFY(flat.numbers() == b.numbers());
         // And back to the stored layout (3-vectors padded again).
         QCOMPARE(fromNpy(parseNpy(encodeNpy(a)), b.type, b.count), b.bytes);
+    }
+
+    void complexNumbers()
+    {
+        // complex64 and complex128 as numpy writes them (tests/data/structs/make_npy.py).
+        const NpyArray c8 = readNpyFile(structsPath("complex64.npy"));
+        QVERIFY(c8.complex);
+        QCOMPARE(c8.dtype, ScalarKind::Float);
+        QCOMPARE(c8.valueSize(), std::size_t(8));
+        QCOMPARE(c8.shape, std::vector<std::size_t>{3});
+        const ElementType cfloat = *parseElementType("cfloat_t");
+        const std::vector<unsigned char> bytes = fromNpy(c8, cfloat, 3);
+        std::vector<float> values(6);
+        std::memcpy(values.data(), bytes.data(), 24);
+        QCOMPARE(values, (std::vector<float>{1, 2, 3, -1, 0, -0.5f}));
+        const NpyArray c16 = readNpyFile(structsPath("complex128.npy"));
+        QCOMPARE(c16.descr(), std::string("'<c16'"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c16, cfloat, 1); }),
+                 QStringLiteral("dtype <c16 does not match cfloat_t (<c8)"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c8, *parseElementType("float2"), 3); }),
+                 QStringLiteral("dtype <c8 does not match float2 (<f4)"));
+        QCOMPARE(npyErrorOf([&] { fromNpy(c8, cfloat, 2); }),
+                 QStringLiteral("shape (3,) holds 3 values, the buffer needs 2 (2 cfloat_t)"));
+
+        // Out: a cfloat_t buffer is complex64 for numpy.
+        BufferData b;
+        b.name.push_back('z');
+        b.type = cfloat;
+        b.count = 3;
+        b.bytes = bytes;
+        const NpyArray out = toNpy(b);
+        QVERIFY(out.complex);
+        QCOMPARE(encodeNpy(out), encodeNpy(c8));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("z.npy")).toStdString();
+        writeNpyFile(path, out);
+        QCOMPARE(numpySays(path), QStringLiteral("<c8 (3,) [(1+2j), (3-1j), (-0-0.5j)]"));
+    }
+
+    void structuredHeaders_data()
+    {
+        QTest::addColumn<QString>("descr");
+        QTest::addColumn<QString>("fields"); // name@offset+size per field, nested in braces
+        QTest::addColumn<int>("recordSize");
+        // Each descr byte for byte as numpy 1.24 writes it (np.save of the dtype).
+        QTest::newRow("plain") << "[('x', '<f4'), ('y', '<f4')]"
+                               << "x@0+4 y@4+4" << 8;
+        QTest::newRow("offsets and itemsize") << "[('x', '<f4'), ('', '|V12'), ('v', '<f4', (4,))]"
+                                              << "x@0+4 @4+12 v@16+16" << 32;
+        QTest::newRow("nested, complex, subarray")
+            << "[('a', '<i4'), ('inner', [('b', '<f8'), ('c', '|u1')]), ('z', '<c8'), ('m', '<i8', (2, 3))]"
+            << "a@0+4 inner@4+9{b@0+8 c@8+1} z@13+8 m@21+48" << 69;
+        QTest::newRow("aligned") << "[('a', '|u1'), ('', '|V7'), ('b', '<f8')]"
+                                 << "a@0+1 @1+7 b@8+8" << 16;
+        QTest::newRow("leading padding") << "[('', '|V4'), ('x', '<f4')]"
+                                         << "@0+4 x@4+4" << 8;
+    }
+
+    void structuredHeaders()
+    {
+        QFETCH(QString, descr);
+        QFETCH(QString, fields);
+        QFETCH(int, recordSize);
+        const std::string dict =
+            "{'descr': " + descr.toStdString() + ", 'fortran_order': False, 'shape': (2,), }";
+        const std::string file = npyFile(dict, std::string(std::size_t(2 * recordSize), '\x01'));
+        const NpyArray a = parseNpy(file);
+        QCOMPARE(int(a.recordSize), recordSize);
+        const auto describe = [](const auto &self, const std::vector<NpyField> &fs) -> QString {
+            QStringList out;
+            for (const NpyField &f : fs)
+                out << QString::fromStdString(f.name) + u'@' + QString::number(f.offset) + u'+' +
+                           QString::number(f.size()) +
+                           (f.fields.empty() ? QString() : u'{' + self(self, f.fields) + u'}');
+            return out.join(u' ');
+        };
+        QCOMPARE(describe(describe, a.fields), fields);
+        QCOMPARE(QString::fromStdString(a.descr()), descr);
+        QCOMPARE(encodeNpy(a), file); // written back as numpy wrote it
+    }
+
+    void structsFromNpy()
+    {
+        // boxes.npy: numpy's own packing, longs first (28 bytes); the device's box_str has 32.
+        const NpyArray a = readNpyFile(structsPath("boxes.npy"));
+        QCOMPARE(a.recordSize, std::size_t(28));
+        const std::vector<unsigned char> bytes = fromNpyStructs(a, *boxStr(), 2);
+        QCOMPARE(bytes.size(), std::size_t(64));
+        QCOMPARE(formatStruct(*boxStr(), bytes.data()), std::string("{x=1,y=2,z=3,number=2,offset=0}"));
+        QCOMPARE(formatStruct(*boxStr(), bytes.data() + 32), std::string("{x=4,y=5,z=6,number=3,offset=2}"));
+        QCOMPARE(npyErrorOf([&] { fromNpyStructs(a, *boxStr(), 3); }),
+                 QStringLiteral("shape (2,) holds 2 records, the buffer needs 3 (3 box_str)"));
+        QCOMPARE(
+            npyErrorOf([&] { fromNpyStructs(readNpyFile(structsPath("boxes_extra.npy")), *boxStr(), 2); }),
+            QStringLiteral(
+                "the field w of the file is not a field of box_str (fields: x, y, z, number, offset)"));
+        QCOMPARE(
+            npyErrorOf([&] { fromNpyStructs(readNpyFile(structsPath("boxes_double.npy")), *boxStr(), 2); }),
+            QStringLiteral("the field x is <f8 in the file, but x of box_str is int (<i4)"));
+        QCOMPARE(
+            npyErrorOf([&] { fromNpyStructs(readNpyFile(dataPath("iota_f4.npy")), *boxStr(), 1); }),
+            QStringLiteral("a buffer of box_str needs a structured dtype with its fields (x, y, z, number, "
+                           "offset), or uint8 bytes of its size, not '<f4'"));
+        // float3 as (3,) from an aligned numpy dtype: the padding component stays zero.
+        auto f3 = outer()->fields[2].nested;
+        const std::vector<unsigned char> m =
+            fromNpyStructs(readNpyFile(structsPath("float3member.npy")), *f3, 2);
+        QCOMPARE(formatStruct(*f3, m.data() + 32), std::string("{pos=(4,5,6),w=8}"));
+        float pad = 1;
+        std::memcpy(&pad, m.data() + 12, 4);
+        QCOMPARE(pad, 0.0f);
+    }
+
+    // A buffer of structs written with the device's offsets: numpy reads every field where the device
+    // has it, nested ones and arrays of structs too, and the file reads back into the same bytes.
+    void structsToNpy()
+    {
+        const auto layout = outer();
+        const ValueTree v = parseStructValue(
+            "a=-1,inner={b=1.5,c=(1,2,3)},pts=({pos=(1,2,3),w=4},{pos=(5,6,7),w=8}),z=1-2j,p=0x01020304",
+            "o");
+        BufferData b;
+        b.name.push_back('o');
+        b.type = ElementType::bytes(96);
+        b.layout = layout;
+        b.count = 2;
+        b.bytes = encodeStruct(*layout, v, "o");
+        b.bytes.resize(192, 0);
+        const NpyArray a = toNpy(b);
+        QCOMPARE(a.descr(),
+                 std::string("[('a', '<i4'), ('inner', [('b', '<f4'), ('c', '<i2', (3,)), ('', '|V2')]), "
+                             "('pts', [('pos', '<f4', (3,)), ('', '|V4'), ('w', '<f4'), ('', '|V12')], "
+                             "(2,)), ('z', '<c8'), ('p', '|V4'), ('', '|V4')]"));
+        QCOMPARE(fromNpyStructs(parseNpy(encodeNpy(a)), *layout, 2), b.bytes);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("o.npy")).toStdString();
+        writeNpyFile(path, a);
+        QCOMPARE(numpySays(path, "a['a'].tolist(), a['inner']['c'][0].tolist(), a['pts']['pos'][0].tolist(), "
+                                 "a['pts']['w'][0].tolist(), a['z'].tolist(), a['p'][0].tobytes().hex()"),
+                 QStringLiteral(
+                     "96 {a@0 <i4, inner@4 12 {b@0 <f4, c@4 <i2(3,)}, pts@16 32 {pos@0 <f4(3,), w@16 "
+                     "<f4}(2,), z@80 <c8, p@88 |V4} (2,) [-1, 0] [1, 2, 3] [[1.0, 2.0, 3.0], [5.0, 6.0, "
+                     "7.0]] [4.0, 8.0] [(1-2j), 0j] 01020304"));
     }
 
     void bufferMismatches()

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -131,6 +133,11 @@ struct IncludedFile
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::string &sourceDirectory,
                                        const std::vector<std::string> &includePaths);
 
+// The folder of pyopencl's headers (pyopencl-complex.h and the others), where pyopencl is installed; ""
+// when it is not. A build whose source includes a pyopencl-*.h header found nowhere else gets -I of it at
+// the end of its options, as pyopencl's Program.build adds it to every build.
+std::string pyopenclIncludeDirectory();
+
 struct IncludeScan
 {
     std::vector<IncludedFile> files;
@@ -182,6 +189,9 @@ struct CacheKey
 
 CacheKey makeCacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
                       const std::vector<IncludedFile> &includes);
+// The key of something kept next to a program's binary (the struct layouts of structs.h): the program's
+// key material with `what` after it, so that it changes whenever the program's key does.
+CacheKey derivedCacheKey(const CacheKey &program, std::string_view what);
 // makeCacheKey(...).digest.
 Digest cacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
                 const std::vector<IncludedFile> &includes);
@@ -331,6 +341,20 @@ private:
     cl_program m_program;
 };
 
+// Facts about a built program found out after its build (the struct layouts a device was asked for,
+// structs.h), shared by every copy of the result, so that each is asked once per build. Thread-safe.
+class BuildMemo
+{
+public:
+    std::optional<std::string> find(const std::string &key) const;
+    void put(const std::string &key, std::string value);
+    std::size_t size() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::map<std::string, std::string> m_entries;
+};
+
 struct BuildResultData
 {
     BuildStatus status = BuildStatus::Failure;
@@ -346,6 +370,11 @@ struct BuildResultData
     std::vector<Diagnostic> diagnostics; // of every device, duplicates merged
     std::vector<KernelInfo> kernels;     // empty when the build failed
     std::shared_ptr<const ProgramHandle> program;
+    std::string source;                 // the text built (empty for binaries and SPIR-V without one)
+    std::vector<IncludedFile> includes; // the headers it includes that were found, with their text
+    BinaryCache binaryCache;            // the cache the build went through (disabled when off)
+    std::vector<CacheKey> cacheKeys;    // the program's key per device of logs (empty: not cached)
+    std::shared_ptr<BuildMemo> memo = std::make_shared<BuildMemo>();
 };
 
 // Immutable and cheap to copy (shared data), so it can travel through queued signals.
@@ -370,6 +399,12 @@ public:
     // The program stays valid as long as a copy of this result lives; null after a failed build.
     cl_program program() const { return m_d->program ? m_d->program->program() : nullptr; }
     cl_context context() const { return m_d->program ? m_d->program->context() : nullptr; }
+    const std::string &source() const { return m_d->source; }
+    const std::vector<IncludedFile> &includes() const { return m_d->includes; }
+    const BinaryCache &binaryCache() const { return m_d->binaryCache; }
+    // The program's cache key on the device, when the build went through the cache (hit or miss).
+    std::optional<CacheKey> cacheKey(cl_device_id device) const;
+    BuildMemo &memo() const { return *m_d->memo; }
 
 private:
     std::shared_ptr<const BuildResultData> m_d;

@@ -1,5 +1,6 @@
 // The argument model of a kernel run, after pyopencl's parse_arg_list: element types (every OpenCL
-// scalar, vectors of 2, 3, 4, 8 and 16, raw bytes for structs), values parsed and range-checked per type,
+// scalar, vectors of 2, 3, 4, 8 and 16, pyopencl's complex types, raw bytes), structs by value and in
+// buffers (their layouts come from the device: structs.h), values parsed and range-checked per type,
 // buffer initialisers, the `--arg` spec forms of `clscope-cli run`, and the binding of given values to a
 // kernel's arguments. Everything here is pure (no OpenCL calls), so a GUI can validate as the user types.
 #pragma once
@@ -9,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,9 @@
 #include <vector>
 
 namespace clscope {
+
+struct StructLayout; // structs.h
+struct TypeTable;    // structs.h
 
 // Input a run cannot use: a bad value, a missing or unknown argument, a launch size over a device limit,
 // an initialiser file that does not fit. The message names the argument (or the kernel, or the limit);
@@ -60,19 +65,23 @@ struct ElementType
     ScalarKind scalar = ScalarKind::Float;
     int width = 1;           // components: 1, 2, 3, 4, 8 or 16 (Bytes: the byte count)
     std::size_t rawSize = 0; // Bytes only: bytes per element
+    // pyopencl-complex.h's cfloat_t (float, width 2) and cdouble_t (double, width 2): stored as real and
+    // imaginary part, read and written as 1+2j (or RE,IM), complex64 and complex128 in .npy files.
+    bool complex = false;
 
     static ElementType bytes(std::size_t size) { return {ScalarKind::Bytes, int(size), size}; }
+    static ElementType complexOf(ScalarKind real) { return {real, 2, 0, true}; }
     bool isRaw() const { return scalar == ScalarKind::Bytes; }
     // OpenCL stores a 3-vector as a 4-vector: float3 takes 16 bytes, its 4th component is padding.
     int storedWidth() const { return width == 3 ? 4 : width; }
     std::size_t size() const; // bytes per element as stored
-    std::string name() const; // "float4", "uint", "bytes12"
+    std::string name() const; // "float4", "uint", "bytes12", "cfloat_t"
 
     bool operator==(const ElementType &) const = default;
 };
 
-// "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12". Nothing for anything else (a struct
-// name, "size_t", an image type).
+// "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12", "cfloat_t", "cdouble_t". Nothing for
+// anything else (a struct name, "size_t", an image type).
 std::optional<ElementType> parseElementType(std::string_view name);
 
 // The type names a user can write, for error messages: "char, uchar, short, ..., double (with 2, 3, 4,
@@ -92,7 +101,8 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
 
 // Parses a value of an element type into its stored bytes (little-endian as the host, 3-vectors padded
 // with a zero 4th component): a comma list with exactly `width` components (3 for a 3-vector). Bytes
-// types take hex digits, two per byte ("0a0b0c0d"). Throws RunInputError naming `what`.
+// types take hex digits, two per byte ("0a0b0c0d"). Complex types take RE,IM, a complex literal (1+2j,
+// -0.5j, 3) or (1+2j). Throws RunInputError naming `what`.
 std::vector<unsigned char> parseValue(std::string_view text, const ElementType &type, std::string_view what);
 
 // Stores one component (range-checked: throws RunInputError naming `what`) at dest.
@@ -102,6 +112,8 @@ Number decodeNumber(ScalarKind kind, const unsigned char *src);
 double toDouble(const Number &value);
 // Integers exactly, floats in the shortest form that reads back the same (as float for float and half).
 std::string formatNumber(const Number &value, ScalarKind kind);
+// "1+2j", "-0.5-1j", "3+0j": Python's spelling of a complex number, parts as formatNumber writes them.
+std::string formatComplex(double real, double imag, ScalarKind kind);
 
 // IEEE 754 binary16 conversions (round to nearest even), for half buffers.
 std::uint16_t floatToHalf(float value);
@@ -117,9 +129,9 @@ std::string_view initKindName(InitKind kind); // "zeros", "fill", "iota", "rando
 struct BufferInit
 {
     InitKind kind = InitKind::Zeros;
-    std::string fill;       // Fill: one value for every component, or a full element ("1,2,3,4")
-    std::string start;      // Iota: element i is start + i * step, per component (empty: 0)
-    std::string step;       // Iota (empty: 1)
+    std::string fill;  // Fill: one value for every component, a full element ("1,2,3,4"), a struct ("{x=1}")
+    std::string start; // Iota: element i is start + i * step, per component (empty: 0)
+    std::string step;  // Iota (empty: 1)
     std::uint64_t seed = 0; // Random: std::mt19937_64 seed; the same seed gives the same contents
     std::string low;        // Random: floats uniform in [low, high), integers in [low, high]
     std::string high;       //   (empty: floats 0 and 1, integers 0 and 99)
@@ -141,6 +153,8 @@ struct BufferData
     ElementType type;
     std::size_t count = 0;            // elements
     std::vector<unsigned char> bytes; // count * type.size()
+    // A buffer of structs: type is bytesN of the struct's size, and this says what the bytes hold.
+    std::shared_ptr<const StructLayout> layout = nullptr;
 
     // Components with vectors flattened and the padding of 3-vectors left out (3 per float3 element);
     // raw (Bytes) elements give one component per byte.
@@ -164,9 +178,12 @@ struct ArgSlot
     std::string name;
     ArgKind kind = ArgKind::Value;
     AddressQualifier address = AddressQualifier::Private;
-    std::string typeName;            // as the driver spells it: "float4*"
+    std::string typeName;            // as the driver spells it: "float4*", "struct Tagged*"
     unsigned typeQualifiers = 0;     // TypeConst, TypeVolatile... (build.h): a const pointee is an input
     std::optional<ElementType> type; // the value's type, or the pointee's; none for structs and void
+
+    // The type name without the pointer: "float4", "struct Tagged", "THREE_VECTOR".
+    std::string baseType() const;
     std::string unsupported; // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
 
     // "__global const float*", "uint", "__local float*": for messages and the GUI (restrict left out).
@@ -186,9 +203,20 @@ struct ScalarArg
     bool operator==(const ScalarArg &) const = default;
 };
 
+// A struct by value, `p=struct:x=1,v=(1,2,3,4),inner={a=3}`: fields by name, missing ones zero. The text is
+// kept as written (structs.h's parseStructValue reads it) and encoded once the layout is known.
+struct StructArg
+{
+    std::string typeName; // `struct:NAME:...`; empty: the argument's type
+    std::string text;     // "x=1,v=(1,2,3,4)"
+
+    bool operator==(const StructArg &) const = default;
+};
+
 struct BufferArg
 {
-    std::optional<ElementType> type; // none: the pointee type of the argument
+    std::optional<ElementType> type; // none: the pointee type of the argument (or typeName)
+    std::string typeName;            // a struct or typedef of the program: "Particle", "struct Tagged"
     std::size_t count = 0;           // elements
     BufferInit init;
 
@@ -205,14 +233,15 @@ struct LocalArg
 struct ArgValue
 {
     std::string name;
-    std::variant<ScalarArg, BufferArg, LocalArg> value;
+    std::variant<ScalarArg, BufferArg, LocalArg, StructArg> value;
 
     bool operator==(const ArgValue &) const = default;
 };
 
 // `NAME=TYPE:VALUE` (n=uint:1024, v=float4:1,2,3,4), `NAME=VALUE` (type from the kernel),
-// `NAME=buffer:TYPE:COUNT[:INIT]`, `NAME=buffer:COUNT[:INIT]` (type from the kernel),
-// `NAME=local:BYTES`. Throws RunInputError naming the argument.
+// `NAME=struct:F=V,...` and `NAME=struct:TYPE:F=V,...`, `NAME=buffer:TYPE:COUNT[:INIT]` (TYPE may name a
+// struct of the program), `NAME=buffer:COUNT[:INIT]` (type from the kernel), `NAME=local:BYTES`. Throws
+// RunInputError naming the argument.
 ArgValue parseArgSpec(std::string_view spec);
 std::string toString(const ArgValue &arg); // the spec form
 
@@ -223,11 +252,12 @@ struct BoundArg
     int index = 0;
     std::string name;
     ArgKind kind = ArgKind::Value;
-    ElementType type;                 // Value and Buffer
-    std::vector<unsigned char> value; // Value: the bytes clSetKernelArg gets
-    std::size_t count = 0;            // Buffer: elements
-    BufferInit init;                  // Buffer
-    std::size_t localBytes = 0;       // Local
+    ElementType type; // Value and Buffer (bytesN of the struct's size for structs)
+    std::shared_ptr<const StructLayout> layout = nullptr; // a struct value or a buffer of structs
+    std::vector<unsigned char> value;                     // Value: the bytes clSetKernelArg gets
+    std::size_t count = 0;                                // Buffer: elements
+    BufferInit init;                                      // Buffer
+    std::size_t localBytes = 0;                           // Local
 
     // Saturates instead of wrapping, so that a count no device holds is refused by the size checks.
     std::size_t bufferBytes() const { return checkedMul(count, type.size()).value_or(SIZE_MAX); }
@@ -238,7 +268,11 @@ struct BoundArg
 // argument, a value for a pointer or a buffer for a value, a type that differs from the kernel's, a bad
 // value or initialiser, a copy of something that is not a buffer of the same size, a copy cycle, an
 // initialiser file that does not exist, an unsupported argument (image, sampler, pipe).
-std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values);
+// With `types` (the device's answer, structs.h's probeTypes) structs and typedefs of the program are
+// known, and a value or buffer element of another size than the argument's is refused naming both
+// sizes; without it, a struct argument takes bytesN of any size, unchecked.
+std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values,
+                                    const TypeTable *types = nullptr);
 
 // The initial contents of a buffer for every initialiser but Copy (zeros, fill, iota, random, file).
 // Throws RunInputError naming the argument when a file cannot be read or does not fit.

@@ -128,6 +128,17 @@ CacheKey makeCacheKey(std::string_view source, std::string_view options, const D
     return CacheKey(digest, std::move(m));
 }
 
+CacheKey derivedCacheKey(const CacheKey &program, std::string_view what)
+{
+    std::string m;
+    frame(m, "clscope derived cache key 1");
+    frame(m, std::string_view(reinterpret_cast<const char *>(program.digest.data()), program.digest.size()));
+    frame(m, program.material);
+    frame(m, what);
+    const Digest digest = sha256(m);
+    return CacheKey(digest, std::move(m));
+}
+
 Digest cacheKey(std::string_view source, std::string_view options, const DeviceIdentity &device,
                 const std::vector<IncludedFile> &includes)
 {

@@ -4,6 +4,8 @@
 
 #include "clscope/fileio.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <set>
 
 namespace clscope {
@@ -163,6 +165,38 @@ IncludeScan scanIncludeTree(std::string_view source, const std::string &sourceDi
     out.unresolved = scanner.unresolved();
     out.files = scanner.take();
     return out;
+}
+
+std::string pyopenclIncludeDirectory()
+{
+    // pyopencl's own _find_pyopencl_include_path takes the cl folder beside its __init__.py; without
+    // Python at hand, the places pip and Debian install it.
+    std::vector<fs::path> roots;
+    if (const char *venv = std::getenv("VIRTUAL_ENV"))
+        roots.push_back(fs::path(venv) / "lib");
+    if (const char *home = std::getenv("HOME"))
+        roots.push_back(fs::path(home) / ".local/lib");
+    roots.push_back("/usr/local/lib");
+    roots.push_back("/usr/lib");
+    for (const fs::path &root : roots) {
+        std::error_code ec;
+        std::vector<fs::path> candidates;
+        if (root == "/usr/lib")
+            candidates.push_back(root / "python3/dist-packages/pyopencl/cl");
+        for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (!name.starts_with("python3"))
+                continue;
+            candidates.push_back(it->path() / "site-packages/pyopencl/cl");
+            candidates.push_back(it->path() / "dist-packages/pyopencl/cl");
+        }
+        std::sort(candidates.begin(), candidates.end());
+        for (const fs::path &c : candidates) {
+            if (fs::is_regular_file(c / "pyopencl-complex.h", ec))
+                return c.string();
+        }
+    }
+    return {};
 }
 
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::string &sourceDirectory,

@@ -138,6 +138,17 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     p.options = joinOptions(p.tokens);
     if (fromSource) {
         IncludeScan scan = scanIncludeTree(p.source, p.sourceDirectory, includePaths(p.tokens));
+        const bool wantsPyopencl =
+            std::any_of(scan.files.begin(), scan.files.end(), [](const IncludedFile &f) {
+                return !f.found && f.spelling.starts_with("pyopencl-");
+            });
+        if (wantsPyopencl) {
+            if (const std::string dir = pyopenclIncludeDirectory(); !dir.empty()) {
+                p.tokens.insert(p.argInfoAdded ? p.tokens.end() - 1 : p.tokens.end(), {"-I", dir});
+                p.options = joinOptions(p.tokens);
+                scan = scanIncludeTree(p.source, p.sourceDirectory, includePaths(p.tokens));
+            }
+        }
         p.includes = std::move(scan.files);
         p.uncacheable = scan.unresolved.empty() ? optionIncludes(p.tokens) : scan.unresolved;
         for (const auto &f : p.includes) {
@@ -206,9 +217,20 @@ bool mentionsArgInfo(const Attempt &a)
 
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
 BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &context, ProgramRef &program,
-                   Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {})
+                   Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {},
+                   const BinaryCache &binaryCache = {}, std::vector<CacheKey> cacheKeys = {})
 {
     BuildResultData d;
+    // What a struct layout probe (structs.h) needs later: the text, its headers, where to keep the answer.
+    d.source = p.source.empty() ? request.source : p.source;
+    for (const IncludedFile &f : p.includes) {
+        if (f.found)
+            d.includes.push_back(f);
+    }
+    if (!cacheKeys.empty()) {
+        d.binaryCache = binaryCache;
+        d.cacheKeys = std::move(cacheKeys);
+    }
     d.status = attempt.error == CL_SUCCESS ? BuildStatus::Success : BuildStatus::Failure;
     d.durationMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     d.cache = cache;
@@ -347,6 +369,34 @@ BuildResult::BuildResult(BuildResultData data)
     : m_d(std::make_shared<const BuildResultData>(std::move(data)))
 {}
 
+std::optional<CacheKey> BuildResult::cacheKey(cl_device_id device) const
+{
+    for (std::size_t i = 0; i < m_d->logs.size() && i < m_d->cacheKeys.size(); ++i) {
+        if (m_d->logs[i].id == device)
+            return m_d->cacheKeys[i];
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> BuildMemo::find(const std::string &key) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_entries.find(key);
+    return it == m_entries.end() ? std::nullopt : std::optional(it->second);
+}
+
+void BuildMemo::put(const std::string &key, std::string value)
+{
+    const std::lock_guard lock(m_mutex);
+    m_entries[key] = std::move(value);
+}
+
+std::size_t BuildMemo::size() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_entries.size();
+}
+
 const KernelInfo *BuildResult::kernel(std::string_view name) const
 {
     for (const auto &k : m_d->kernels) {
@@ -374,7 +424,8 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
             keys.push_back(makeCacheKey(p.source, p.options, DeviceIdentity::of(d), p.includes));
         if (auto entries = loadAll(cache, keys)) {
             if (auto hit = buildFromEntries(context.get(), request, p, *entries, program))
-                return finish(request, p, context, program, std::move(*hit), CacheState::Hit, started);
+                return finish(request, p, context, program, std::move(*hit), CacheState::Hit, started, {},
+                              cache, keys);
             for (const CacheKey &k : keys)
                 cache.remove(k.digest);
         }
@@ -395,7 +446,8 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
                 note = "the binary cache cannot keep this build: " + error;
         }
     }
-    return finish(request, p, context, program, std::move(attempt), state, started, std::move(note));
+    return finish(request, p, context, program, std::move(attempt), state, started, std::move(note), cache,
+                  std::move(keys));
 }
 
 BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsigned char> il)

@@ -1,6 +1,7 @@
 // The `--arg` spec forms and buffer initialiser texts of `clscope-cli run`, the argument slots of a
 // kernel (pyopencl's parse_arg_list), and the binding of given values to those slots.
 #include "clscope/kernelargs.h"
+#include "clscope/structs.h"
 #include "clscope/text.h"
 
 #include "runinternal.h"
@@ -65,6 +66,17 @@ std::pair<std::string_view, std::optional<std::string_view>> splitColon(std::str
     if (colon == std::string_view::npos)
         return {text, std::nullopt};
     return {text.substr(0, colon), text.substr(colon + 1)};
+}
+
+// A name that may be a struct or typedef of the program: "Particle", "struct Tagged", "union U".
+bool isTypeName(std::string_view text)
+{
+    text = trimBlanks(text);
+    for (std::string_view keyword : {"struct ", "union "}) {
+        if (text.starts_with(keyword))
+            text = trimBlanks(text.substr(keyword.size()));
+    }
+    return isIdentifier(text);
 }
 
 bool isImageType(std::string_view type)
@@ -221,7 +233,13 @@ ArgValue parseArgSpec(std::string_view spec)
             buffer.count = parsePositive(first, arg.name, "buffer count");
             initText = afterFirst;
         } else {
-            buffer.type = parseTypeOrFail(first, arg.name);
+            // A struct or typedef of the program is told from a typo only once the program is known.
+            if (auto type = parseElementType(first))
+                buffer.type = type;
+            else if (isTypeName(first))
+                buffer.typeName = std::string(trimBlanks(first));
+            else
+                buffer.type = parseTypeOrFail(first, arg.name);
             if (!afterFirst)
                 fail(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
             const auto [count, init] = splitColon(*afterFirst);
@@ -231,6 +249,20 @@ ArgValue parseArgSpec(std::string_view spec)
         if (initText)
             buffer.init = parseBufferInit(*initText, arg.name);
         arg.value = std::move(buffer);
+    } else if (kind == "struct") {
+        // struct:FIELD=VALUE,... or struct:TYPE:FIELD=VALUE,... (a TYPE has no '=' or brackets).
+        if (!tail)
+            fail(arg.name, "a struct needs struct:FIELD=VALUE,... (fields by name)");
+        StructArg value;
+        std::string_view text = *tail;
+        const std::size_t colon = text.find(':');
+        if (colon != std::string_view::npos && isTypeName(text.substr(0, colon))) {
+            value.typeName = std::string(trimBlanks(text.substr(0, colon)));
+            text = text.substr(colon + 1);
+        }
+        value.text = std::string(trimBlanks(text));
+        parseStructValue(value.text, arg.name); // the syntax now, the fields once the layout is known
+        arg.value = std::move(value);
     } else if (kind == "local") {
         if (!tail)
             fail(arg.name, "a local argument needs local:BYTES");
@@ -250,8 +282,13 @@ std::string toString(const ArgValue &arg)
     if (const auto *s = std::get_if<ScalarArg>(&arg.value))
         return arg.name + "=" + (s->type ? s->type->name() + ":" : std::string()) + s->text;
     if (const auto *b = std::get_if<BufferArg>(&arg.value))
-        return arg.name + "=buffer:" + (b->type ? b->type->name() + ":" : std::string()) +
+        return arg.name + "=buffer:" +
+               (b->type               ? b->type->name() + ":"
+                : b->typeName.empty() ? std::string()
+                                      : b->typeName + ":") +
                std::to_string(b->count) + ":" + toString(b->init);
+    if (const auto *t = std::get_if<StructArg>(&arg.value))
+        return arg.name + "=struct:" + (t->typeName.empty() ? std::string() : t->typeName + ":") + t->text;
     return arg.name + "=local:" + std::to_string(std::get<LocalArg>(arg.value).bytes);
 }
 
@@ -267,6 +304,14 @@ std::string ArgSlot::declaration() const
     if (typeQualifiers & TypeVolatile)
         out += "volatile ";
     return out + typeName;
+}
+
+std::string ArgSlot::baseType() const
+{
+    std::string_view t = trimBlanks(typeName);
+    if (t.ends_with('*'))
+        t = trimBlanks(t.substr(0, t.size() - 1));
+    return std::string(t);
 }
 
 std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
@@ -336,55 +381,222 @@ std::string givenKind(const ArgValue &v)
         return "a value";
     if (std::holds_alternative<BufferArg>(v.value))
         return "a buffer";
+    if (std::holds_alternative<StructArg>(v.value))
+        return "a struct value";
     return "a local size";
 }
 
-// The form that would have fitted the slot, for the message about a value of the wrong kind.
-std::string expectedForm(const ArgSlot &s)
+// What a slot's type is once the device has answered (types): a number or vector, a struct, or only a
+// size (a union, a type CLScope does not read).
+struct SlotType
 {
-    const std::string type = s.type ? s.type->name() : std::string("TYPE");
+    std::optional<ElementType> element;
+    std::shared_ptr<const StructLayout> layout;
+    std::optional<std::size_t> size;
+};
+
+SlotType slotType(const ArgSlot &slot, const TypeTable *types)
+{
+    SlotType t;
+    if (slot.type) {
+        t.element = slot.type;
+        t.size = slot.type->size();
+        return t;
+    }
+    if (!types)
+        return t;
+    const std::string base = slot.baseType();
+    if ((t.layout = types->findStruct(base))) {
+        t.size = t.layout->size;
+    } else if (const auto it = types->aliases.find(base); it != types->aliases.end()) {
+        t.element = it->second;
+        t.size = it->second.size();
+    } else {
+        t.size = types->sizeOf(base);
+    }
+    return t;
+}
+
+// The form that would have fitted the slot, for the message about a value of the wrong kind.
+std::string expectedForm(const ArgSlot &s, const SlotType &t)
+{
+    const std::string type = t.element ? t.element->name() : t.layout ? s.baseType() : std::string("TYPE");
     switch (s.kind) {
     case ArgKind::Buffer:
         return s.name + "=buffer:" + type + ":COUNT[:INIT]";
     case ArgKind::Local:
         return s.name + "=local:BYTES";
     default:
+        if (t.layout)
+            return s.name + "=struct:FIELD=VALUE,...";
         return s.name + "=" + type + ":VALUE";
     }
 }
 
-BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v)
+std::string bytesText(std::size_t n)
+{
+    return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
+// bytesN stays for opaque data, but only of the argument's size: a value of another size runs with
+// garbage (PoCL takes it as it is). `buffer`: the size is the buffer's element size.
+void checkRawSize(const ArgSlot &slot, const ElementType &given, const SlotType &t, bool buffer)
+{
+    if (!given.isRaw() || !t.size || *t.size == given.size())
+        return;
+    const std::string type = t.layout ? t.layout->label() : slot.baseType();
+    fail(slot.name,
+         given.name() + " is " + bytesText(given.size()) + ", but " +
+             (buffer ? "the elements of the " + slot.declaration() + " argument (" + type + ") are "
+                     : "the " + slot.declaration() + " argument is ") +
+             bytesText(*t.size));
+}
+
+[[noreturn]] void needLayout(const ArgSlot &slot, const std::string &type)
+{
+    fail(slot.name, "a struct value needs the layout of " + type +
+                        ", which the device gives (bind with the types of structs.h's probeTypes)");
+}
+
+BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v, const TypeTable *types)
 {
     BoundArg b;
     b.kind = ArgKind::Value;
-    if (v.type && slot.type && *v.type != *slot.type)
-        fail(slot.name, v.type->name() + " was given for the " + slot.declaration() + " argument");
-    if (!v.type && !slot.type)
+    const SlotType t = slotType(slot, types);
+    if (v.type) {
+        checkRawSize(slot, *v.type, t, false);
+        if (!v.type->isRaw() && t.element && *v.type != *t.element)
+            fail(slot.name, v.type->name() + " was given for the " + slot.declaration() + " argument");
+        if (!v.type->isRaw() && t.layout)
+            fail(slot.name, v.type->name() + " was given for the " + slot.declaration() +
+                                " argument, a struct (" + expectedForm(slot, t) + ", or bytes" +
+                                std::to_string(t.layout->size) + ":HEX)");
+        if (!v.type->isRaw() && t.size && v.type->size() != *t.size)
+            fail(slot.name, v.type->name() + " is " + bytesText(v.type->size()) + ", but the " +
+                                slot.declaration() + " argument is " + bytesText(*t.size));
+        b.type = *v.type;
+    } else if (t.element) {
+        b.type = *t.element;
+    } else if (t.layout) {
+        fail(slot.name, "the " + slot.declaration() + " argument is a struct: give " + expectedForm(slot, t));
+    } else {
         fail(slot.name, "the type " + slot.typeName + " is not one CLScope knows; give one (" + slot.name +
-                            "=TYPE:VALUE, e.g. bytesN:HEX for a struct)");
-    b.type = v.type ? *v.type : *slot.type;
+                            "=TYPE:VALUE, e.g. " +
+                            (t.size ? "bytes" + std::to_string(*t.size) : std::string("bytesN")) +
+                            ":HEX for a struct)");
+    }
     b.value = parseValue(v.text, b.type, slot.name);
     return b;
 }
 
-BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v)
+BoundArg bindStruct(const ArgSlot &slot, const StructArg &v, const TypeTable *types)
+{
+    if (const SlotType known = slotType(slot, types); known.element)
+        fail(slot.name, "a struct value was given for the " + slot.declaration() + " argument (use " +
+                            expectedForm(slot, known) + ")");
+    if (!types)
+        needLayout(slot, v.typeName.empty() ? slot.baseType() : v.typeName);
+    if (!types->unavailable.empty())
+        fail(slot.name, "the layout of " + (v.typeName.empty() ? slot.baseType() : v.typeName) +
+                            " could not be asked of the device: " + types->unavailable);
+    const SlotType t = slotType(slot, types);
+    std::shared_ptr<const StructLayout> layout = t.layout;
+    if (!v.typeName.empty()) {
+        layout = types->findStruct(v.typeName);
+        if (!layout)
+            fail(slot.name,
+                 "no struct " + v.typeName + " in the program (structs: " + types->knownStructs + ")");
+        if (t.layout && t.layout != layout)
+            fail(slot.name,
+                 "struct " + v.typeName + " was given for the " + slot.declaration() + " argument");
+    }
+    if (!layout)
+        fail(slot.name, "a struct value was given for the " + slot.declaration() +
+                            " argument, which is not a "
+                            "struct the program declares "
+                            "(structs: " +
+                            types->knownStructs + ")");
+    if (t.size && *t.size != layout->size)
+        fail(slot.name, layout->label() + " is " + bytesText(layout->size) + ", but the " +
+                            slot.declaration() + " argument is " + bytesText(*t.size));
+    BoundArg b;
+    b.kind = ArgKind::Value;
+    b.type = ElementType::bytes(layout->size);
+    b.layout = layout;
+    try {
+        b.value = encodeStruct(*layout, parseStructValue(v.text, slot.name), slot.name);
+    } catch (const RunInputError &e) {
+        throw RunInputError(e.what(), slot.name); // "p.inner.a: ..." belongs to the argument p
+    }
+    return b;
+}
+
+BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v, const TypeTable *types)
 {
     BoundArg b;
     b.kind = ArgKind::Buffer;
-    // A struct or void pointee takes any element type: the kernel sees bytes either way.
-    if (v.type && slot.type && *v.type != *slot.type)
+    const SlotType t = slotType(slot, types);
+    if (!v.typeName.empty()) {
+        // buffer:Particle:COUNT, a struct (or a typedef of a number) of the program.
+        if (!types)
+            fail(slot.name, "unknown type '" + v.typeName + "' (types: " + elementTypeNames() +
+                                "; structs of the program need the device's layouts)");
+        if (auto layout = types->findStruct(v.typeName)) {
+            if ((t.layout && t.layout != layout) || t.element)
+                fail(slot.name,
+                     "a buffer of " + v.typeName + " was given for the " + slot.declaration() + " argument");
+            if (t.size && *t.size != layout->size)
+                fail(slot.name, layout->label() + " is " + bytesText(layout->size) + ", but the " +
+                                    slot.declaration() + " argument's elements are " + bytesText(*t.size));
+            b.type = ElementType::bytes(layout->size);
+            b.layout = std::move(layout);
+        } else if (const auto it = types->aliases.find(v.typeName); it != types->aliases.end()) {
+            if (t.element && *t.element != it->second)
+                fail(slot.name, "a buffer of " + v.typeName + " (" + it->second.name() +
+                                    ") was given for the " + slot.declaration() + " argument");
+            b.type = it->second;
+        } else if (!types->unavailable.empty()) {
+            fail(slot.name,
+                 "the layout of " + v.typeName + " could not be asked of the device: " + types->unavailable);
+        } else {
+            fail(slot.name, "unknown type '" + v.typeName + "' (types: " + elementTypeNames() +
+                                "; structs of the program: " + types->knownStructs + ")");
+        }
+    } else if (v.type) {
+        // A struct or void pointee takes any element type of its size: the kernel sees bytes either way.
+        checkRawSize(slot, *v.type, t, true);
+        if (!v.type->isRaw() && t.element && *v.type != *t.element)
+            fail(slot.name,
+                 "a buffer of " + v.type->name() + " was given for the " + slot.declaration() + " argument");
+        if (!v.type->isRaw() && !t.element && t.size && v.type->size() != *t.size)
+            fail(slot.name, v.type->name() + " is " + bytesText(v.type->size()) +
+                                ", but the elements of the " + slot.declaration() + " argument are " +
+                                bytesText(*t.size));
+        b.type = *v.type;
+    } else if (t.element) {
+        b.type = *t.element;
+    } else if (t.layout) {
+        b.type = ElementType::bytes(t.layout->size);
+        b.layout = t.layout;
+    } else if (types && !types->unavailable.empty()) {
+        fail(slot.name, "the layout of " + slot.baseType() + " could not be asked of the device: " +
+                            types->unavailable + "; give buffer:bytesN:COUNT");
+    } else {
         fail(slot.name,
-             "a buffer of " + v.type->name() + " was given for the " + slot.declaration() + " argument");
-    if (!v.type && !slot.type)
-        fail(slot.name, "the element type " + slot.typeName + " is not one CLScope knows; give one (" +
-                            slot.name + "=buffer:bytesN:COUNT for a struct of N bytes)");
+             "the element type " + slot.typeName + " is not one CLScope knows; give one (" + slot.name +
+                 "=buffer:" + (t.size ? "bytes" + std::to_string(*t.size) : std::string("bytesN")) +
+                 ":COUNT for a struct of N bytes)");
+    }
     if (v.count == 0)
         fail(slot.name, "buffer count must be at least 1");
-    b.type = v.type ? *v.type : *slot.type;
     b.count = v.count;
     if (!checkedMul<std::size_t>(b.count, b.type.size()))
         fail(slot.name, "buffer of " + std::to_string(b.count) + " " + b.type.name() + " is too large");
     b.init = v.init;
+    if (b.layout && (b.init.kind == InitKind::Iota || b.init.kind == InitKind::Random))
+        fail(slot.name, std::string(initKindName(b.init.kind)) + " is for numbers; a buffer of " +
+                            b.layout->label() +
+                            " takes zeros, fill={FIELD=VALUE,...}, file=PATH or copy=NAME");
     return b;
 }
 
@@ -427,7 +639,8 @@ void checkCopies(const std::vector<BoundArg> &bound)
 
 } // namespace
 
-std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values)
+std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values,
+                                    const TypeTable *types)
 {
     const std::vector<ArgSlot> slots = argSlots(kernel);
     std::map<std::string, const ArgValue *> byName;
@@ -448,14 +661,17 @@ std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<
         const auto it = byName.find(slot.name);
         if (it == byName.end())
             throw RunInputError("missing argument '" + slot.name + "' (" + slot.declaration() +
-                                    ") of kernel " + kernel.name + ": give " + expectedForm(slot),
+                                    ") of kernel " + kernel.name + ": give " +
+                                    expectedForm(slot, slotType(slot, types)),
                                 slot.name);
         const ArgValue &v = *it->second;
         BoundArg b;
         if (slot.kind == ArgKind::Value && std::holds_alternative<ScalarArg>(v.value)) {
-            b = bindValue(slot, std::get<ScalarArg>(v.value));
+            b = bindValue(slot, std::get<ScalarArg>(v.value), types);
+        } else if (slot.kind == ArgKind::Value && std::holds_alternative<StructArg>(v.value)) {
+            b = bindStruct(slot, std::get<StructArg>(v.value), types);
         } else if (slot.kind == ArgKind::Buffer && std::holds_alternative<BufferArg>(v.value)) {
-            b = bindBuffer(slot, std::get<BufferArg>(v.value));
+            b = bindBuffer(slot, std::get<BufferArg>(v.value), types);
         } else if (slot.kind == ArgKind::Local && std::holds_alternative<LocalArg>(v.value)) {
             b.kind = ArgKind::Local;
             b.localBytes = std::get<LocalArg>(v.value).bytes;
@@ -463,7 +679,7 @@ std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<
                 fail(slot.name, "local size must be at least 1 byte");
         } else {
             fail(slot.name, givenKind(v) + " was given for the " + slot.declaration() + " argument (use " +
-                                expectedForm(slot) + ")");
+                                expectedForm(slot, slotType(slot, types)) + ")");
         }
         b.index = slot.index;
         b.name = slot.name;

@@ -207,6 +207,8 @@ std::string ElementType::name() const
 {
     if (isRaw())
         return "bytes" + std::to_string(rawSize);
+    if (complex)
+        return scalar == ScalarKind::Double ? "cdouble_t" : "cfloat_t";
     std::string n(scalarName(scalar));
     return width == 1 ? n : n + std::to_string(width);
 }
@@ -241,6 +243,10 @@ std::optional<ElementType> parseElementType(std::string_view text)
     }
     if (base == "bytes")
         return number > 0 ? std::optional(ElementType::bytes(std::size_t(number))) : std::nullopt;
+    if (name == "cfloat_t")
+        return ElementType::complexOf(ScalarKind::Float);
+    if (name == "cdouble_t")
+        return ElementType::complexOf(ScalarKind::Double);
     for (const ScalarInfo &s : kScalars) {
         if (s.kind == ScalarKind::Bytes || s.name != base)
             continue;
@@ -256,7 +262,8 @@ std::string elementTypeNames()
 {
     return "char, uchar, short, ushort, int, uint, long, ulong, half, float, double, their vectors of 2, 3, "
            "4, "
-           "8 and 16 (float4, uchar16), and bytesN for raw elements of N bytes";
+           "8 and 16 (float4, uchar16), cfloat_t and cdouble_t (pyopencl-complex.h), and bytesN for raw "
+           "elements of N bytes";
 }
 
 // ---- Numbers ----------------------------------------------------------------------------------------
@@ -415,6 +422,13 @@ std::string formatNumber(const Number &value, ScalarKind kind)
     return std::string(buffer, r.ptr);
 }
 
+std::string formatComplex(double real, double imag, ScalarKind kind)
+{
+    const std::string im = formatNumber(imag, kind);
+    const bool signed_ = !im.empty() && (im.front() == '-' || im.front() == '+');
+    return formatNumber(real, kind) + (signed_ ? "" : "+") + im + "j";
+}
+
 std::uint16_t floatToHalf(float value)
 {
     const std::uint32_t x = std::bit_cast<std::uint32_t>(value);
@@ -460,9 +474,53 @@ float halfToFloat(std::uint16_t bits)
 
 // ---- Values -----------------------------------------------------------------------------------------
 
+namespace {
+
+// RE,IM or a Python complex literal: 1+2j, -0.5j, 3, 1e-3-2J, (1+2j).
+std::pair<Number, Number> parseComplex(std::string_view text, ScalarKind kind, std::string_view what)
+{
+    std::string_view t = trimBlanks(text);
+    if (t.size() >= 2 && t.front() == '(' && t.back() == ')')
+        t = trimBlanks(t.substr(1, t.size() - 2));
+    const std::string shown(t);
+    if (const std::size_t comma = t.find(','); comma != std::string_view::npos) {
+        if (t.find(',', comma + 1) != std::string_view::npos)
+            fail(what, std::string(kind == ScalarKind::Double ? "cdouble_t" : "cfloat_t") +
+                           " needs 2 values (RE,IM) or a complex literal like 1+2j, got '" + shown + "'");
+        return {parseNumber(t.substr(0, comma), kind, what), parseNumber(t.substr(comma + 1), kind, what)};
+    }
+    if (t.empty() || (t.back() != 'j' && t.back() != 'J'))
+        return {parseNumber(t, kind, what), 0.0};
+    const std::string_view body = t.substr(0, t.size() - 1);
+    // The imaginary part starts at the last sign that is not an exponent's.
+    std::size_t split = std::string_view::npos;
+    for (std::size_t i = body.size(); i-- > 1;) {
+        if ((body[i] == '+' || body[i] == '-') && body[i - 1] != 'e' && body[i - 1] != 'E' &&
+            body[i - 1] != 'p' && body[i - 1] != 'P') {
+            split = i;
+            break;
+        }
+    }
+    const std::string_view realText =
+        split == std::string_view::npos ? std::string_view() : body.substr(0, split);
+    std::string imagText(split == std::string_view::npos ? body : body.substr(split));
+    if (imagText.empty() || imagText == "+" || imagText == "-")
+        imagText += "1";
+    const Number real = realText.empty() ? Number(0.0) : parseNumber(realText, kind, what);
+    return {real, parseNumber(imagText, kind, what)};
+}
+
+} // namespace
+
 std::vector<unsigned char> parseValue(std::string_view text, const ElementType &type, std::string_view what)
 {
     std::vector<unsigned char> bytes(type.size(), 0);
+    if (type.complex) {
+        const auto [real, imag] = parseComplex(text, type.scalar, what);
+        encodeNumber(real, type.scalar, bytes.data(), what);
+        encodeNumber(imag, type.scalar, bytes.data() + scalarSize(type.scalar), what);
+        return bytes;
+    }
     if (type.isRaw()) {
         std::string_view hex = trimBlanks(text);
         if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))

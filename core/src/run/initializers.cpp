@@ -2,6 +2,7 @@
 // in the buffer's stored layout. Copies are device commands and live in the runner.
 #include "clscope/kernelargs.h"
 #include "clscope/npy.h"
+#include "clscope/structs.h"
 
 #include "runinternal.h"
 
@@ -131,6 +132,16 @@ std::vector<unsigned char> fillElement(const BoundArg &arg)
     std::vector<unsigned char> element(arg.type.size(), 0);
     if (arg.init.kind != InitKind::Fill)
         return element;
+    if (arg.layout) {
+        try {
+            return encodeStruct(*arg.layout, parseStructValue(arg.init.fill, arg.name), arg.name);
+        } catch (const RunInputError &e) {
+            throw RunInputError(e.what(), arg.name);
+        }
+    }
+    // A complex fill is one number: 1+2j, 3 (real), or RE,IM.
+    if (arg.type.complex)
+        return parseValue(arg.init.fill, arg.type, arg.name);
     if (!arg.type.isRaw() && arg.init.fill.find(',') != std::string::npos)
         return parseValue(arg.init.fill, arg.type, arg.name);
     const ScalarKind kind = componentKind(arg.type);
@@ -172,6 +183,8 @@ std::vector<unsigned char> fileContents(const BoundArg &arg)
         try {
             const NpyArray array =
                 parseNpy(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+            if (arg.layout)
+                return fromNpyStructs(array, *arg.layout, arg.count);
             return fromNpy(array, arg.type, arg.count);
         } catch (const NpyError &e) {
             fail(arg, arg.init.path + ": " + e.what());

@@ -4,8 +4,12 @@
 
 #include "clscope/checkedmath.h"
 #include "clscope/fileio.h"
+#include "clscope/structs.h"
+
+#include "runinternal.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 namespace clscope {
@@ -26,6 +30,32 @@ constexpr DescrInfo kDescrs[] = {
     {ScalarKind::Long, "i8"},   {ScalarKind::ULong, "u8"},  {ScalarKind::Half, "f2"},
     {ScalarKind::Float, "f4"},  {ScalarKind::Double, "f8"},
 };
+
+struct Code
+{
+    ScalarKind kind = ScalarKind::UChar;
+    bool complex = false;
+    std::size_t voidSize = 0; // '|VN'
+};
+
+// '<f4', '|u1', '<c8', '|V12'; nothing for big-endian and anything else.
+std::optional<Code> parseCode(std::string_view descr)
+{
+    if (descr.size() >= 3 && descr[0] == '|' && descr[1] == 'V') {
+        std::size_t n = 0;
+        const auto [end, ec] = std::from_chars(descr.data() + 2, descr.data() + descr.size(), n);
+        if (ec != std::errc() || end != descr.data() + descr.size() || n == 0)
+            return std::nullopt;
+        return Code{ScalarKind::UChar, false, n};
+    }
+    if (descr == "<c8" || descr == "=c8")
+        return Code{ScalarKind::Float, true, 0};
+    if (descr == "<c16" || descr == "=c16")
+        return Code{ScalarKind::Double, true, 0};
+    if (const auto kind = scalarFromDescr(descr))
+        return Code{*kind, false, 0};
+    return std::nullopt;
+}
 
 std::string shapeText(const std::vector<std::size_t> &shape)
 {
@@ -56,15 +86,20 @@ public:
             expect(':');
             skipSpace();
             if (key == "descr") {
-                if (peek() != '\'' && peek() != '"')
-                    throw NpyError("structured dtypes are not supported (only plain numeric dtypes)");
-                const std::string descr = string();
-                const auto kind = scalarFromDescr(descr);
-                if (!kind)
-                    throw NpyError(descr.starts_with('>')
-                                       ? "big-endian dtype '" + descr + "' is not supported"
-                                       : "dtype '" + descr + "' is not supported");
-                out.dtype = *kind;
+                if (peek() == '[') {
+                    out.fields = fieldList(out.recordSize);
+                    if (out.recordSize == 0)
+                        throw NpyError("a structured dtype without fields is not supported");
+                } else {
+                    const std::string descr = string();
+                    const auto code = parseCode(descr);
+                    if (!code || code->voidSize)
+                        throw NpyError(descr.starts_with('>')
+                                           ? "big-endian dtype '" + descr + "' is not supported"
+                                           : "dtype '" + descr + "' is not supported");
+                    out.dtype = code->kind;
+                    out.complex = code->complex;
+                }
                 haveDescr = true;
             } else if (key == "fortran_order") {
                 fortran = boolean();
@@ -93,6 +128,62 @@ public:
 
 private:
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
+
+    // [('x', '<f4'), ('v', '<f4', (4,)), ('inner', [...]), ('', '|V4')]: fields one after another.
+    std::vector<NpyField> fieldList(std::size_t &recordSize, int depth = 0)
+    {
+        if (depth > 16)
+            throw NpyError("the structured dtype is nested too deeply");
+        std::vector<NpyField> out;
+        std::size_t offset = 0;
+        expect('[');
+        while (true) {
+            skipSpace();
+            if (peek() == ']') {
+                ++m_pos;
+                break;
+            }
+            expect('(');
+            NpyField f;
+            f.name = string();
+            expect(',');
+            skipSpace();
+            if (peek() == '[') {
+                std::size_t inner = 0;
+                f.fields = fieldList(inner, depth + 1);
+                if (inner == 0)
+                    throw NpyError("the field '" + f.name + "' has no fields");
+            } else {
+                const std::string descr = string();
+                const auto code = parseCode(descr);
+                if (!code)
+                    throw NpyError("dtype '" + descr + "' of the field '" + f.name + "' is not supported");
+                f.dtype = code->kind;
+                f.complex = code->complex;
+                f.voidSize = code->voidSize;
+            }
+            skipSpace();
+            if (peek() == ',') {
+                ++m_pos;
+                skipSpace();
+                if (peek() == '(')
+                    f.shape = tuple();
+            }
+            expect(')');
+            f.offset = offset;
+            const auto size = checkedMul<std::size_t>(
+                f.elementSize(), checkedProduct<std::size_t>(f.shape).value_or(SIZE_MAX));
+            if (!size || !checkedAdd<std::size_t>(offset, *size))
+                throw NpyError("the field '" + f.name + "' is too large");
+            offset += *size;
+            out.push_back(std::move(f));
+            skipSpace();
+            if (peek() == ',')
+                ++m_pos;
+        }
+        recordSize = offset;
+        return out;
+    }
 
     void skipSpace()
     {
@@ -192,6 +283,89 @@ std::size_t NpyArray::valueCount() const
     return shapeProduct(shape);
 }
 
+std::size_t NpyArray::valueSize() const
+{
+    if (!fields.empty())
+        return recordSize;
+    return scalarSize(dtype) * (complex ? 2 : 1);
+}
+
+std::size_t NpyField::elementSize() const
+{
+    if (!fields.empty()) {
+        std::size_t end = 0;
+        for (const NpyField &f : fields)
+            end = std::max(end, f.offset + f.size());
+        return end;
+    }
+    if (voidSize)
+        return voidSize;
+    return scalarSize(dtype) * (complex ? 2 : 1);
+}
+
+std::size_t NpyField::elements() const
+{
+    return checkedProduct<std::size_t>(shape).value_or(0);
+}
+
+namespace {
+
+std::string fieldsDescr(const std::vector<NpyField> &fields, std::size_t size)
+{
+    std::vector<const NpyField *> sorted;
+    for (const NpyField &f : fields)
+        sorted.push_back(&f);
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const NpyField *a, const NpyField *b) { return a->offset < b->offset; });
+    std::string out = "[";
+    std::size_t pos = 0;
+    const auto item = [&](const std::string &text) { out += (out.size() > 1 ? ", " : "") + text; };
+    for (const NpyField *f : sorted) {
+        if (f->offset < pos)
+            throw NpyError("the fields " + f->name +
+                           " and the one before it overlap (numpy's list form has "
+                           "no unions)");
+        if (f->offset > pos)
+            item("('', '|V" + std::to_string(f->offset - pos) + "')");
+        std::string format;
+        if (!f->fields.empty())
+            format = fieldsDescr(f->fields, f->elementSize());
+        else if (f->voidSize)
+            format = "'|V" + std::to_string(f->voidSize) + "'";
+        else
+            format = "'" + *npyDescr(f->dtype, f->complex) + "'";
+        item("('" + f->name + "', " + format +
+             (f->shape.empty() ? std::string() : ", " + shapeText(f->shape)) + ")");
+        pos = f->offset + f->size();
+    }
+    if (pos < size)
+        item("('', '|V" + std::to_string(size - pos) + "')");
+    return out + "]";
+}
+
+} // namespace
+
+std::string NpyArray::descr() const
+{
+    if (!fields.empty())
+        return fieldsDescr(fields, recordSize);
+    const auto d = npyDescr(dtype, complex);
+    if (!d)
+        throw NpyError("raw bytes have no .npy dtype");
+    return "'" + *d + "'";
+}
+
+std::optional<std::string> npyDescr(ScalarKind kind, bool complex)
+{
+    if (complex && kind == ScalarKind::Float)
+        return std::string("<c8");
+    if (complex && kind == ScalarKind::Double)
+        return std::string("<c16");
+    if (complex)
+        return std::nullopt;
+    return npyDescr(kind);
+}
+
 std::optional<std::string> npyDescr(ScalarKind kind)
 {
     for (const DescrInfo &d : kDescrs) {
@@ -239,13 +413,16 @@ NpyArray parseNpy(std::string_view bytes)
     NpyArray array = HeaderParser(bytes.substr(headerStart, headerLength)).parse();
     const std::string_view body = bytes.substr(headerStart + headerLength);
     const std::size_t values = array.valueCount();
-    const auto checkedBytes = checkedMul<std::size_t>(values, scalarSize(array.dtype));
+    const auto checkedBytes = checkedMul<std::size_t>(values, array.valueSize());
     if (!checkedBytes)
         throw NpyError("shape " + shapeText(array.shape) + " is too large");
     const std::size_t expected = *checkedBytes;
     if (body.size() != expected)
         throw NpyError("data has " + std::to_string(body.size()) + " bytes, shape " + shapeText(array.shape) +
-                       " of " + *npyDescr(array.dtype) + " needs " + std::to_string(expected));
+                       " of " +
+                       (array.fields.empty() ? *npyDescr(array.dtype, array.complex)
+                                             : std::to_string(array.recordSize) + "-byte records") +
+                       " needs " + std::to_string(expected));
     array.data.assign(body.begin(), body.end());
     return array;
 }
@@ -263,15 +440,15 @@ NpyArray readNpyFile(const std::string &path)
 
 std::string encodeNpy(const NpyArray &array)
 {
-    const auto descr = npyDescr(array.dtype);
-    if (!descr)
-        throw NpyError("raw bytes have no .npy dtype");
-    if (array.data.size() != array.valueCount() * scalarSize(array.dtype))
+    const std::string descr = array.descr();
+    if (array.data.size() != array.valueCount() * array.valueSize())
         throw NpyError("data has " + std::to_string(array.data.size()) + " bytes, shape " +
-                       shapeText(array.shape) + " of " + *descr + " needs " +
-                       std::to_string(array.valueCount() * scalarSize(array.dtype)));
+                       shapeText(array.shape) + " of " +
+                       (array.fields.empty() ? *npyDescr(array.dtype, array.complex)
+                                             : std::to_string(array.recordSize) + "-byte records") +
+                       " needs " + std::to_string(array.valueCount() * array.valueSize()));
     const std::string dict =
-        "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shapeText(array.shape) + ", }";
+        "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + shapeText(array.shape) + ", }";
     // numpy's padding: spaces and a newline so that the data starts on a 64-byte boundary.
     auto header = [&](std::size_t lengthBytes) {
         const std::size_t used = kMagic.size() + 2 + lengthBytes + dict.size() + 1;
@@ -309,6 +486,17 @@ void writeNpyFile(const std::string &path, const NpyArray &array)
 NpyArray toNpy(const BufferData &buffer)
 {
     NpyArray array;
+    if (buffer.layout && !buffer.layout->isUnion && buffer.type.isRaw())
+        return detail::structsToNpy(buffer);
+    if (buffer.type.complex) {
+        const std::size_t elements = std::min(buffer.count, buffer.bytes.size() / buffer.type.size());
+        array.dtype = buffer.type.scalar;
+        array.complex = true;
+        array.shape = {elements};
+        array.data.assign(buffer.bytes.begin(),
+                          buffer.bytes.begin() + std::ptrdiff_t(elements * buffer.type.size()));
+        return array;
+    }
     if (buffer.type.isRaw()) {
         array.dtype = ScalarKind::UChar;
         array.shape = {buffer.count, buffer.type.rawSize};
@@ -342,9 +530,19 @@ std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &typ
                            type.name() + ")");
         return array.data;
     }
-    if (array.dtype != type.scalar)
-        throw NpyError("dtype " + *npyDescr(array.dtype) + " does not match " + type.name() + " (" +
-                       *npyDescr(type.scalar) + ")");
+    if (!array.fields.empty())
+        throw NpyError("a structured dtype " + array.descr() + " does not match " + type.name() + " (" +
+                       *npyDescr(type.scalar, type.complex) + ")");
+    if (array.dtype != type.scalar || array.complex != type.complex)
+        throw NpyError("dtype " + *npyDescr(array.dtype, array.complex) + " does not match " + type.name() +
+                       " (" + *npyDescr(type.scalar, type.complex) + ")");
+    if (type.complex) {
+        if (array.valueCount() != count)
+            throw NpyError("shape " + shapeText(array.shape) + " holds " +
+                           std::to_string(array.valueCount()) + " values, the buffer needs " +
+                           std::to_string(count) + " (" + std::to_string(count) + " " + type.name() + ")");
+        return array.data;
+    }
     const std::size_t width = std::size_t(type.width);
     if (array.valueCount() != count * width)
         throw NpyError("shape " + shapeText(array.shape) + " holds " + std::to_string(array.valueCount()) +

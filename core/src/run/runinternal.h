@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clscope/kernelargs.h"
+#include "clscope/npy.h"
 
 #include <string>
 #include <string_view>
@@ -12,6 +13,9 @@ namespace clscope::detail {
 // Checks the numbers of a Zeros, Fill, Iota or Random initialiser against the buffer's type, and that a
 // File initialiser's file exists. Throws RunInputError naming the argument.
 void checkInitialiser(const BoundArg &arg);
+
+// toNpy of a buffer of structs (npystruct.cpp): a structured dtype with the device's offsets.
+NpyArray structsToNpy(const BufferData &buffer);
 
 // "a: " in front of a message about argument a.
 inline std::string argMessage(std::string_view name, const std::string &message)

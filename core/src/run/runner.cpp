@@ -4,6 +4,7 @@
 #include "clscope/runner.h"
 
 #include "clscope/queue.h"
+#include "clscope/structs.h"
 
 #include "clscope/error.h"
 #include "clscope/version.h"
@@ -171,6 +172,40 @@ std::vector<bool> readBackSet(const RunRequest &request, const std::vector<Bound
     return wanted;
 }
 
+// The device's types for the arguments that need them: structs and typedefs of the program, named by the
+// kernel's signature or by a value (`struct:TYPE:...`, `buffer:TYPE:...`). Empty when every argument is a
+// number. A probe that fails leaves the table without layouts: bytesN values still run unchecked, and a
+// struct value is refused with the reason.
+TypeTable argumentTypes(const RunRequest &request, const KernelInfo &kernel, cl_device_id device)
+{
+    std::vector<std::string> names = unknownArgumentTypes(kernel);
+    bool structValues = false;
+    for (const ArgValue &v : request.args) {
+        if (const auto *s = std::get_if<StructArg>(&v.value)) {
+            structValues = true;
+            if (!s->typeName.empty())
+                names.push_back(s->typeName);
+        } else if (const auto *b = std::get_if<BufferArg>(&v.value); b && !b->typeName.empty()) {
+            names.push_back(b->typeName);
+        }
+    }
+    if (names.empty() && !structValues)
+        return {};
+    if (request.build.source().empty()) {
+        TypeTable none;
+        none.knownStructs = "none (the program was not built from source)";
+        return none;
+    }
+    try {
+        return probeTypes(request.build, device, names);
+    } catch (const ClError &e) {
+        TypeTable none;
+        none.knownStructs = buildSourceTypes(request.build, device).structNames();
+        none.unavailable = e.detail().empty() ? std::string(e.what()) : e.detail();
+        return none;
+    }
+}
+
 std::string kernelList(const BuildResult &build)
 {
     std::string out;
@@ -210,13 +245,15 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     if (request.repeat < 1)
         throw RunInputError("repeat count " + std::to_string(request.repeat) + " must be at least 1");
 
-    // Everything that can be told without the device comes first: arguments, initialisers, read-backs.
-    const std::vector<BoundArg> args = bindArguments(*info, request.args);
-    const std::vector<bool> wanted = readBackSet(request, args);
     cl_device_id device = request.device ? request.device : request.build.logs().front().id;
     if (std::none_of(request.build.logs().begin(), request.build.logs().end(),
                      [&](const DeviceBuildLog &l) { return l.id == device; }))
         throw RunInputError("the device is not one the program was built for");
+    // Everything that can be told without a launch comes first: arguments, initialisers, read-backs. Struct
+    // layouts are the device's answer to a probe (kept with the build), asked only when a type needs it.
+    const TypeTable types = argumentTypes(request, *info, device);
+    const std::vector<BoundArg> args = bindArguments(*info, request.args, &types);
+    const std::vector<bool> wanted = readBackSet(request, args);
     std::vector<std::optional<std::vector<unsigned char>>> patterns(args.size());
     std::vector<std::vector<unsigned char>> contents(args.size()); // alive until the writes finish
     std::vector<std::uint64_t> localBytes; // summed without wrapping by checkLocalMemory
@@ -384,7 +421,8 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
             if (!wanted[i])
                 continue;
             const BoundArg &a = args[i];
-            readBack.push_back({a.name, a.type, a.count, std::vector<unsigned char>(a.bufferBytes())});
+            readBack.push_back(
+                {a.name, a.type, a.count, std::vector<unsigned char>(a.bufferBytes()), a.layout});
             cl_event event = nullptr;
             CommandRecord r =
                 record(CommandRecord::Type::Read, "read " + a.name, a.bufferBytes(), deviceName);

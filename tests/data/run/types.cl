@@ -100,3 +100,10 @@ __kernel void with_sampler(__global int *out, sampler_t s)
 {
     out[0] = 1;
 }
+
+// A __constant buffer larger than a device's CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE (64 KiB on Oclgrind)
+// fails at the launch: a driver error that no check before it sees.
+__kernel void big_constant(__constant float *table, __global float *out)
+{
+    out[0] = table[0];
+}
