@@ -299,14 +299,8 @@ int runRun(const RunOptionsCli &given)
     }
     const RunResult result = runKernel(request, runOptions);
     if (!opts.trace.empty()) {
-        try {
-            std::vector<CommandRecord> commands = result.commands();
-            if (result.clock())
-                mapToHost(commands, *result.clock()); // device clock -> steady_clock, the pool's clock
-            writeChromeTrace(opts.trace, commands, {}, toPoolSeries(runOptions.pool->snapshotSeries(0)));
-        } catch (const std::runtime_error &e) {
-            throw CliFailure{ExitFailed, e.what()};
-        }
+        const RunProfile profile = hostProfile(result, runOptions.pool.get());
+        writeChromeTrace(opts.trace, profile.commands, {}, profile.pool); // a failure exits 1 (main.cpp)
     }
     if (opts.common.json)
         std::cout << toJson(result, opts.prints) << '\n';

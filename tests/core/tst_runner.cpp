@@ -5,6 +5,7 @@
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/runner.h"
+#include "pooltesthelpers.h"
 #include "testicd.h"
 
 #include <QTest>
@@ -451,6 +452,47 @@ private slots:
         QVERIFY(!runKernel(request(m_vectorAdd, "vector_add", "8",
                                    QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8")))
                      .clock());
+    }
+
+    // A run's commands on the host clock with the samples of its pool that belong to it: from kPoolLeadNs
+    // before its first command on (the GUI's timeline and run --trace both take them from hostProfile).
+    void hostProfileOfARun()
+    {
+        auto pool = std::make_shared<MemoryPool>(std::make_shared<pooltest::CountingTestAllocator>());
+        const PooledBuffer live = pool->allocate(1000); // a sample now, on the pool's coarse clock
+        QCOMPARE(pool->snapshotSeries().size(), std::size_t(1));
+        const std::uint64_t now = hostNowNs();
+        constexpr std::int64_t kOffset = 5'000'000'000; // the device's clock runs 5 s behind the host's
+        auto runAt = [&](std::uint64_t hostNs, bool calibrated) {
+            RunResultData d;
+            CommandRecord c;
+            c.queued = hostNs - kOffset;
+            c.submit = c.queued + 10;
+            c.start = c.queued + 20;
+            c.end = c.queued + 30;
+            d.commands = {c};
+            if (calibrated)
+                d.clock = ClockMapping{ClockMapping::Source::Calibration, kOffset, 0};
+            return RunResult(std::move(d));
+        };
+
+        // A run that began now: its commands on the host clock, the pool's samples under them.
+        RunProfile p = hostProfile(runAt(now, true), pool.get());
+        QCOMPARE(p.commands.size(), std::size_t(1));
+        QCOMPARE(p.commands[0].queued, now);
+        QCOMPARE(p.commands[0].end, now + 30);
+        QCOMPARE(p.pool.size(), std::size_t(1));
+        QCOMPARE(p.pool[0].activeBytes, std::uint64_t(1000));
+        // One that began a second later: the samples are older than the lead, not the run's.
+        p = hostProfile(runAt(now + 1'000'000'000, true), pool.get());
+        QCOMPARE(p.commands[0].queued, now + 1'000'000'000);
+        QVERIFY(p.pool.empty());
+        // No clock: the device's timestamps as they are (5 s back, so every sample is after the start).
+        p = hostProfile(runAt(now, false), pool.get());
+        QCOMPARE(p.commands[0].queued, now - kOffset);
+        QCOMPARE(p.pool.size(), std::size_t(1));
+        // No pool, no series.
+        QVERIFY(hostProfile(runAt(now, true), nullptr).pool.empty());
     }
 
     void launchLimits()
