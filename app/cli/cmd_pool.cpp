@@ -6,7 +6,6 @@
 #include "clscope/error.h"
 #include "clscope/fileio.h"
 #include "clscope/pool.h"
-#include "clscope/queue.h"
 
 #include <CL/cl.h>
 #include <nlohmann/json.hpp>
@@ -27,28 +26,17 @@ struct ReplayOptions
     CommonOptions common;
 };
 
-// The device of the effective spec (--device, else CLSCOPE_DEVICE; empty: first GPU, else first device).
-// One device: a pool
-// serves one context, and replay counters do not depend on which device it is.
-cl_device_id pickDevice(const std::string &spec)
-{
-    return selectDevice(spec).device;
-}
-
 struct ContextDeleter
 {
     void operator()(cl_context c) const { clReleaseContext(c); }
 };
-struct QueueDeleter
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
 using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueDeleter>;
 
-QueuePtr makeQueue(cl_context context, cl_device_id device)
+// The device of the effective spec (--device, else CLSCOPE_DEVICE; empty: first GPU, else first device).
+// One device: a pool serves one context, and replay counters do not depend on which device it is.
+cl_device_id pickDevice(const std::string &spec)
 {
-    return QueuePtr(createCommandQueue(context, device, false));
+    return selectDevice(spec).device;
 }
 
 // Lines longer than this are no trace (a binary file, one without newlines): refused, not buffered whole.
@@ -121,7 +109,8 @@ int runReplay(const ReplayOptions &opts)
     if (opts.leadingBits < 0 || opts.leadingBits > kMaxLeadingBits)
         throw CliFailure{ExitUsage, "--leading-bits must be 0.." + std::to_string(kMaxLeadingBits) +
                                         ", got " + std::to_string(opts.leadingBits)};
-    if (opts.allocator != "immediate" && opts.allocator != "deferred" && opts.allocator != "svm")
+    const std::optional<AllocatorKind> kind = parseAllocatorKind(opts.allocator);
+    if (!kind)
         throw CliFailure{ExitUsage,
                          "--allocator must be immediate, deferred or svm, got '" + opts.allocator + "'"};
 
@@ -139,23 +128,12 @@ int runReplay(const ReplayOptions &opts)
         cl_int err = CL_SUCCESS;
         ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
         check(err, "clCreateContext");
-        QueuePtr queue;
-        std::shared_ptr<Allocator> allocator;
-        if (opts.allocator == "deferred") {
-            allocator = std::make_shared<DeferredAllocator>(context.get());
-        } else if (opts.allocator == "svm") {
-            allocator = std::make_shared<SvmAllocator>(context.get());
-        } else {
-            queue = makeQueue(context.get(), device);
-            allocator = std::make_shared<ImmediateAllocator>(queue.get());
-        }
-
         PoolOptions poolOptions;
         poolOptions.leadingBits = opts.leadingBits;
         poolOptions.seriesCapacity = 0; // nobody reads the series here
-        MemoryPool pool(allocator, poolOptions);
+        const std::shared_ptr<MemoryPool> pool = makePool(*kind, context.get(), nullptr, poolOptions);
 
-        PoolTraceReplayer replayer(pool);
+        PoolTraceReplayer replayer(*pool);
         forEachOp(opts.trace, [&](const PoolOp &op) {
             PoolCounters c;
             try {

@@ -294,8 +294,7 @@ int runRun(const RunOptionsCli &given)
     if (!opts.trace.empty()) {
         // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
         runOptions.calibrateClock = true;
-        runOptions.pool =
-            std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(request.build.context()));
+        runOptions.pool = makePool(AllocatorKind::Deferred, request.build.context());
     }
     const RunResult result = runKernel(request, runOptions);
     if (!opts.trace.empty()) {

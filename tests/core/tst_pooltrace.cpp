@@ -127,24 +127,22 @@ private slots:
         cl_command_queue queue2 = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
         QCOMPARE(err, CL_SUCCESS);
         {
-            std::shared_ptr<Allocator> alloc;
-            if (kind == "deferred") {
-                alloc = std::make_shared<DeferredAllocator>(ctx);
-            } else if (kind == "immediate") {
-                // Its own queue: PoCL's events hold references to their queue for a while after release,
-                // which would blur the reference counts checked below.
-                cl_command_queue own = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
-                QCOMPARE(err, CL_SUCCESS);
-                alloc = std::make_shared<ImmediateAllocator>(own);
-                clReleaseCommandQueue(own); // the allocator holds it
-            } else if (SvmAllocator::isSupported(device)) {
-                alloc = std::make_shared<SvmAllocator>(ctx);
-            } else {
+            // The factory's allocator of each kind (clscope-cli pool replay --allocator, the pool dock).
+            const std::optional<AllocatorKind> k = parseAllocatorKind(kind.toStdString());
+            QVERIFY(k);
+            if (*k == AllocatorKind::Svm && !SvmAllocator::isSupported(device)) {
                 clReleaseCommandQueue(queue2);
                 clReleaseCommandQueue(queue);
                 clReleaseContext(ctx);
                 QSKIP("device has no SVM");
             }
+            // Immediate on a queue of its own: PoCL's events hold references to their queue for a while
+            // after release, which would blur the reference counts checked below.
+            const std::shared_ptr<Allocator> alloc = makeAllocator(*k, ctx);
+            const Allocator &a = *alloc;
+            QCOMPARE(typeid(a) == typeid(DeferredAllocator), *k == AllocatorKind::Deferred);
+            QCOMPARE(typeid(a) == typeid(ImmediateAllocator), *k == AllocatorKind::Immediate);
+            QCOMPARE(typeid(a) == typeid(SvmAllocator), *k == AllocatorKind::Svm);
             cl_ulong maxAlloc = 0;
             clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(maxAlloc), &maxAlloc, nullptr);
             QCOMPARE(std::uint64_t(alloc->maxAllocSize()), std::uint64_t(maxAlloc));

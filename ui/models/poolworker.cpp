@@ -89,22 +89,11 @@ void PoolWorker::publish(std::shared_ptr<MemoryPool> pool, const QString &label)
 
 std::shared_ptr<MemoryPool> PoolWorker::makePool(int leadingBits, AllocatorKind kind)
 {
-    std::shared_ptr<Allocator> allocator;
-    switch (kind) {
-    case AllocatorKind::Deferred:
-        allocator = std::make_shared<DeferredAllocator>(m_context);
-        break;
-    case AllocatorKind::Immediate:
-        allocator = std::make_shared<ImmediateAllocator>(m_queue);
-        break;
-    case AllocatorKind::Svm:
-        allocator = std::make_shared<SvmAllocator>(m_context);
-        break;
-    }
     PoolOptions options;
     options.leadingBits = leadingBits;
     options.seriesCapacity = kSeriesCapacity;
-    return std::make_shared<MemoryPool>(std::move(allocator), options);
+    // The immediate allocator makes its memory real on the worker's queue, shared by this device's pools.
+    return clscope::makePool(kind, m_context, m_queue, options);
 }
 
 void PoolWorker::setDevice(cl_device_id device, const QString &name, int leadingBits, AllocatorKind kind)

@@ -24,7 +24,7 @@
 
 namespace clscope::ui {
 
-enum class AllocatorKind : int { Deferred, Immediate, Svm };
+// clscope::AllocatorKind (pool.h) for the user: "deferred", "immediate", "SVM".
 QString allocatorName(AllocatorKind kind);
 
 // The pool the GUI should show, handed over under a mutex: the GUI copies the pointer when told that
@@ -58,9 +58,8 @@ public:
     ~PoolWorker() override;
 
     // The requests; called on the device's worker (submitted by the monitor).
-    void setDevice(cl_device_id device, const QString &name, int leadingBits,
-                   clscope::ui::AllocatorKind kind);
-    void newPool(int leadingBits, clscope::ui::AllocatorKind kind);
+    void setDevice(cl_device_id device, const QString &name, int leadingBits, clscope::AllocatorKind kind);
+    void newPool(int leadingBits, clscope::AllocatorKind kind);
     void adoptPool(std::shared_ptr<MemoryPool> pool, const QString &label);
     void freeHeld();
     void stopHolding();

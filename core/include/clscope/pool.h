@@ -286,6 +286,26 @@ private:
     std::shared_ptr<detail::PoolState> m_state;
 };
 
+// ---- Pools by allocator kind ------------------------------------------------------------------------
+
+// The allocators a user picks between: clscope-cli pool replay --allocator, the pool dock's choice.
+enum class AllocatorKind : std::uint8_t { Deferred, Immediate, Svm };
+
+// "deferred", "immediate", "svm": the names --allocator takes.
+std::string_view allocatorKindName(AllocatorKind kind);
+// The kind of one of those names; nothing for any other text.
+std::optional<AllocatorKind> parseAllocatorKind(std::string_view name);
+
+// An allocator of `kind` in `context`. Immediate makes memory real on `queue` (a queue of that context), or,
+// when none is given, on a queue of its own on the context's first device; the others ignore `queue`.
+// Throws std::invalid_argument for a null context (and no queue), ClError as the allocators do (an SVM
+// allocator on a context without SVM: CL_INVALID_OPERATION).
+std::shared_ptr<Allocator> makeAllocator(AllocatorKind kind, cl_context context,
+                                         cl_command_queue queue = nullptr);
+// A pool on makeAllocator(kind, context, queue).
+std::shared_ptr<MemoryPool> makePool(AllocatorKind kind, cl_context context, cl_command_queue queue = nullptr,
+                                     PoolOptions options = {});
+
 // ---- Traces (`clscope-cli pool replay`) -------------------------------------------------------------
 
 enum class PoolOpKind : std::uint8_t { Alloc, Free, FreeHeld, StopHolding };

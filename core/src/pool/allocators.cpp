@@ -2,6 +2,7 @@
 #include "clscope/pool.h"
 
 #include "clscope/clquery.h"
+#include "clscope/queue.h"
 #include "clscope/version.h"
 
 #include <algorithm>
@@ -169,6 +170,65 @@ AllocResult SvmAllocator::allocate(std::size_t size)
 void SvmAllocator::release(void *handle) noexcept
 {
     clSVMFree(m_context, handle);
+}
+
+// ---- By kind ----------------------------------------------------------------------------------------
+
+std::string_view allocatorKindName(AllocatorKind kind)
+{
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        return "deferred";
+    case AllocatorKind::Immediate:
+        return "immediate";
+    case AllocatorKind::Svm:
+        return "svm";
+    }
+    return {};
+}
+
+std::optional<AllocatorKind> parseAllocatorKind(std::string_view name)
+{
+    for (AllocatorKind kind : {AllocatorKind::Deferred, AllocatorKind::Immediate, AllocatorKind::Svm}) {
+        if (name == allocatorKindName(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<Allocator> makeAllocator(AllocatorKind kind, cl_context context, cl_command_queue queue)
+{
+    if (!context && !(kind == AllocatorKind::Immediate && queue))
+        throw std::invalid_argument(std::string(allocatorKindName(kind)) + " allocator without a context");
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        return std::make_shared<DeferredAllocator>(context);
+    case AllocatorKind::Immediate: {
+        if (queue)
+            return std::make_shared<ImmediateAllocator>(queue);
+        const std::vector<cl_device_id> devices = contextDevices(context);
+        if (devices.empty())
+            throw ClError("clGetContextInfo", CL_INVALID_CONTEXT, "the context has no device");
+        cl_command_queue own = createCommandQueue(context, devices.front(), false);
+        try {
+            auto allocator = std::make_shared<ImmediateAllocator>(own);
+            clReleaseCommandQueue(own); // the allocator holds it
+            return allocator;
+        } catch (...) {
+            clReleaseCommandQueue(own);
+            throw;
+        }
+    }
+    case AllocatorKind::Svm:
+        return std::make_shared<SvmAllocator>(context);
+    }
+    throw std::invalid_argument("unknown allocator kind");
+}
+
+std::shared_ptr<MemoryPool> makePool(AllocatorKind kind, cl_context context, cl_command_queue queue,
+                                     PoolOptions options)
+{
+    return std::make_shared<MemoryPool>(makeAllocator(kind, context, queue), options);
 }
 
 } // namespace clscope

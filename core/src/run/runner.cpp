@@ -299,7 +299,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     if (!pool) {
         PoolOptions poolOptions;
         poolOptions.seriesCapacity = 0; // nobody watches a pool that lives for one run
-        pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()), poolOptions);
+        pool = makePool(AllocatorKind::Immediate, request.build.context(), queue.get(), poolOptions);
     } else if (dynamic_cast<const SvmAllocator *>(pool->allocator().get())) {
         throw RunInputError("the memory pool hands out SVM pointers; runs need a pool of cl_mem buffers");
     }
