@@ -137,7 +137,7 @@ int runReplay(const ReplayOptions &opts)
         forEachOp(opts.trace, [&](const PoolOp &op) {
             PoolCounters c;
             try {
-                c = replayer.apply(op);
+                c = replayer.step(op);
             } catch (const PoolTraceError &e) {
                 throw CliFailure{ExitFailed, opts.trace + ": " + e.what()};
             }

@@ -106,6 +106,38 @@ private slots:
         }
     }
 
+    // The replayer's own ops one step at a time (the pool dock's workload): the counters of every op, then
+    // nothing; a failing op names its line and counts as done.
+    void replaySteps()
+    {
+        auto alloc = std::make_shared<CountingTestAllocator>();
+        auto pool = makePool(alloc);
+        PoolTraceReplayer replayer(*pool, parsePoolTrace(kExampleTrace));
+        for (int i = 0; i < 7; ++i) {
+            QVERIFY(!replayer.finished());
+            const std::optional<PoolCounters> c = replayer.step();
+            QVERIFY(c);
+            QCOMPARE(text(*c), kExampleCounters[i]);
+            QCOMPARE(replayer.stepsDone(), std::size_t(i + 1));
+        }
+        QVERIFY(replayer.finished());
+        QVERIFY(!replayer.step());
+
+        alloc->setCapacity(alloc->liveBytes());
+        auto full = makePool(alloc);
+        PoolTraceReplayer failing(*full, parsePoolTrace("alloc big 4096\nalloc small 1\n"));
+        try {
+            failing.step();
+            QFAIL("replayed");
+        } catch (const PoolTraceError &e) {
+            QCOMPARE(e.line(), 1);
+            QVERIFY2(QByteArray(e.what()).startsWith("line 1: alloc big 4096: testAllocate failed: "),
+                     e.what());
+        }
+        QCOMPARE(failing.stepsDone(), std::size_t(1));
+        QVERIFY(!failing.finished());
+    }
+
     void replayOnDevice_data()
     {
         QTest::addColumn<QByteArray>("kind");

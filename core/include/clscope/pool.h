@@ -359,18 +359,29 @@ private:
     int m_line = 0;
 };
 
-// replayPoolTrace one op at a time.
+// A trace replayed on one pool, an op per step: the replayer's own ops, parsed beforehand (the pool dock's
+// workload runs a chunk of steps per job), or ops handed to it one by one as they are read (clscope-cli
+// pool replay streams them from the file). Blocks the trace leaves allocated stay active in the pool.
 class PoolTraceReplayer
 {
 public:
-    explicit PoolTraceReplayer(MemoryPool &pool)
+    explicit PoolTraceReplayer(MemoryPool &pool, std::vector<PoolOp> ops = {})
         : m_pool(pool)
+        , m_ops(std::move(ops))
     {}
+    // Runs the next of the replayer's own ops and returns the counters after it; nothing once they are all
+    // done. Throws PoolTraceError naming the op's line (the op counts as done).
+    std::optional<PoolCounters> step();
     // Runs op on the pool and returns the counters after it; throws PoolTraceError naming the op's line.
-    PoolCounters apply(const PoolOp &op);
+    PoolCounters step(const PoolOp &op);
+    bool finished() const { return m_next >= m_ops.size(); }
+    std::size_t stepsDone() const { return m_next; } // of the replayer's own ops
+    MemoryPool &pool() const { return m_pool; }
 
 private:
     MemoryPool &m_pool;
+    std::vector<PoolOp> m_ops;
+    std::size_t m_next = 0;
     std::unordered_map<std::string, BlockId> m_live;
 };
 

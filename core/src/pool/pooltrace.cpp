@@ -160,7 +160,14 @@ std::vector<PoolOp> parsePoolTrace(std::string_view text)
     return ops;
 }
 
-PoolCounters PoolTraceReplayer::apply(const PoolOp &op)
+std::optional<PoolCounters> PoolTraceReplayer::step()
+{
+    if (finished())
+        return std::nullopt;
+    return step(m_ops[m_next++]);
+}
+
+PoolCounters PoolTraceReplayer::step(const PoolOp &op)
 {
     try {
         switch (op.kind) {
@@ -199,7 +206,7 @@ void replayPoolTrace(MemoryPool &pool, const std::vector<PoolOp> &ops,
 {
     PoolTraceReplayer replayer(pool);
     for (const PoolOp &op : ops) {
-        const PoolCounters counters = replayer.apply(op);
+        const PoolCounters counters = replayer.step(op);
         if (onStep)
             onStep(op, counters);
     }
