@@ -2,6 +2,7 @@
 // and prints the pyopencl counters after every op (DESIGN.md, CLI contract).
 #include "cli.h"
 
+#include "clscope/clhandle.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
@@ -13,7 +14,6 @@
 #include <iostream>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace clscope::cli {
@@ -25,12 +25,6 @@ struct ReplayOptions
     std::string allocator = "immediate";
     CommonOptions common;
 };
-
-struct ContextDeleter
-{
-    void operator()(cl_context c) const { clReleaseContext(c); }
-};
-using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
 
 // The device of the effective spec (--device, else CLSCOPE_DEVICE; empty: first GPU, else first device).
 // One device: a pool serves one context, and replay counters do not depend on which device it is.
@@ -126,7 +120,7 @@ int runReplay(const ReplayOptions &opts)
     try {
         cl_device_id device = pickDevice(spec);
         cl_int err = CL_SUCCESS;
-        ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
+        const ClContext context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
         check(err, "clCreateContext");
         PoolOptions poolOptions;
         poolOptions.leadingBits = opts.leadingBits;

@@ -69,15 +69,6 @@ template<typename F> QString errorOf(F f)
     return QStringLiteral("no error");
 }
 
-struct ContextRelease
-{
-    void operator()(cl_context c) const { clReleaseContext(c); }
-};
-struct QueueRelease
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
-
 } // namespace
 
 class TestRunner : public QObject
@@ -391,11 +382,9 @@ private slots:
     void sharedPool()
     {
         cl_int err = CL_SUCCESS;
-        std::unique_ptr<std::remove_pointer_t<cl_context>, ContextRelease> context(
-            clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        const ClContext context(clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
         QCOMPARE(err, CL_SUCCESS);
-        std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease> queue(
-            clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
+        const ClQueue queue(clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
         QCOMPARE(err, CL_SUCCESS);
         auto pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()));
         const BuildResult b = build(kernelPath("vector_add.cl"), true, context.get());
@@ -421,6 +410,39 @@ private slots:
                     QStringLiteral("a=buffer:float:64 b=buffer:float:64 c=buffer:float:64 n=64"));
         QCOMPARE(errorOf([&] { runKernel(other, options); }),
                  QStringLiteral("the memory pool allocates in another context than the program's"));
+    }
+
+    // clhandle.h: one reference per handle, given back when it goes, moved but not copied.
+    void clHandles()
+    {
+        auto refs = [](cl_context c) {
+            cl_uint n = 0;
+            clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr);
+            return n;
+        };
+        cl_int err = CL_SUCCESS;
+        ClContext owner(clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        const cl_context raw = owner.get();
+        QCOMPARE(refs(raw), 1u);
+        {
+            const ClContext second = ClContext::retain(raw);
+            QCOMPARE(second.get(), raw);
+            QCOMPARE(refs(raw), 2u);
+        }
+        QCOMPARE(refs(raw), 1u);
+        ClContext moved = std::move(owner);
+        QVERIFY(!owner);
+        QCOMPARE(moved.get(), raw);
+        QCOMPARE(refs(raw), 1u);
+        ClContext other = ClContext::retain(raw);
+        other = std::move(moved); // gives back the reference other held
+        QCOMPARE(refs(raw), 1u);
+        const cl_context taken = other.release();
+        QVERIFY(!other);
+        QCOMPARE(refs(taken), 1u);
+        other.reset(taken); // and adopts it again; released when `other` goes
+        QVERIFY(!ClContext::retain(nullptr));
     }
 
     void concurrentRuns()

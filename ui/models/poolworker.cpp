@@ -62,12 +62,8 @@ PoolWorker::~PoolWorker()
 
 void PoolWorker::releaseDevice()
 {
-    if (m_queue)
-        clReleaseCommandQueue(m_queue);
-    if (m_context)
-        clReleaseContext(m_context);
-    m_queue = nullptr;
-    m_context = nullptr;
+    m_queue.reset();
+    m_context.reset();
     m_device = nullptr;
     m_svm = false;
 }
@@ -93,7 +89,7 @@ std::shared_ptr<MemoryPool> PoolWorker::makePool(int leadingBits, AllocatorKind 
     options.leadingBits = leadingBits;
     options.seriesCapacity = kSeriesCapacity;
     // The immediate allocator makes its memory real on the worker's queue, shared by this device's pools.
-    return clscope::makePool(kind, m_context, m_queue, options);
+    return clscope::makePool(kind, m_context.get(), m_queue.get(), options);
 }
 
 void PoolWorker::setDevice(cl_device_id device, const QString &name, int leadingBits, AllocatorKind kind)
@@ -108,9 +104,9 @@ void PoolWorker::setDevice(cl_device_id device, const QString &name, int leading
     m_deviceName = name;
     try {
         cl_int err = CL_SUCCESS;
-        m_context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+        m_context.reset(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
         check(err, "clCreateContext");
-        m_queue = createCommandQueue(m_context, device, false);
+        m_queue.reset(createCommandQueue(m_context.get(), device, false));
         m_device = device;
         m_svm = SvmAllocator::isSupported(device);
         emit deviceReady(m_svm);

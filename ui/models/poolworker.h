@@ -90,8 +90,8 @@ private:
     std::shared_ptr<PoolHandoff> m_handoff;
     cl_device_id m_device = nullptr;
     QString m_deviceName;
-    cl_context m_context = nullptr;
-    cl_command_queue m_queue = nullptr;
+    ClContext m_context;
+    ClQueue m_queue;
     bool m_svm = false;
     std::shared_ptr<MemoryPool> m_pool;
 

@@ -4,6 +4,8 @@
 // their arguments and work-group limits. Results are immutable values; a failed build is a result.
 #pragma once
 
+#include "clscope/clhandle.h"
+
 #include <CL/cl.h>
 
 #include <array>
@@ -329,16 +331,15 @@ class ProgramHandle
 {
 public:
     ProgramHandle(cl_context context, cl_program program); // takes ownership of one reference each
-    ~ProgramHandle();
     ProgramHandle(const ProgramHandle &) = delete;
     ProgramHandle &operator=(const ProgramHandle &) = delete;
 
-    cl_context context() const { return m_context; }
-    cl_program program() const { return m_program; }
+    cl_context context() const { return m_context.get(); }
+    cl_program program() const { return m_program.get(); }
 
 private:
-    cl_context m_context;
-    cl_program m_program;
+    ClContext m_context; // released after the program
+    ClProgram m_program;
 };
 
 // Facts about a built program found out after its build (the struct layouts a device was asked for,

@@ -2,6 +2,7 @@
 // statistics, a sampled time series of the counters, and the trace format that `pool replay` runs.
 #pragma once
 
+#include "clscope/clhandle.h"
 #include "clscope/error.h"
 
 #include <CL/cl.h>
@@ -76,7 +77,7 @@ public:
     std::size_t maxAllocSize() const override { return m_maxAllocSize; }
 
 protected:
-    cl_context m_context;
+    ClContext m_context;
     cl_mem_flags m_flags;
     std::size_t m_maxAllocSize;
 };
@@ -92,7 +93,7 @@ public:
     AllocResult allocate(std::size_t size) override;
 
 private:
-    cl_command_queue m_queue;
+    ClQueue m_queue;
     bool m_canMigrate; // device is OpenCL >= 1.2: clEnqueueMigrateMemObjects exists
 };
 
@@ -114,7 +115,7 @@ public:
     bool releaseIsImmediate() const override { return true; }
 
 private:
-    cl_context m_context;
+    ClContext m_context;
     cl_svm_mem_flags m_flags;
     std::size_t m_maxAllocSize;
 };

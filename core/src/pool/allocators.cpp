@@ -47,22 +47,17 @@ bool deviceAtLeast12(cl_command_queue queue)
 // ---- Deferred ---------------------------------------------------------------------------------------
 
 DeferredAllocator::DeferredAllocator(cl_context context, cl_mem_flags flags)
-    : m_context(context)
+    : m_context(ClContext::retain(context))
     , m_flags(flags)
     , m_maxAllocSize(smallestMaxAlloc(context))
-{
-    check(clRetainContext(m_context), "clRetainContext");
-}
+{}
 
-DeferredAllocator::~DeferredAllocator()
-{
-    clReleaseContext(m_context);
-}
+DeferredAllocator::~DeferredAllocator() = default;
 
 AllocResult DeferredAllocator::allocate(std::size_t size)
 {
     cl_int error = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(m_context, m_flags, size, nullptr, &error);
+    cl_mem mem = clCreateBuffer(m_context.get(), m_flags, size, nullptr, &error);
     if (error != CL_SUCCESS)
         return {nullptr, error, "clCreateBuffer"};
     return {mem, CL_SUCCESS, nullptr};
@@ -78,16 +73,11 @@ void DeferredAllocator::release(void *handle) noexcept
 
 ImmediateAllocator::ImmediateAllocator(cl_command_queue queue, cl_mem_flags flags)
     : DeferredAllocator(queueContext(queue), flags)
-    , m_queue(queue)
+    , m_queue(ClQueue::retain(queue))
     , m_canMigrate(deviceAtLeast12(queue))
-{
-    check(clRetainCommandQueue(m_queue), "clRetainCommandQueue");
-}
+{}
 
-ImmediateAllocator::~ImmediateAllocator()
-{
-    clReleaseCommandQueue(m_queue);
-}
+ImmediateAllocator::~ImmediateAllocator() = default;
 
 AllocResult ImmediateAllocator::allocate(std::size_t size)
 {
@@ -102,7 +92,7 @@ AllocResult ImmediateAllocator::allocate(std::size_t size)
         // status (CL_MEM_OBJECT_ALLOCATION_FAILURE there is the out-of-memory we are here to catch).
         cl_event event = nullptr;
         routine = "clEnqueueMigrateMemObjects";
-        error = clEnqueueMigrateMemObjects(m_queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+        error = clEnqueueMigrateMemObjects(m_queue.get(), 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
                                            nullptr, &event);
         if (error == CL_SUCCESS) {
             routine = "clWaitForEvents";
@@ -118,7 +108,7 @@ AllocResult ImmediateAllocator::allocate(std::size_t size)
         // OpenCL 1.0/1.1: a one-byte blocking write is the cheapest way to make the driver commit memory.
         static const unsigned char kByte = 0;
         routine = "clEnqueueWriteBuffer";
-        error = clEnqueueWriteBuffer(m_queue, mem, CL_TRUE, 0, 1, &kByte, 0, nullptr, nullptr);
+        error = clEnqueueWriteBuffer(m_queue.get(), mem, CL_TRUE, 0, 1, &kByte, 0, nullptr, nullptr);
     }
     if (error != CL_SUCCESS) {
         clReleaseMemObject(mem);
@@ -138,8 +128,7 @@ bool SvmAllocator::isSupported(cl_device_id device)
 }
 
 SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
-    : m_context(context)
-    , m_flags(flags)
+    : m_flags(flags)
     , m_maxAllocSize(0)
 {
     const auto devices = contextDevices(context);
@@ -147,13 +136,10 @@ SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
         throw ClError("clGetDeviceInfo", CL_INVALID_OPERATION,
                       "no device of the context reports SVM capabilities");
     m_maxAllocSize = smallestMaxAlloc(context);
-    check(clRetainContext(m_context), "clRetainContext");
+    m_context = ClContext::retain(context);
 }
 
-SvmAllocator::~SvmAllocator()
-{
-    clReleaseContext(m_context);
-}
+SvmAllocator::~SvmAllocator() = default;
 
 AllocResult SvmAllocator::allocate(std::size_t size)
 {
@@ -161,7 +147,7 @@ AllocResult SvmAllocator::allocate(std::size_t size)
     // out of memory, which lets the pool give back held blocks and retry.
     if (size == 0 || (m_maxAllocSize != 0 && size > m_maxAllocSize))
         return {nullptr, CL_INVALID_BUFFER_SIZE, "clSVMAlloc"};
-    void *p = clSVMAlloc(m_context, m_flags, size, 0);
+    void *p = clSVMAlloc(m_context.get(), m_flags, size, 0);
     if (!p)
         return {nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clSVMAlloc"};
     return {p, CL_SUCCESS, nullptr};
@@ -169,7 +155,7 @@ AllocResult SvmAllocator::allocate(std::size_t size)
 
 void SvmAllocator::release(void *handle) noexcept
 {
-    clSVMFree(m_context, handle);
+    clSVMFree(m_context.get(), handle);
 }
 
 // ---- By kind ----------------------------------------------------------------------------------------
@@ -209,15 +195,8 @@ std::shared_ptr<Allocator> makeAllocator(AllocatorKind kind, cl_context context,
         const std::vector<cl_device_id> devices = contextDevices(context);
         if (devices.empty())
             throw ClError("clGetContextInfo", CL_INVALID_CONTEXT, "the context has no device");
-        cl_command_queue own = createCommandQueue(context, devices.front(), false);
-        try {
-            auto allocator = std::make_shared<ImmediateAllocator>(own);
-            clReleaseCommandQueue(own); // the allocator holds it
-            return allocator;
-        } catch (...) {
-            clReleaseCommandQueue(own);
-            throw;
-        }
+        const ClQueue own(createCommandQueue(context, devices.front(), false));
+        return std::make_shared<ImmediateAllocator>(own.get()); // which takes a reference of its own
     }
     case AllocatorKind::Svm:
         return std::make_shared<SvmAllocator>(context);
