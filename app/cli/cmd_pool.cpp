@@ -171,15 +171,7 @@ void addPoolCommand(CLI::App &app, Action &action)
         ->capture_default_str();
     replay->add_option("--allocator", opts->allocator, "immediate, deferred or svm")->capture_default_str();
     addCommonOptions(replay, opts->common);
-    replay->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runReplay(*opts);
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            }
-        };
-    });
+    replay->callback([opts, &action] { action = [opts] { return runReplay(*opts); }; });
 }
 
 } // namespace clscope::cli

@@ -345,19 +345,7 @@ void addRunCommand(CLI::App &app, Action &action)
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
                 "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"
                 "    --arg c=buffer:float:1024 --arg n=uint:1024 --print c --json");
-    sub->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runRun(*opts);
-            } catch (const RunInputError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            } catch (const BuildInputError &e) {
-                throw CliFailure{ExitUsage, e.what()}; // unreadable input, malformed options
-            }
-        };
-    });
+    sub->callback([opts, &action] { action = [opts] { return runRun(*opts); }; });
 }
 
 } // namespace clscope::cli

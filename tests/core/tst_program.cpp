@@ -436,6 +436,7 @@ private slots:
             QFAIL("no exception");
         } catch (const BuildInputError &e) {
             QCOMPARE(std::string(e.what()), "device " + dev.deviceName + " does not accept SPIR-V");
+            QVERIFY(e.category() == ErrorCategory::Failure); // the input is fine: clscope-cli build exits 1
         }
     }
 

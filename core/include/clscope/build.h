@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/clhandle.h"
+#include "clscope/error.h"
 
 #include <CL/cl.h>
 
@@ -26,11 +27,14 @@
 namespace clscope {
 
 // Input that cannot be built at all: unreadable source, malformed options, a device that takes no
-// SPIR-V. Distinct from ClError (the driver failed) and from a failed build (a BuildResult).
-class BuildInputError : public std::runtime_error
+// SPIR-V. Distinct from ClError (the driver failed) and from a failed build (a BuildResult). An Input
+// error, except a device that takes no SPIR-V: the input is fine, that device cannot build it (Failure).
+class BuildInputError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit BuildInputError(const std::string &message, ErrorCategory category = ErrorCategory::Input)
+        : Error(message, category)
+    {}
 };
 
 // ---- Options ----------------------------------------------------------------------------------------

@@ -324,8 +324,8 @@ struct PoolOp
 // "alloc a 1000", "free a", "free_held", "stop_holding".
 std::string toString(const PoolOp &op);
 
-// A trace that cannot be parsed or replayed; what() starts with "line N: ".
-class PoolTraceError : public std::runtime_error
+// A trace that cannot be parsed or replayed; what() starts with "line N: ". A Failure: pool replay exits 1.
+class PoolTraceError : public Error
 {
 public:
     PoolTraceError(int line, const std::string &message);

@@ -24,7 +24,7 @@ std::string toString(const PoolOp &op)
 }
 
 PoolTraceError::PoolTraceError(int line, const std::string &message)
-    : std::runtime_error("line " + std::to_string(line) + ": " + message)
+    : Error("line " + std::to_string(line) + ": " + message)
     , m_line(line)
 {}
 

@@ -421,7 +421,8 @@ BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsi
         // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
         const std::string versions = deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
         if (versions.find("SPIR-V") == std::string::npos)
-            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V");
+            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V",
+                                  ErrorCategory::Failure);
     }
     const auto started = Clock::now();
     ClContext context = makeContext(request);
