@@ -62,6 +62,7 @@ BuildResult merge(const std::vector<BuildResult> &results)
                    : BuildStatus::Failure;
     d.cache = mergedCache(results);
     d.sourcePath = results.front().sourcePath();
+    d.userOptions = results.front().userOptions(); // one request's, split across platforms
     for (const auto &r : results) {
         if (d.cacheNote.empty())
             d.cacheNote = r.cacheNote();

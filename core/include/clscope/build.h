@@ -368,7 +368,11 @@ struct BuildResultData
     // Why the cache was not used although it is on, or could not keep this build: the program's headers
     // cannot be known (cache off), the cache folder cannot be written. Empty when all went well.
     std::string cacheNote;
-    std::string options; // the effective options passed to the driver
+    // The effective options passed to the driver: platform defaults, -I of the source's folder, the user's,
+    // CLSCOPE_BUILD_OPTIONS, -cl-kernel-arg-info. Another build of the same program (the memory check's, on
+    // Oclgrind) starts from userOptions instead, and adds its own platform's defaults and the environment.
+    std::string options;
+    std::string userOptions; // as the request gave them (BuildRequest::options)
     std::string sourcePath;
     std::vector<std::string> headers; // the headers the source includes that were found (paths)
     std::vector<DeviceBuildLog> logs;
@@ -395,6 +399,7 @@ public:
     CacheState cache() const { return m_d->cache; }
     const std::string &cacheNote() const { return m_d->cacheNote; }
     const std::string &options() const { return m_d->options; }
+    const std::string &userOptions() const { return m_d->userOptions; }
     const std::string &sourcePath() const { return m_d->sourcePath; }
     const std::vector<std::string> &headers() const { return m_d->headers; }
     const std::vector<DeviceBuildLog> &logs() const { return m_d->logs; }

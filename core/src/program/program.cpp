@@ -208,6 +208,7 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &co
     d.cache = cache;
     d.cacheNote = std::move(cacheNote);
     d.options = p.options;
+    d.userOptions = request.options;
     d.sourcePath = request.sourcePath;
     for (const IncludedFile &f : p.includes) {
         if (f.found)
