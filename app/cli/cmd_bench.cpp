@@ -251,15 +251,7 @@ void addBenchCommand(CLI::App &app, Action &action)
     bench->add_option("--baseline", opts->baseline,
                       "Compare every figure with a saved result (ratio to it, better or worse)");
     addCommonOptions(bench, opts->common);
-    bench->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runBench(*opts);
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            }
-        };
-    });
+    bench->callback([opts, &action] { action = [opts] { return runBench(*opts); }; });
 }
 
 } // namespace clscope::cli

@@ -62,6 +62,7 @@ BuildResult merge(const std::vector<BuildResult> &results)
                    : BuildStatus::Failure;
     d.cache = mergedCache(results);
     d.sourcePath = results.front().sourcePath();
+    d.userOptions = results.front().userOptions(); // one request's, split across platforms
     for (const auto &r : results) {
         if (d.cacheNote.empty())
             d.cacheNote = r.cacheNote();
@@ -175,12 +176,7 @@ int runBuild(const BuildOptions &opts)
         request.sourcePath = opts.file;
         request.options = joinOptions(tokens);
         if (spirv) {
-            try {
-                results.push_back(buildProgramFromIL(request, readBytes(opts.file)));
-            } catch (const BuildInputError &e) {
-                // "device X does not accept SPIR-V": the input is fine, this device cannot build it.
-                throw CliFailure{ExitFailed, e.what()};
-            }
+            results.push_back(buildProgramFromIL(request, readBytes(opts.file)));
         } else {
             results.push_back(buildProgram(request, cache));
         }
@@ -208,17 +204,7 @@ void addBuildCommand(CLI::App &app, Action &action)
     sub->footer("Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
                 "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
                 "Environment: CLSCOPE_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, CLSCOPE_NO_CACHE=1");
-    sub->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runBuild(*opts);
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            } catch (const BuildInputError &e) {
-                throw CliFailure{ExitUsage, e.what()}; // unreadable input, malformed options
-            }
-        };
-    });
+    sub->callback([opts, &action] { action = [opts] { return runBuild(*opts); }; });
 }
 
 } // namespace clscope::cli

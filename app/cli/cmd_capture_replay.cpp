@@ -83,12 +83,7 @@ int runReplay(const ReplayOptions &o)
         }
     } removeVendors{vendors};
     const SelectedDevice device = selectDevice(spec);
-    ReplayResult r;
-    try {
-        r = replayLaunch(launch, device.device, o.tolerance);
-    } catch (const CaptureError &e) {
-        throw CliFailure{ExitFailed, e.what()};
-    }
+    const ReplayResult r = replayLaunch(launch, device.device, o.tolerance);
     if (o.common.json) {
         std::cout << replayJson(r) << '\n';
     } else {
@@ -130,11 +125,7 @@ int runExport(const ExportOptions &o)
     } catch (const CaptureError &e) {
         throw CliFailure{ExitUsage, e.what()};
     }
-    try {
-        exportPyopencl(launch, o.pyopencl);
-    } catch (const CaptureError &e) {
-        throw CliFailure{ExitFailed, e.what()};
-    }
+    exportPyopencl(launch, o.pyopencl);
     std::cout << "wrote " << o.pyopencl << "/replay.py: python3 " << o.pyopencl << "/replay.py [TOLERANCE]\n";
     return ExitOk;
 }

@@ -70,16 +70,12 @@ bool isCheckChild()
 
 int runUnderCheck(const CheckedRun &run)
 {
-    std::optional<CheckSession> session;
-    try {
-        session.emplace(currentEnvironment());
-    } catch (const CheckUnavailableError &e) {
-        // Like a --device that matches nothing: the device the command asks for is not there.
-        throw CliFailure{ExitUsage, e.what()};
-    }
+    // No Oclgrind is bad usage, like a --device that matches nothing (CheckUnavailableError is an Input
+    // error).
+    const CheckSession session(currentEnvironment());
     CheckSources sources;
     sources.sourceFile = run.file;
-    const CheckChildResult child = session->run(selfExecutable(), run.childArgs, sources);
+    const CheckChildResult child = session.run(selfExecutable(), run.childArgs, sources);
 
     if (child.exitCode != 0) {
         // A failed run reads as it does without --check, its one stderr line last; what Oclgrind found in

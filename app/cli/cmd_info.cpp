@@ -135,15 +135,7 @@ void addInfoCommand(CLI::App &app, Action &action)
     auto opts = std::make_shared<InfoOptions>();
     CLI::App *sub = app.add_subcommand("info", "List OpenCL platforms and devices with every parameter");
     addCommonOptions(sub, opts->common);
-    sub->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runInfo(*opts);
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            }
-        };
-    });
+    sub->callback([opts, &action] { action = [opts] { return runInfo(*opts); }; });
 }
 
 } // namespace clscope::cli

@@ -2,11 +2,11 @@
 // and prints the pyopencl counters after every op (DESIGN.md, CLI contract).
 #include "cli.h"
 
+#include "clscope/clhandle.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
 #include "clscope/pool.h"
-#include "clscope/queue.h"
 
 #include <CL/cl.h>
 #include <nlohmann/json.hpp>
@@ -14,7 +14,6 @@
 #include <iostream>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace clscope::cli {
@@ -28,27 +27,10 @@ struct ReplayOptions
 };
 
 // The device of the effective spec (--device, else CLSCOPE_DEVICE; empty: first GPU, else first device).
-// One device: a pool
-// serves one context, and replay counters do not depend on which device it is.
+// One device: a pool serves one context, and replay counters do not depend on which device it is.
 cl_device_id pickDevice(const std::string &spec)
 {
     return selectDevice(spec).device;
-}
-
-struct ContextDeleter
-{
-    void operator()(cl_context c) const { clReleaseContext(c); }
-};
-struct QueueDeleter
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
-using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueDeleter>;
-
-QueuePtr makeQueue(cl_context context, cl_device_id device)
-{
-    return QueuePtr(createCommandQueue(context, device, false));
 }
 
 // Lines longer than this are no trace (a binary file, one without newlines): refused, not buffered whole.
@@ -121,7 +103,8 @@ int runReplay(const ReplayOptions &opts)
     if (opts.leadingBits < 0 || opts.leadingBits > kMaxLeadingBits)
         throw CliFailure{ExitUsage, "--leading-bits must be 0.." + std::to_string(kMaxLeadingBits) +
                                         ", got " + std::to_string(opts.leadingBits)};
-    if (opts.allocator != "immediate" && opts.allocator != "deferred" && opts.allocator != "svm")
+    const std::optional<AllocatorKind> kind = parseAllocatorKind(opts.allocator);
+    if (!kind)
         throw CliFailure{ExitUsage,
                          "--allocator must be immediate, deferred or svm, got '" + opts.allocator + "'"};
 
@@ -137,29 +120,18 @@ int runReplay(const ReplayOptions &opts)
     try {
         cl_device_id device = pickDevice(spec);
         cl_int err = CL_SUCCESS;
-        ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
+        const ClContext context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
         check(err, "clCreateContext");
-        QueuePtr queue;
-        std::shared_ptr<Allocator> allocator;
-        if (opts.allocator == "deferred") {
-            allocator = std::make_shared<DeferredAllocator>(context.get());
-        } else if (opts.allocator == "svm") {
-            allocator = std::make_shared<SvmAllocator>(context.get());
-        } else {
-            queue = makeQueue(context.get(), device);
-            allocator = std::make_shared<ImmediateAllocator>(queue.get());
-        }
-
         PoolOptions poolOptions;
         poolOptions.leadingBits = opts.leadingBits;
         poolOptions.seriesCapacity = 0; // nobody reads the series here
-        MemoryPool pool(allocator, poolOptions);
+        const std::shared_ptr<MemoryPool> pool = makePool(*kind, context.get(), nullptr, poolOptions);
 
-        PoolTraceReplayer replayer(pool);
+        PoolTraceReplayer replayer(*pool);
         forEachOp(opts.trace, [&](const PoolOp &op) {
             PoolCounters c;
             try {
-                c = replayer.apply(op);
+                c = replayer.step(op);
             } catch (const PoolTraceError &e) {
                 throw CliFailure{ExitFailed, opts.trace + ": " + e.what()};
             }
@@ -199,15 +171,7 @@ void addPoolCommand(CLI::App &app, Action &action)
         ->capture_default_str();
     replay->add_option("--allocator", opts->allocator, "immediate, deferred or svm")->capture_default_str();
     addCommonOptions(replay, opts->common);
-    replay->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runReplay(*opts);
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            }
-        };
-    });
+    replay->callback([opts, &action] { action = [opts] { return runReplay(*opts); }; });
 }
 
 } // namespace clscope::cli

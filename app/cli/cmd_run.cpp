@@ -294,19 +294,12 @@ int runRun(const RunOptionsCli &given)
     if (!opts.trace.empty()) {
         // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
         runOptions.calibrateClock = true;
-        runOptions.pool =
-            std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(request.build.context()));
+        runOptions.pool = makePool(AllocatorKind::Deferred, request.build.context());
     }
     const RunResult result = runKernel(request, runOptions);
     if (!opts.trace.empty()) {
-        try {
-            std::vector<CommandRecord> commands = result.commands();
-            if (result.clock())
-                mapToHost(commands, *result.clock()); // device clock -> steady_clock, the pool's clock
-            writeChromeTrace(opts.trace, commands, {}, toPoolSeries(runOptions.pool->snapshotSeries(0)));
-        } catch (const std::runtime_error &e) {
-            throw CliFailure{ExitFailed, e.what()};
-        }
+        const RunProfile profile = hostProfile(result, runOptions.pool.get());
+        writeChromeTrace(opts.trace, profile.commands, {}, profile.pool); // a failure exits 1 (main.cpp)
     }
     if (opts.common.json)
         std::cout << toJson(result, opts.prints) << '\n';
@@ -352,19 +345,7 @@ void addRunCommand(CLI::App &app, Action &action)
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
                 "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"
                 "    --arg c=buffer:float:1024 --arg n=uint:1024 --print c --json");
-    sub->callback([opts, &action] {
-        action = [opts] {
-            try {
-                return runRun(*opts);
-            } catch (const RunInputError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            } catch (const DeviceSpecError &e) {
-                throw CliFailure{ExitUsage, e.what()};
-            } catch (const BuildInputError &e) {
-                throw CliFailure{ExitUsage, e.what()}; // unreadable input, malformed options
-            }
-        };
-    });
+    sub->callback([opts, &action] { action = [opts] { return runRun(*opts); }; });
 }
 
 } // namespace clscope::cli

@@ -75,6 +75,11 @@ bool wantsJson(int argc, char **argv)
     return false;
 }
 
+int exitCodeOf(clscope::ErrorCategory category)
+{
+    return category == clscope::ErrorCategory::Input ? ExitUsage : ExitFailed;
+}
+
 // The one place errors are printed: a line on stderr, and with --json one document {"error": "..."} on
 // stdout too, unless the command had begun its own document (it then ends that one with the error).
 int reportError(bool json, const std::string &message, int code)
@@ -146,8 +151,10 @@ int main(int argc, char **argv)
         return action ? action() : ExitUsage;
     } catch (const CliFailure &f) {
         return reportError(json, f.message, f.code);
-    } catch (const clscope::ClError &e) {
-        return reportError(json, e.what(), ExitFailed);
+    } catch (const clscope::Error &e) {
+        // The one place core's errors become an exit status: a command catches one only to say more, or
+        // where it knows better (an unreadable input file it was given is bad usage).
+        return reportError(json, e.what(), exitCodeOf(e.category()));
     } catch (const std::exception &e) {
         return reportError(json, e.what(), ExitFailed);
     }

@@ -195,6 +195,63 @@ private slots:
                  r.err.mid(13).chopped(1)); // the stderr line without "clscope-cli: " and its newline
     }
 
+    // Core's errors become an exit status in one place (main.cpp), by their category (error.h): a malformed
+    // or unmatched device spec is bad usage for every command (replay and capture-info too), as are a
+    // malformed argument and malformed options; a device that takes no SPIR-V is a failed build.
+    void exitStatusByCategory_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("deviceVariable"); // CLSCOPE_DEVICE, when not empty
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        const QString missing = path("missing.clscope");
+        const QString spirv = writeTrace("refused.spv", QByteArray("\x03\x02\x23\x07", 4));
+        QTest::newRow("replay, malformed --device")
+            << QStringList{QStringLiteral("replay"),   missing,
+                           QStringLiteral("--launch"), QStringLiteral("0"),
+                           QStringLiteral("--device"), QStringLiteral("0::1")}
+            << QString() << 2 << QStringLiteral("clscope-cli: ");
+        QTest::newRow("capture-info, malformed CLSCOPE_DEVICE")
+            << QStringList{QStringLiteral("capture-info"), missing} << QStringLiteral("0::1") << 2
+            << QStringLiteral("clscope-cli: ");
+        QTest::newRow("pool replay, malformed --device")
+            << QStringList{QStringLiteral("pool"), QStringLiteral("replay"), path("missing.trace"),
+                           QStringLiteral("--device"), QStringLiteral("0::1")}
+            << QString() << 2 << QStringLiteral("clscope-cli: ");
+        QTest::newRow("bench, no such device")
+            << QStringList{QStringLiteral("bench"), QStringLiteral("pool"), QStringLiteral("--device"),
+                           QStringLiteral("nosuchvendor")}
+            << QString() << 2 << QStringLiteral("clscope-cli: no OpenCL device matches 'nosuchvendor'");
+        QTest::newRow("build, malformed options")
+            << QStringList{QStringLiteral("build"), dataPath("reliability.cl"),  QStringLiteral("--device"),
+                           QStringLiteral("pocl"),  QStringLiteral("--options"), QStringLiteral("-D 'x")}
+            << QString() << 2 << QStringLiteral("clscope-cli: unterminated ' quote in options");
+        QTest::newRow("run, malformed argument")
+            << QStringList{QStringLiteral("run"),      dataPath("reliability.cl"),
+                           QStringLiteral("--kernel"), QStringLiteral("mark"),
+                           QStringLiteral("--global"), QStringLiteral("1"),
+                           QStringLiteral("--arg"),    QStringLiteral("out=nosuchtype:1"),
+                           QStringLiteral("--device"), QStringLiteral("pocl")}
+            << QString() << 2 << QStringLiteral("clscope-cli: ");
+        QTest::newRow("build, a device without SPIR-V")
+            << QStringList{QStringLiteral("build"), spirv, QStringLiteral("--device"), QStringLiteral("pocl")}
+            << QString() << 1 << QStringLiteral("clscope-cli: device ");
+    }
+
+    void exitStatusByCategory()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, deviceVariable);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QProcessEnvironment extra;
+        if (!deviceVariable.isEmpty())
+            extra.insert(QStringLiteral("CLSCOPE_DEVICE"), deviceVariable);
+        const Result r = cli(args, 60000, extra);
+        QVERIFY2(r.exitCode == code, r.err.constData());
+        QVERIFY2(r.err.startsWith(message.toUtf8()) && r.err.count('\n') == 1, r.err.constData());
+    }
+
     // Invalid UTF-8 in what is echoed (a kernel name, a trace id) must not break the JSON document.
     void invalidUtf8StaysValidJson()
     {

@@ -645,6 +645,20 @@ private slots:
         QCOMPARE(s.bins[1].bin, 195u);
         QCOMPARE(s.bins[1].activeBlocks, 1u);
     }
+
+    // The names clscope-cli pool replay --allocator takes, and the factory's refusals before any driver call.
+    void allocatorKinds()
+    {
+        for (AllocatorKind kind : {AllocatorKind::Deferred, AllocatorKind::Immediate, AllocatorKind::Svm})
+            QVERIFY(parseAllocatorKind(allocatorKindName(kind)) == kind);
+        QCOMPARE(allocatorKindName(AllocatorKind::Deferred), std::string_view("deferred"));
+        QCOMPARE(allocatorKindName(AllocatorKind::Immediate), std::string_view("immediate"));
+        QCOMPARE(allocatorKindName(AllocatorKind::Svm), std::string_view("svm"));
+        QVERIFY(!parseAllocatorKind("SVM"));
+        QVERIFY(!parseAllocatorKind(""));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, clscope::makePool(AllocatorKind::Deferred, nullptr));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeAllocator(AllocatorKind::Immediate, nullptr));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestPool)

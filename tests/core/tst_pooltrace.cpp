@@ -106,6 +106,38 @@ private slots:
         }
     }
 
+    // The replayer's own ops one step at a time (the pool dock's workload): the counters of every op, then
+    // nothing; a failing op names its line and counts as done.
+    void replaySteps()
+    {
+        auto alloc = std::make_shared<CountingTestAllocator>();
+        auto pool = makePool(alloc);
+        PoolTraceReplayer replayer(*pool, parsePoolTrace(kExampleTrace));
+        for (int i = 0; i < 7; ++i) {
+            QVERIFY(!replayer.finished());
+            const std::optional<PoolCounters> c = replayer.step();
+            QVERIFY(c);
+            QCOMPARE(text(*c), kExampleCounters[i]);
+            QCOMPARE(replayer.stepsDone(), std::size_t(i + 1));
+        }
+        QVERIFY(replayer.finished());
+        QVERIFY(!replayer.step());
+
+        alloc->setCapacity(alloc->liveBytes());
+        auto full = makePool(alloc);
+        PoolTraceReplayer failing(*full, parsePoolTrace("alloc big 4096\nalloc small 1\n"));
+        try {
+            failing.step();
+            QFAIL("replayed");
+        } catch (const PoolTraceError &e) {
+            QCOMPARE(e.line(), 1);
+            QVERIFY2(QByteArray(e.what()).startsWith("line 1: alloc big 4096: testAllocate failed: "),
+                     e.what());
+        }
+        QCOMPARE(failing.stepsDone(), std::size_t(1));
+        QVERIFY(!failing.finished());
+    }
+
     void replayOnDevice_data()
     {
         QTest::addColumn<QByteArray>("kind");
@@ -127,24 +159,22 @@ private slots:
         cl_command_queue queue2 = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
         QCOMPARE(err, CL_SUCCESS);
         {
-            std::shared_ptr<Allocator> alloc;
-            if (kind == "deferred") {
-                alloc = std::make_shared<DeferredAllocator>(ctx);
-            } else if (kind == "immediate") {
-                // Its own queue: PoCL's events hold references to their queue for a while after release,
-                // which would blur the reference counts checked below.
-                cl_command_queue own = clCreateCommandQueueWithProperties(ctx, device, nullptr, &err);
-                QCOMPARE(err, CL_SUCCESS);
-                alloc = std::make_shared<ImmediateAllocator>(own);
-                clReleaseCommandQueue(own); // the allocator holds it
-            } else if (SvmAllocator::isSupported(device)) {
-                alloc = std::make_shared<SvmAllocator>(ctx);
-            } else {
+            // The factory's allocator of each kind (clscope-cli pool replay --allocator, the pool dock).
+            const std::optional<AllocatorKind> k = parseAllocatorKind(kind.toStdString());
+            QVERIFY(k);
+            if (*k == AllocatorKind::Svm && !SvmAllocator::isSupported(device)) {
                 clReleaseCommandQueue(queue2);
                 clReleaseCommandQueue(queue);
                 clReleaseContext(ctx);
                 QSKIP("device has no SVM");
             }
+            // Immediate on a queue of its own: PoCL's events hold references to their queue for a while
+            // after release, which would blur the reference counts checked below.
+            const std::shared_ptr<Allocator> alloc = makeAllocator(*k, ctx);
+            const Allocator &a = *alloc;
+            QCOMPARE(typeid(a) == typeid(DeferredAllocator), *k == AllocatorKind::Deferred);
+            QCOMPARE(typeid(a) == typeid(ImmediateAllocator), *k == AllocatorKind::Immediate);
+            QCOMPARE(typeid(a) == typeid(SvmAllocator), *k == AllocatorKind::Svm);
             cl_ulong maxAlloc = 0;
             clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(maxAlloc), &maxAlloc, nullptr);
             QCOMPARE(std::uint64_t(alloc->maxAllocSize()), std::uint64_t(maxAlloc));

@@ -338,6 +338,15 @@ private slots:
         QVERIFY2(r.success(), r.logs().front().log.c_str());
         QVERIFY(r.options().find("-D " + macro.toStdString()) == 0);
         QVERIFY(r.options().find("-D FROM_ENV=3") != std::string::npos);
+        // The user's options apart: what another build of the program (the memory check's) starts from.
+        QCOMPARE(r.userOptions(), std::string());
+        req.options = "-D FROM_USER=1";
+        qputenv("CLSCOPE_BUILD_OPTIONS", "-D FROM_ENV=3");
+        const BuildResult user = buildProgram(req, BinaryCache());
+        qunsetenv("CLSCOPE_BUILD_OPTIONS");
+        QCOMPARE(user.userOptions(), std::string("-D FROM_USER=1"));
+        QVERIFY(user.options().find("-D FROM_USER=1 -D FROM_ENV=3") != std::string::npos);
+        req.options.clear();
         // Without the environment the #error fires: the options really reached the compiler.
         const BuildResult without = buildProgram(req, BinaryCache());
         QCOMPARE(without.status(), BuildStatus::Failure);
@@ -436,6 +445,7 @@ private slots:
             QFAIL("no exception");
         } catch (const BuildInputError &e) {
             QCOMPARE(std::string(e.what()), "device " + dev.deviceName + " does not accept SPIR-V");
+            QVERIFY(e.category() == ErrorCategory::Failure); // the input is fine: clscope-cli build exits 1
         }
     }
 

@@ -5,6 +5,7 @@
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/runner.h"
+#include "pooltesthelpers.h"
 #include "testicd.h"
 
 #include <QTest>
@@ -67,15 +68,6 @@ template<typename F> QString errorOf(F f)
     }
     return QStringLiteral("no error");
 }
-
-struct ContextRelease
-{
-    void operator()(cl_context c) const { clReleaseContext(c); }
-};
-struct QueueRelease
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
 
 } // namespace
 
@@ -390,11 +382,9 @@ private slots:
     void sharedPool()
     {
         cl_int err = CL_SUCCESS;
-        std::unique_ptr<std::remove_pointer_t<cl_context>, ContextRelease> context(
-            clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        const ClContext context(clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
         QCOMPARE(err, CL_SUCCESS);
-        std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease> queue(
-            clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
+        const ClQueue queue(clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
         QCOMPARE(err, CL_SUCCESS);
         auto pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()));
         const BuildResult b = build(kernelPath("vector_add.cl"), true, context.get());
@@ -420,6 +410,39 @@ private slots:
                     QStringLiteral("a=buffer:float:64 b=buffer:float:64 c=buffer:float:64 n=64"));
         QCOMPARE(errorOf([&] { runKernel(other, options); }),
                  QStringLiteral("the memory pool allocates in another context than the program's"));
+    }
+
+    // clhandle.h: one reference per handle, given back when it goes, moved but not copied.
+    void clHandles()
+    {
+        auto refs = [](cl_context c) {
+            cl_uint n = 0;
+            clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr);
+            return n;
+        };
+        cl_int err = CL_SUCCESS;
+        ClContext owner(clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        const cl_context raw = owner.get();
+        QCOMPARE(refs(raw), 1u);
+        {
+            const ClContext second = ClContext::retain(raw);
+            QCOMPARE(second.get(), raw);
+            QCOMPARE(refs(raw), 2u);
+        }
+        QCOMPARE(refs(raw), 1u);
+        ClContext moved = std::move(owner);
+        QVERIFY(!owner);
+        QCOMPARE(moved.get(), raw);
+        QCOMPARE(refs(raw), 1u);
+        ClContext other = ClContext::retain(raw);
+        other = std::move(moved); // gives back the reference other held
+        QCOMPARE(refs(raw), 1u);
+        const cl_context taken = other.release();
+        QVERIFY(!other);
+        QCOMPARE(refs(taken), 1u);
+        other.reset(taken); // and adopts it again; released when `other` goes
+        QVERIFY(!ClContext::retain(nullptr));
     }
 
     void concurrentRuns()
@@ -451,6 +474,47 @@ private slots:
         QVERIFY(!runKernel(request(m_vectorAdd, "vector_add", "8",
                                    QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8 n=8")))
                      .clock());
+    }
+
+    // A run's commands on the host clock with the samples of its pool that belong to it: from kPoolLeadNs
+    // before its first command on (the GUI's timeline and run --trace both take them from hostProfile).
+    void hostProfileOfARun()
+    {
+        auto pool = std::make_shared<MemoryPool>(std::make_shared<pooltest::CountingTestAllocator>());
+        const PooledBuffer live = pool->allocate(1000); // a sample now, on the pool's coarse clock
+        QCOMPARE(pool->snapshotSeries().size(), std::size_t(1));
+        const std::uint64_t now = hostNowNs();
+        constexpr std::int64_t kOffset = 5'000'000'000; // the device's clock runs 5 s behind the host's
+        auto runAt = [&](std::uint64_t hostNs, bool calibrated) {
+            RunResultData d;
+            CommandRecord c;
+            c.queued = hostNs - kOffset;
+            c.submit = c.queued + 10;
+            c.start = c.queued + 20;
+            c.end = c.queued + 30;
+            d.commands = {c};
+            if (calibrated)
+                d.clock = ClockMapping{ClockMapping::Source::Calibration, kOffset, 0};
+            return RunResult(std::move(d));
+        };
+
+        // A run that began now: its commands on the host clock, the pool's samples under them.
+        RunProfile p = hostProfile(runAt(now, true), pool.get());
+        QCOMPARE(p.commands.size(), std::size_t(1));
+        QCOMPARE(p.commands[0].queued, now);
+        QCOMPARE(p.commands[0].end, now + 30);
+        QCOMPARE(p.pool.size(), std::size_t(1));
+        QCOMPARE(p.pool[0].activeBytes, std::uint64_t(1000));
+        // One that began a second later: the samples are older than the lead, not the run's.
+        p = hostProfile(runAt(now + 1'000'000'000, true), pool.get());
+        QCOMPARE(p.commands[0].queued, now + 1'000'000'000);
+        QVERIFY(p.pool.empty());
+        // No clock: the device's timestamps as they are (5 s back, so every sample is after the start).
+        p = hostProfile(runAt(now, false), pool.get());
+        QCOMPARE(p.commands[0].queued, now - kOffset);
+        QCOMPARE(p.pool.size(), std::size_t(1));
+        // No pool, no series.
+        QVERIFY(hostProfile(runAt(now, true), nullptr).pool.empty());
     }
 
     void launchLimits()

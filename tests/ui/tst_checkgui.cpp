@@ -11,11 +11,14 @@
 #include "windows/mainwindow.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <algorithm>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -159,6 +162,55 @@ private slots:
         QCOMPARE(list->topLevelItem(0)->text(1), m_window->editors()->title());
         QVERIFY(!list->topLevelItem(0)->toolTip(1).contains(QStringLiteral(".cl")) ||
                 list->topLevelItem(0)->toolTip(1).contains(QStringLiteral("unsaved")));
+    }
+
+    // The check builds on Oclgrind from the user's options, as clscope-cli run --check does: the PoCL build's
+    // own define and CLSCOPE_BUILD_OPTIONS, which the child adds itself, are not handed to it again (they
+    // were: this kernel's #error fired on Oclgrind, and the environment's options came twice).
+    void checkBuildsFromTheUsersOptions()
+    {
+        qputenv("CLSCOPE_BUILD_OPTIONS", "-DCLSCOPE_TEST_ENV=1");
+        struct Restore
+        {
+            QComboBox *options;
+            ~Restore()
+            {
+                qunsetenv("CLSCOPE_BUILD_OPTIONS");
+                options->setEditText(QString());
+            }
+        } restore{m_window->builds()->optionsBox()};
+        m_window->builds()->optionsBox()->setEditText(QStringLiteral("-D CLSCOPE_TEST_USER=2"));
+        m_window->editors()->newDocument();
+        m_window->editors()->currentEditor()->setText(
+            QStringLiteral("#if defined(CLSCOPE_USING_POCL) && defined(CLSCOPE_USING_OCLGRIND)\n"
+                           "#error the check was handed the PoCL build's options\n"
+                           "#endif\n"
+                           "__kernel void scale(__global const float *in, __global float *out)\n"
+                           "{\n    const size_t i = get_global_id(0);\n"
+                           "    out[i] = in[i] * CLSCOPE_TEST_ENV * CLSCOPE_TEST_USER;\n}\n"));
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+        const BuildResult build = built.at(0).at(0).value<BuildResult>();
+        QVERIFY2(build.success(), build.logs().empty() ? "" : build.logs().front().log.c_str());
+        QCOMPARE(build.userOptions(), std::string("-D CLSCOPE_TEST_USER=2"));
+        QVERIFY(build.options().find("CLSCOPE_USING_POCL") != std::string::npos);
+        QVERIFY(build.options().find("CLSCOPE_TEST_ENV") != std::string::npos);
+        QTest::qWait(1);
+        fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
+             QStringLiteral("16"));
+        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
+        QVERIFY(m_window->checks()->checkCurrent());
+        QVERIFY(finished.wait(120000) || !failed.isEmpty());
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY2(m_window->checks()->lastView().summary.endsWith(QStringLiteral("clean")),
+                 qPrintable(m_window->checks()->lastView().summary));
+        // The child got the options as typed: an unsaved buffer has no folder to add.
+        const std::vector<std::string> &args = m_window->checks()->lastChildArguments();
+        const auto options = std::find(args.begin(), args.end(), std::string("--options"));
+        QVERIFY(options != args.end() && options + 1 != args.end());
+        QCOMPARE(*(options + 1), std::string("-D CLSCOPE_TEST_USER=2"));
     }
 
     void noCheckWithoutARun()

@@ -62,12 +62,8 @@ PoolWorker::~PoolWorker()
 
 void PoolWorker::releaseDevice()
 {
-    if (m_queue)
-        clReleaseCommandQueue(m_queue);
-    if (m_context)
-        clReleaseContext(m_context);
-    m_queue = nullptr;
-    m_context = nullptr;
+    m_queue.reset();
+    m_context.reset();
     m_device = nullptr;
     m_svm = false;
 }
@@ -89,22 +85,11 @@ void PoolWorker::publish(std::shared_ptr<MemoryPool> pool, const QString &label)
 
 std::shared_ptr<MemoryPool> PoolWorker::makePool(int leadingBits, AllocatorKind kind)
 {
-    std::shared_ptr<Allocator> allocator;
-    switch (kind) {
-    case AllocatorKind::Deferred:
-        allocator = std::make_shared<DeferredAllocator>(m_context);
-        break;
-    case AllocatorKind::Immediate:
-        allocator = std::make_shared<ImmediateAllocator>(m_queue);
-        break;
-    case AllocatorKind::Svm:
-        allocator = std::make_shared<SvmAllocator>(m_context);
-        break;
-    }
     PoolOptions options;
     options.leadingBits = leadingBits;
     options.seriesCapacity = kSeriesCapacity;
-    return std::make_shared<MemoryPool>(std::move(allocator), options);
+    // The immediate allocator makes its memory real on the worker's queue, shared by this device's pools.
+    return clscope::makePool(kind, m_context.get(), m_queue.get(), options);
 }
 
 void PoolWorker::setDevice(cl_device_id device, const QString &name, int leadingBits, AllocatorKind kind)
@@ -119,9 +104,9 @@ void PoolWorker::setDevice(cl_device_id device, const QString &name, int leading
     m_deviceName = name;
     try {
         cl_int err = CL_SUCCESS;
-        m_context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+        m_context.reset(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
         check(err, "clCreateContext");
-        m_queue = createCommandQueue(m_context, device, false);
+        m_queue.reset(createCommandQueue(m_context.get(), device, false));
         m_device = device;
         m_svm = SvmAllocator::isSupported(device);
         emit deviceReady(m_svm);

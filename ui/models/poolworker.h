@@ -24,7 +24,7 @@
 
 namespace clscope::ui {
 
-enum class AllocatorKind : int { Deferred, Immediate, Svm };
+// clscope::AllocatorKind (pool.h) for the user: "deferred", "immediate", "SVM".
 QString allocatorName(AllocatorKind kind);
 
 // The pool the GUI should show, handed over under a mutex: the GUI copies the pointer when told that
@@ -58,9 +58,8 @@ public:
     ~PoolWorker() override;
 
     // The requests; called on the device's worker (submitted by the monitor).
-    void setDevice(cl_device_id device, const QString &name, int leadingBits,
-                   clscope::ui::AllocatorKind kind);
-    void newPool(int leadingBits, clscope::ui::AllocatorKind kind);
+    void setDevice(cl_device_id device, const QString &name, int leadingBits, clscope::AllocatorKind kind);
+    void newPool(int leadingBits, clscope::AllocatorKind kind);
     void adoptPool(std::shared_ptr<MemoryPool> pool, const QString &label);
     void freeHeld();
     void stopHolding();
@@ -91,8 +90,8 @@ private:
     std::shared_ptr<PoolHandoff> m_handoff;
     cl_device_id m_device = nullptr;
     QString m_deviceName;
-    cl_context m_context = nullptr;
-    cl_command_queue m_queue = nullptr;
+    ClContext m_context;
+    ClQueue m_queue;
     bool m_svm = false;
     std::shared_ptr<MemoryPool> m_pool;
 

@@ -8,9 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace clscope::ui {
@@ -199,49 +200,27 @@ private:
     std::size_t m_count = 0;
 };
 
+// The trace through core's replayer (the one of clscope-cli pool replay), bound to the pool of its first
+// step: the worker ends the run whenever its pool is replaced.
 class ReplayWorkload : public PoolWorkload
 {
 public:
     explicit ReplayWorkload(std::vector<PoolOp> ops)
         : m_ops(std::move(ops))
     {}
-    bool isFinished() const override { return m_next >= m_ops.size(); }
+    bool isFinished() const override { return m_replayer ? m_replayer->finished() : m_ops.empty(); }
     void step(MemoryPool &pool) override
     {
-        if (isFinished())
-            return;
-        const PoolOp &op = m_ops[m_next++];
-        try {
-            switch (op.kind) {
-            case PoolOpKind::Alloc:
-                m_ids[op.id] = pool.allocateBlock(std::size_t(op.size)).id;
-                break;
-            case PoolOpKind::Free: {
-                // The parser checked that every free names a live id.
-                const auto it = m_ids.find(op.id);
-                if (it != m_ids.end()) {
-                    pool.freeBlock(it->second);
-                    m_ids.erase(it);
-                }
-                break;
-            }
-            case PoolOpKind::FreeHeld:
-                pool.freeHeld();
-                break;
-            case PoolOpKind::StopHolding:
-                pool.stopHolding();
-                break;
-            }
-        } catch (const std::exception &e) {
-            throw std::runtime_error("line " + std::to_string(op.line) + " (" + toString(op) +
-                                     "): " + e.what());
-        }
+        if (!m_replayer)
+            m_replayer.emplace(pool, std::move(m_ops));
+        else if (&m_replayer->pool() != &pool)
+            throw std::logic_error("the trace's pool was replaced during its replay");
+        m_replayer->step();
     }
 
 private:
-    std::vector<PoolOp> m_ops;
-    std::size_t m_next = 0;
-    std::unordered_map<std::string, BlockId> m_ids;
+    std::vector<PoolOp> m_ops; // until the first step hands them to the replayer
+    std::optional<PoolTraceReplayer> m_replayer;
 };
 
 std::unique_ptr<PoolWorkload> makeReplay(const QString &path, QString *error)

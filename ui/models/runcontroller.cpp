@@ -73,7 +73,7 @@ void RunController::run(const RunRequest &request)
             try {
                 if (!options.pool && context) {
                     // Deferred: each run has its own queue, and the run writes its buffers anyway.
-                    out.newPool = std::make_shared<MemoryPool>(std::make_shared<DeferredAllocator>(context));
+                    out.newPool = makePool(AllocatorKind::Deferred, context);
                     options.pool = out.newPool;
                 }
                 options.cancel = cancel.flag();

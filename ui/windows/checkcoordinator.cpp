@@ -150,7 +150,9 @@ bool CheckCoordinator::checkCurrent()
     const std::string shownName = userPath.toStdString();
     const std::string fileName =
         userPath.isEmpty() ? std::string("untitled.cl") : QFileInfo(userPath).fileName().toStdString();
-    std::string options = request->build.options();
+    // The user's options, not the build's effective ones: the child's build adds Oclgrind's own defaults, its
+    // source's folder and CLSCOPE_BUILD_OPTIONS itself.
+    std::string options = request->build.userOptions();
     const QString folder = userPath.isEmpty() ? QString() : QFileInfo(userPath).absolutePath();
     if (!folder.isEmpty() && !folder.contains(u' '))
         options += (options.empty() ? "-I " : " -I ") + folder.toStdString();
@@ -216,6 +218,7 @@ void CheckCoordinator::startChild(quint64 generation, const std::shared_ptr<Prep
     process->setStandardInputFile(QProcess::nullDevice());
     process->setStandardOutputFile(QString::fromStdString((session.directory() / "stdout").string()));
     process->setStandardErrorFile(QString::fromStdString((session.directory() / "stderr").string()));
+    m_lastArgs = prepared->args;
     QStringList args;
     for (const std::string &a : prepared->args)
         args << QString::fromStdString(a);

@@ -13,6 +13,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QAction;
 class QProcess;
@@ -54,6 +56,8 @@ public:
     void abandon();
     bool isBusy() const { return m_busy; }
     const CheckOutcomeView &lastView() const { return m_last; }
+    // What the latest check's child clscope-cli was started with (after `clscope-cli`).
+    const std::vector<std::string> &lastChildArguments() const { return m_lastArgs; }
 
 signals:
     void checkFinished(const QString &summary, int errors);
@@ -77,6 +81,7 @@ private:
     quint64 m_generation = 0;
     bool m_busy = false;
     CheckOutcomeView m_last;
+    std::vector<std::string> m_lastArgs;
 };
 
 } // namespace clscope::ui

@@ -54,10 +54,6 @@
 namespace clscope::ui {
 
 namespace {
-// Pool samples this long before a run's first command still belong to it: buffers are taken from the pool
-// before anything is enqueued, and the pool's clock is coarse (a few milliseconds).
-constexpr std::uint64_t kPoolLeadNs = 20'000'000;
-
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kSessionKey = QStringLiteral("window/openFiles");
@@ -207,20 +203,9 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(historyDock, timelineDock);
     resultsDock->raise();
     connect(m_runs, &RunCoordinator::runFinished, timeline, [this, timeline](const RunResult &result) {
-        // The runner's pool under the run's commands: its samples from the run's first command on.
-        std::vector<PoolSeriesPoint> series;
-        std::vector<CommandRecord> commands = result.commands();
-        if (result.clock())
-            mapToHost(commands, *result.clock()); // device clock -> steady_clock, the pool's clock
-        if (const auto &runnerPool = m_runs->controller()->pool(); runnerPool && !commands.empty()) {
-            std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
-            for (const CommandRecord &c : commands)
-                first = std::min(first, c.queued ? c.queued : c.start);
-            for (const PoolSeriesPoint &p : toPoolSeries(runnerPool->snapshotSeries(0)))
-                if (p.timestampNs + kPoolLeadNs >= first)
-                    series.push_back(p);
-        }
-        timeline->appendRecords(std::move(commands), std::move(series));
+        // The runner's pool under the run's commands, both on the host clock.
+        RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
+        timeline->appendRecords(std::move(profile.commands), std::move(profile.pool));
     });
     // Captures: the Capture panel beside the timeline, both fed from the capture file.
     m_captureDock = new CaptureDock;

@@ -3,6 +3,8 @@
 // JSON consumers never guess. For now only the memory pool is measured.
 #pragma once
 
+#include "clscope/error.h"
+
 #include <CL/cl.h>
 
 #include <cstddef>
@@ -39,11 +41,11 @@ struct BenchReport
 // throws BenchCancelled. Lets a GUI page stop a run without killing its thread.
 using BenchCancelCheck = std::function<bool()>;
 
-class BenchCancelled : public std::runtime_error
+class BenchCancelled : public Error
 {
 public:
     BenchCancelled()
-        : std::runtime_error("benchmark cancelled")
+        : Error("benchmark cancelled")
     {}
 };
 

@@ -4,6 +4,9 @@
 // their arguments and work-group limits. Results are immutable values; a failed build is a result.
 #pragma once
 
+#include "clscope/clhandle.h"
+#include "clscope/error.h"
+
 #include <CL/cl.h>
 
 #include <array>
@@ -24,11 +27,14 @@
 namespace clscope {
 
 // Input that cannot be built at all: unreadable source, malformed options, a device that takes no
-// SPIR-V. Distinct from ClError (the driver failed) and from a failed build (a BuildResult).
-class BuildInputError : public std::runtime_error
+// SPIR-V. Distinct from ClError (the driver failed) and from a failed build (a BuildResult). An Input
+// error, except a device that takes no SPIR-V: the input is fine, that device cannot build it (Failure).
+class BuildInputError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit BuildInputError(const std::string &message, ErrorCategory category = ErrorCategory::Input)
+        : Error(message, category)
+    {}
 };
 
 // ---- Options ----------------------------------------------------------------------------------------
@@ -329,16 +335,15 @@ class ProgramHandle
 {
 public:
     ProgramHandle(cl_context context, cl_program program); // takes ownership of one reference each
-    ~ProgramHandle();
     ProgramHandle(const ProgramHandle &) = delete;
     ProgramHandle &operator=(const ProgramHandle &) = delete;
 
-    cl_context context() const { return m_context; }
-    cl_program program() const { return m_program; }
+    cl_context context() const { return m_context.get(); }
+    cl_program program() const { return m_program.get(); }
 
 private:
-    cl_context m_context;
-    cl_program m_program;
+    ClContext m_context; // released after the program
+    ClProgram m_program;
 };
 
 // Facts about a built program found out after its build (the struct layouts a device was asked for,
@@ -363,7 +368,11 @@ struct BuildResultData
     // Why the cache was not used although it is on, or could not keep this build: the program's headers
     // cannot be known (cache off), the cache folder cannot be written. Empty when all went well.
     std::string cacheNote;
-    std::string options; // the effective options passed to the driver
+    // The effective options passed to the driver: platform defaults, -I of the source's folder, the user's,
+    // CLSCOPE_BUILD_OPTIONS, -cl-kernel-arg-info. Another build of the same program (the memory check's, on
+    // Oclgrind) starts from userOptions instead, and adds its own platform's defaults and the environment.
+    std::string options;
+    std::string userOptions; // as the request gave them (BuildRequest::options)
     std::string sourcePath;
     std::vector<std::string> headers; // the headers the source includes that were found (paths)
     std::vector<DeviceBuildLog> logs;
@@ -390,6 +399,7 @@ public:
     CacheState cache() const { return m_d->cache; }
     const std::string &cacheNote() const { return m_d->cacheNote; }
     const std::string &options() const { return m_d->options; }
+    const std::string &userOptions() const { return m_d->userOptions; }
     const std::string &sourcePath() const { return m_d->sourcePath; }
     const std::vector<std::string> &headers() const { return m_d->headers; }
     const std::vector<DeviceBuildLog> &logs() const { return m_d->logs; }

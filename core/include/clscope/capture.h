@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clscope/build.h"
+#include "clscope/error.h"
 #include "clscope/kernelargs.h"
 #include "clscope/profile.h"
 
@@ -20,11 +21,14 @@
 
 namespace clscope {
 
-// A capture file that cannot be created, opened or read, named with the reason.
-class CaptureError : public std::runtime_error
+// A capture file that cannot be created, opened or read, named with the reason. A Failure: the commands
+// that open a capture the user names say when that is bad usage.
+class CaptureError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CaptureError(const std::string &message)
+        : Error(message)
+    {}
 };
 
 // PRAGMA user_version of the files this build writes and reads.

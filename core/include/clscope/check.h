@@ -133,11 +133,14 @@ std::string formatCheckDiagnostic(const CheckDiagnostic &diagnostic);
 
 // ---- The checked run --------------------------------------------------------------------------------
 
-// No Oclgrind to run on.
-class CheckUnavailableError : public std::runtime_error
+// No Oclgrind to run on. An Input error, like a --device that matches nothing: the device the check asks
+// for is not there.
+class CheckUnavailableError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CheckUnavailableError(const std::string &message)
+        : Error(message, ErrorCategory::Input)
+    {}
 };
 
 // The value of NAME in an environment of "NAME=VALUE" entries (as environ or

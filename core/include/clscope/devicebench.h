@@ -6,6 +6,7 @@
 #pragma once
 
 #include "clscope/bench.h"
+#include "clscope/error.h"
 
 #include <CL/cl.h>
 
@@ -145,10 +146,14 @@ BenchDocument describeBenchDevice(cl_device_id device);
 
 // ---- Results files and baselines ------------------------------------------------------------------
 
-class BenchFileError : public std::runtime_error
+// A results file that cannot be read, parsed or written. A Failure (bench --baseline says when it is bad
+// usage).
+class BenchFileError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit BenchFileError(const std::string &message)
+        : Error(message)
+    {}
 };
 
 // Which way is better, read from the key's unit: rates (_gbps, _gflops, _giops) up, times (_ns, _us, _ms,

@@ -6,6 +6,8 @@
 // Matching is case-insensitive; numbers are indices. The spec comes from --device or CLSCOPE_DEVICE.
 #pragma once
 
+#include "clscope/error.h"
+
 #include <CL/cl.h>
 
 #include <stdexcept>
@@ -24,10 +26,13 @@ struct DeviceSpecTerm
 // Throws DeviceSpecError on a malformed spec ("0::1", empty terms).
 std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec);
 
-class DeviceSpecError : public std::runtime_error
+// An Input error: a malformed spec, or one that no device matches.
+class DeviceSpecError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DeviceSpecError(const std::string &message)
+        : Error(message, ErrorCategory::Input)
+    {}
 };
 
 struct SelectedDevice

@@ -1,13 +1,36 @@
-// Names for every OpenCL error code, and the exception CLScope throws when an OpenCL call fails.
+// The base of every exception core throws (with the category clscope-cli turns into its exit status),
+// names for every OpenCL error code, and the exception CLScope throws when an OpenCL call fails.
 #pragma once
 
 #include <CL/cl.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace clscope {
+
+// What an error says about the work it stopped. Input: what was asked for cannot be used as given (a
+// malformed device spec, no device that matches it, an unreadable input, a bad argument, a launch past a
+// device's limits). Failure: the work itself failed (the driver, a device, a write, a file that does not
+// hold what it should). clscope-cli exits 2 for the first and 1 for the second (DESIGN.md), in one place
+// (app/cli/main.cpp).
+enum class ErrorCategory : std::uint8_t { Failure, Input };
+
+// Every exception of core derives from this; the message is one line that says what went wrong.
+class Error : public std::runtime_error
+{
+public:
+    explicit Error(const std::string &message, ErrorCategory category = ErrorCategory::Failure)
+        : std::runtime_error(message)
+        , m_category(category)
+    {}
+    ErrorCategory category() const { return m_category; }
+
+private:
+    ErrorCategory m_category;
+};
 
 // "CL_BUILD_PROGRAM_FAILURE" for -11; "CL_UNKNOWN_ERROR(-9999)" style text is never returned here:
 // unknown codes give an empty view so callers can decide how to print them.
@@ -17,7 +40,7 @@ std::string_view errorName(cl_int code);
 std::string errorLabel(cl_int code);
 
 // An OpenCL call that failed: "clBuildProgram failed: BUILD_PROGRAM_FAILURE" (+ ": detail").
-class ClError : public std::runtime_error
+class ClError : public Error
 {
 public:
     ClError(std::string routine, cl_int code, std::string detail = {});

@@ -4,6 +4,8 @@
 // fsync, and names the reason as the system does ("No space left on device").
 #pragma once
 
+#include "clscope/error.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -13,7 +15,8 @@
 namespace clscope {
 
 // "cannot read kernels/a.cl: not a regular file (a FIFO)", "cannot write out.json: No space left on device".
-class FileError : public std::runtime_error
+// A Failure: a command that reads its input file itself says when that is bad usage.
+class FileError : public Error
 {
 public:
     FileError(const std::string &action, std::string path, std::string reason);

@@ -7,6 +7,7 @@
 
 #include "clscope/build.h"
 #include "clscope/checkedmath.h"
+#include "clscope/error.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,8 +26,8 @@ struct TypeTable;    // structs.h
 
 // Input a run cannot use: a bad value, a missing or unknown argument, a launch size over a device limit,
 // an initialiser file that does not fit. The message names the argument (or the kernel, or the limit);
-// argument() is the argument's name when one is at fault.
-class RunInputError : public std::runtime_error
+// argument() is the argument's name when one is at fault. An Input error.
+class RunInputError : public Error
 {
 public:
     explicit RunInputError(const std::string &message, std::string argument = {});

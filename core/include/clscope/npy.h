@@ -15,11 +15,14 @@
 namespace clscope {
 
 // A file that is not .npy, or one this reader does not take (Fortran order, big-endian dtypes, a truncated
-// body). The message says which.
-class NpyError : public std::runtime_error
+// body), or one that cannot be written. The message says which. A Failure: runs turn a bad initialiser file
+// into a RunInputError.
+class NpyError : public Error
 {
 public:
-    using std::runtime_error::runtime_error;
+    explicit NpyError(const std::string &message)
+        : Error(message)
+    {}
 };
 
 // One field of a structured dtype, as numpy lists it: ('x', '<f4'), ('v', '<f4', (4,)),

@@ -2,6 +2,7 @@
 // statistics, a sampled time series of the counters, and the trace format that `pool replay` runs.
 #pragma once
 
+#include "clscope/clhandle.h"
 #include "clscope/error.h"
 
 #include <CL/cl.h>
@@ -76,7 +77,7 @@ public:
     std::size_t maxAllocSize() const override { return m_maxAllocSize; }
 
 protected:
-    cl_context m_context;
+    ClContext m_context;
     cl_mem_flags m_flags;
     std::size_t m_maxAllocSize;
 };
@@ -92,7 +93,7 @@ public:
     AllocResult allocate(std::size_t size) override;
 
 private:
-    cl_command_queue m_queue;
+    ClQueue m_queue;
     bool m_canMigrate; // device is OpenCL >= 1.2: clEnqueueMigrateMemObjects exists
 };
 
@@ -114,7 +115,7 @@ public:
     bool releaseIsImmediate() const override { return true; }
 
 private:
-    cl_context m_context;
+    ClContext m_context;
     cl_svm_mem_flags m_flags;
     std::size_t m_maxAllocSize;
 };
@@ -286,6 +287,26 @@ private:
     std::shared_ptr<detail::PoolState> m_state;
 };
 
+// ---- Pools by allocator kind ------------------------------------------------------------------------
+
+// The allocators a user picks between: clscope-cli pool replay --allocator, the pool dock's choice.
+enum class AllocatorKind : std::uint8_t { Deferred, Immediate, Svm };
+
+// "deferred", "immediate", "svm": the names --allocator takes.
+std::string_view allocatorKindName(AllocatorKind kind);
+// The kind of one of those names; nothing for any other text.
+std::optional<AllocatorKind> parseAllocatorKind(std::string_view name);
+
+// An allocator of `kind` in `context`. Immediate makes memory real on `queue` (a queue of that context), or,
+// when none is given, on a queue of its own on the context's first device; the others ignore `queue`.
+// Throws std::invalid_argument for a null context (and no queue), ClError as the allocators do (an SVM
+// allocator on a context without SVM: CL_INVALID_OPERATION).
+std::shared_ptr<Allocator> makeAllocator(AllocatorKind kind, cl_context context,
+                                         cl_command_queue queue = nullptr);
+// A pool on makeAllocator(kind, context, queue).
+std::shared_ptr<MemoryPool> makePool(AllocatorKind kind, cl_context context, cl_command_queue queue = nullptr,
+                                     PoolOptions options = {});
+
 // ---- Traces (`clscope-cli pool replay`) -------------------------------------------------------------
 
 enum class PoolOpKind : std::uint8_t { Alloc, Free, FreeHeld, StopHolding };
@@ -303,8 +324,8 @@ struct PoolOp
 // "alloc a 1000", "free a", "free_held", "stop_holding".
 std::string toString(const PoolOp &op);
 
-// A trace that cannot be parsed or replayed; what() starts with "line N: ".
-class PoolTraceError : public std::runtime_error
+// A trace that cannot be parsed or replayed; what() starts with "line N: ". A Failure: pool replay exits 1.
+class PoolTraceError : public Error
 {
 public:
     PoolTraceError(int line, const std::string &message);
@@ -339,18 +360,29 @@ private:
     int m_line = 0;
 };
 
-// replayPoolTrace one op at a time.
+// A trace replayed on one pool, an op per step: the replayer's own ops, parsed beforehand (the pool dock's
+// workload runs a chunk of steps per job), or ops handed to it one by one as they are read (clscope-cli
+// pool replay streams them from the file). Blocks the trace leaves allocated stay active in the pool.
 class PoolTraceReplayer
 {
 public:
-    explicit PoolTraceReplayer(MemoryPool &pool)
+    explicit PoolTraceReplayer(MemoryPool &pool, std::vector<PoolOp> ops = {})
         : m_pool(pool)
+        , m_ops(std::move(ops))
     {}
+    // Runs the next of the replayer's own ops and returns the counters after it; nothing once they are all
+    // done. Throws PoolTraceError naming the op's line (the op counts as done).
+    std::optional<PoolCounters> step();
     // Runs op on the pool and returns the counters after it; throws PoolTraceError naming the op's line.
-    PoolCounters apply(const PoolOp &op);
+    PoolCounters step(const PoolOp &op);
+    bool finished() const { return m_next >= m_ops.size(); }
+    std::size_t stepsDone() const { return m_next; } // of the replayer's own ops
+    MemoryPool &pool() const { return m_pool; }
 
 private:
     MemoryPool &m_pool;
+    std::vector<PoolOp> m_ops;
+    std::size_t m_next = 0;
     std::unordered_map<std::string, BlockId> m_live;
 };
 

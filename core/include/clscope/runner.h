@@ -128,6 +128,25 @@ private:
     std::shared_ptr<const RunResultData> m_d;
 };
 
+// ---- A run on the host clock ------------------------------------------------------------------------
+
+// Pool samples this long before a run's first command still belong to it: buffers are taken from the pool
+// before anything is enqueued, and the pool's clock is coarse (a few milliseconds).
+inline constexpr std::uint64_t kPoolLeadNs = 20'000'000;
+
+// What a timeline or a trace shows of one run, on one axis: its commands on the host clock (steady_clock,
+// mapped with the run's clock when RunOptions::calibrateClock asked for it, else as the device gave them)
+// and the samples of the pool its buffers came from that belong to it.
+struct RunProfile
+{
+    std::vector<CommandRecord> commands;
+    std::vector<PoolSeriesPoint> pool; // from kPoolLeadNs before the first command on
+};
+
+// pool: the one the run took its buffers from (RunOptions::pool); null, or a run without commands: no
+// series.
+RunProfile hostProfile(const RunResult &result, const MemoryPool *pool);
+
 // ---- Running ----------------------------------------------------------------------------------------
 
 struct RunRequest

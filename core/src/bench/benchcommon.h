@@ -1,8 +1,9 @@
-// What the device benchmarks share: owning handles for OpenCL objects, the facts about a device that size
-// a benchmark, a context with a profiling queue, program builds that report their log, kernel timing by
-// profiling events, and the progress/cancel stepper. Internal to clscope-core.
+// What the device benchmarks share: the facts about a device that size a benchmark, a context with a
+// profiling queue, program builds that report their log, kernel timing by profiling events, and the
+// progress/cancel stepper. Internal to clscope-core; the owning handles are clhandle.h's.
 #pragma once
 
+#include "clscope/clhandle.h"
 #include "clscope/devicebench.h"
 #include "clscope/error.h"
 
@@ -25,49 +26,6 @@ inline double nsSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
 }
-
-// An owning OpenCL handle; Release is the clRelease* of its type.
-template<typename T, auto Release> class Handle
-{
-public:
-    Handle() = default;
-    explicit Handle(T handle)
-        : m_handle(handle)
-    {}
-    ~Handle() { reset(); }
-    Handle(Handle &&other) noexcept
-        : m_handle(std::exchange(other.m_handle, nullptr))
-    {}
-    Handle &operator=(Handle &&other) noexcept
-    {
-        if (this != &other) {
-            reset();
-            m_handle = std::exchange(other.m_handle, nullptr);
-        }
-        return *this;
-    }
-    Handle(const Handle &) = delete;
-    Handle &operator=(const Handle &) = delete;
-
-    T get() const { return m_handle; }
-    explicit operator bool() const { return m_handle != nullptr; }
-    void reset()
-    {
-        if (m_handle)
-            Release(m_handle);
-        m_handle = nullptr;
-    }
-
-private:
-    T m_handle = nullptr;
-};
-
-using ClContext = Handle<cl_context, clReleaseContext>;
-using ClQueue = Handle<cl_command_queue, clReleaseCommandQueue>;
-using ClProgram = Handle<cl_program, clReleaseProgram>;
-using ClKernel = Handle<cl_kernel, clReleaseKernel>;
-using ClMem = Handle<cl_mem, clReleaseMemObject>;
-using ClEvent = Handle<cl_event, clReleaseEvent>;
 
 // What sizes and gates a benchmark.
 struct DeviceFacts

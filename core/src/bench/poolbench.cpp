@@ -2,6 +2,7 @@
 // clCreateBuffer/clReleaseMemObject, and an allocation made real on the device).
 #include "clscope/bench.h"
 
+#include "clscope/clhandle.h"
 #include "clscope/error.h"
 #include "clscope/pool.h"
 #include "clscope/queue.h"
@@ -30,17 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 // How often a loop asks whether to stop: rare enough to cost nothing per repetition.
 constexpr std::uint64_t kCancelStride = 1u << 16;
-
-struct ContextDeleter
-{
-    void operator()(cl_context c) const { clReleaseContext(c); }
-};
-struct QueueDeleter
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
-using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextDeleter>;
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueDeleter>;
 
 void checkCancelled(const PoolBenchOptions &options)
 {
@@ -121,9 +111,9 @@ BenchReport runPoolBench(cl_device_id device, const PoolBenchOptions &options)
     const bool canMigrate = version && *version >= ClVersion{1, 2, 0};
 
     cl_int err = CL_SUCCESS;
-    ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
+    ClContext context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
     check(err, "clCreateContext");
-    QueuePtr queue(createCommandQueue(context.get(), device, false));
+    ClQueue queue(createCommandQueue(context.get(), device, false));
     const int rounds = std::max(options.rounds, 1);
     const std::size_t small = options.smallSize;
     const std::string smallText = std::to_string(small) + " bytes";

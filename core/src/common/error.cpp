@@ -131,7 +131,7 @@ static std::string composeMessage(const std::string &routine, cl_int code, const
 }
 
 ClError::ClError(std::string routine, cl_int code, std::string detail)
-    : std::runtime_error(composeMessage(routine, code, detail))
+    : Error(composeMessage(routine, code, detail))
     , m_routine(std::move(routine))
     , m_code(code)
     , m_detail(std::move(detail))

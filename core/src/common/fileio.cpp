@@ -36,7 +36,7 @@ std::string kindOf(mode_t mode)
 } // namespace
 
 FileError::FileError(const std::string &action, std::string path, std::string reason)
-    : std::runtime_error("cannot " + action + " " + path + ": " + reason)
+    : Error("cannot " + action + " " + path + ": " + reason)
     , m_path(std::move(path))
     , m_reason(std::move(reason))
 {}

@@ -2,6 +2,7 @@
 #include "clscope/pool.h"
 
 #include "clscope/clquery.h"
+#include "clscope/queue.h"
 #include "clscope/version.h"
 
 #include <algorithm>
@@ -46,22 +47,17 @@ bool deviceAtLeast12(cl_command_queue queue)
 // ---- Deferred ---------------------------------------------------------------------------------------
 
 DeferredAllocator::DeferredAllocator(cl_context context, cl_mem_flags flags)
-    : m_context(context)
+    : m_context(ClContext::retain(context))
     , m_flags(flags)
     , m_maxAllocSize(smallestMaxAlloc(context))
-{
-    check(clRetainContext(m_context), "clRetainContext");
-}
+{}
 
-DeferredAllocator::~DeferredAllocator()
-{
-    clReleaseContext(m_context);
-}
+DeferredAllocator::~DeferredAllocator() = default;
 
 AllocResult DeferredAllocator::allocate(std::size_t size)
 {
     cl_int error = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(m_context, m_flags, size, nullptr, &error);
+    cl_mem mem = clCreateBuffer(m_context.get(), m_flags, size, nullptr, &error);
     if (error != CL_SUCCESS)
         return {nullptr, error, "clCreateBuffer"};
     return {mem, CL_SUCCESS, nullptr};
@@ -77,16 +73,11 @@ void DeferredAllocator::release(void *handle) noexcept
 
 ImmediateAllocator::ImmediateAllocator(cl_command_queue queue, cl_mem_flags flags)
     : DeferredAllocator(queueContext(queue), flags)
-    , m_queue(queue)
+    , m_queue(ClQueue::retain(queue))
     , m_canMigrate(deviceAtLeast12(queue))
-{
-    check(clRetainCommandQueue(m_queue), "clRetainCommandQueue");
-}
+{}
 
-ImmediateAllocator::~ImmediateAllocator()
-{
-    clReleaseCommandQueue(m_queue);
-}
+ImmediateAllocator::~ImmediateAllocator() = default;
 
 AllocResult ImmediateAllocator::allocate(std::size_t size)
 {
@@ -101,7 +92,7 @@ AllocResult ImmediateAllocator::allocate(std::size_t size)
         // status (CL_MEM_OBJECT_ALLOCATION_FAILURE there is the out-of-memory we are here to catch).
         cl_event event = nullptr;
         routine = "clEnqueueMigrateMemObjects";
-        error = clEnqueueMigrateMemObjects(m_queue, 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
+        error = clEnqueueMigrateMemObjects(m_queue.get(), 1, &mem, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0,
                                            nullptr, &event);
         if (error == CL_SUCCESS) {
             routine = "clWaitForEvents";
@@ -117,7 +108,7 @@ AllocResult ImmediateAllocator::allocate(std::size_t size)
         // OpenCL 1.0/1.1: a one-byte blocking write is the cheapest way to make the driver commit memory.
         static const unsigned char kByte = 0;
         routine = "clEnqueueWriteBuffer";
-        error = clEnqueueWriteBuffer(m_queue, mem, CL_TRUE, 0, 1, &kByte, 0, nullptr, nullptr);
+        error = clEnqueueWriteBuffer(m_queue.get(), mem, CL_TRUE, 0, 1, &kByte, 0, nullptr, nullptr);
     }
     if (error != CL_SUCCESS) {
         clReleaseMemObject(mem);
@@ -137,8 +128,7 @@ bool SvmAllocator::isSupported(cl_device_id device)
 }
 
 SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
-    : m_context(context)
-    , m_flags(flags)
+    : m_flags(flags)
     , m_maxAllocSize(0)
 {
     const auto devices = contextDevices(context);
@@ -146,13 +136,10 @@ SvmAllocator::SvmAllocator(cl_context context, cl_svm_mem_flags flags)
         throw ClError("clGetDeviceInfo", CL_INVALID_OPERATION,
                       "no device of the context reports SVM capabilities");
     m_maxAllocSize = smallestMaxAlloc(context);
-    check(clRetainContext(m_context), "clRetainContext");
+    m_context = ClContext::retain(context);
 }
 
-SvmAllocator::~SvmAllocator()
-{
-    clReleaseContext(m_context);
-}
+SvmAllocator::~SvmAllocator() = default;
 
 AllocResult SvmAllocator::allocate(std::size_t size)
 {
@@ -160,7 +147,7 @@ AllocResult SvmAllocator::allocate(std::size_t size)
     // out of memory, which lets the pool give back held blocks and retry.
     if (size == 0 || (m_maxAllocSize != 0 && size > m_maxAllocSize))
         return {nullptr, CL_INVALID_BUFFER_SIZE, "clSVMAlloc"};
-    void *p = clSVMAlloc(m_context, m_flags, size, 0);
+    void *p = clSVMAlloc(m_context.get(), m_flags, size, 0);
     if (!p)
         return {nullptr, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clSVMAlloc"};
     return {p, CL_SUCCESS, nullptr};
@@ -168,7 +155,59 @@ AllocResult SvmAllocator::allocate(std::size_t size)
 
 void SvmAllocator::release(void *handle) noexcept
 {
-    clSVMFree(m_context, handle);
+    clSVMFree(m_context.get(), handle);
+}
+
+// ---- By kind ----------------------------------------------------------------------------------------
+
+std::string_view allocatorKindName(AllocatorKind kind)
+{
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        return "deferred";
+    case AllocatorKind::Immediate:
+        return "immediate";
+    case AllocatorKind::Svm:
+        return "svm";
+    }
+    return {};
+}
+
+std::optional<AllocatorKind> parseAllocatorKind(std::string_view name)
+{
+    for (AllocatorKind kind : {AllocatorKind::Deferred, AllocatorKind::Immediate, AllocatorKind::Svm}) {
+        if (name == allocatorKindName(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<Allocator> makeAllocator(AllocatorKind kind, cl_context context, cl_command_queue queue)
+{
+    if (!context && !(kind == AllocatorKind::Immediate && queue))
+        throw std::invalid_argument(std::string(allocatorKindName(kind)) + " allocator without a context");
+    switch (kind) {
+    case AllocatorKind::Deferred:
+        return std::make_shared<DeferredAllocator>(context);
+    case AllocatorKind::Immediate: {
+        if (queue)
+            return std::make_shared<ImmediateAllocator>(queue);
+        const std::vector<cl_device_id> devices = contextDevices(context);
+        if (devices.empty())
+            throw ClError("clGetContextInfo", CL_INVALID_CONTEXT, "the context has no device");
+        const ClQueue own(createCommandQueue(context, devices.front(), false));
+        return std::make_shared<ImmediateAllocator>(own.get()); // which takes a reference of its own
+    }
+    case AllocatorKind::Svm:
+        return std::make_shared<SvmAllocator>(context);
+    }
+    throw std::invalid_argument("unknown allocator kind");
+}
+
+std::shared_ptr<MemoryPool> makePool(AllocatorKind kind, cl_context context, cl_command_queue queue,
+                                     PoolOptions options)
+{
+    return std::make_shared<MemoryPool>(makeAllocator(kind, context, queue), options);
 }
 
 } // namespace clscope

@@ -24,7 +24,7 @@ std::string toString(const PoolOp &op)
 }
 
 PoolTraceError::PoolTraceError(int line, const std::string &message)
-    : std::runtime_error("line " + std::to_string(line) + ": " + message)
+    : Error("line " + std::to_string(line) + ": " + message)
     , m_line(line)
 {}
 
@@ -160,7 +160,14 @@ std::vector<PoolOp> parsePoolTrace(std::string_view text)
     return ops;
 }
 
-PoolCounters PoolTraceReplayer::apply(const PoolOp &op)
+std::optional<PoolCounters> PoolTraceReplayer::step()
+{
+    if (finished())
+        return std::nullopt;
+    return step(m_ops[m_next++]);
+}
+
+PoolCounters PoolTraceReplayer::step(const PoolOp &op)
 {
     try {
         switch (op.kind) {
@@ -199,7 +206,7 @@ void replayPoolTrace(MemoryPool &pool, const std::vector<PoolOp> &ops,
 {
     PoolTraceReplayer replayer(pool);
     for (const PoolOp &op : ops) {
-        const PoolCounters counters = replayer.apply(op);
+        const PoolCounters counters = replayer.step(op);
         if (onStep)
             onStep(op, counters);
     }

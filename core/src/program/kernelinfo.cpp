@@ -3,18 +3,13 @@
 #include "clscope/build.h"
 
 #include "clquery.h"
+#include "clscope/clhandle.h"
 #include "clscope/error.h"
 
 #include <algorithm>
 
 namespace clscope {
 namespace {
-
-struct KernelRelease
-{
-    void operator()(cl_kernel k) const { clReleaseKernel(k); }
-};
-using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelRelease>;
 
 template<typename T> std::optional<T> argValue(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param)
 {
@@ -175,7 +170,7 @@ std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_de
     std::vector<cl_kernel> raw(checkReported(count, kMaxKernels, "clCreateKernelsInProgram", "kernels"));
     if (count > 0)
         check(clCreateKernelsInProgram(program, count, raw.data(), nullptr), "clCreateKernelsInProgram");
-    std::vector<KernelPtr> kernels;
+    std::vector<ClKernel> kernels;
     for (cl_kernel k : raw)
         kernels.emplace_back(k);
 

@@ -3,6 +3,7 @@
 #include "clscope/build.h"
 
 #include "clquery.h"
+#include "clscope/clhandle.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
 
@@ -17,33 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// Owns one reference to a context or program while a build is in progress.
-template<typename T, cl_int (*Release)(T)> class ClRef
-{
-public:
-    ClRef() = default;
-    explicit ClRef(T handle)
-        : m_handle(handle)
-    {}
-    ~ClRef() { reset(); }
-    ClRef(const ClRef &) = delete;
-    ClRef &operator=(const ClRef &) = delete;
-
-    void reset(T handle = nullptr)
-    {
-        if (m_handle)
-            Release(m_handle);
-        m_handle = handle;
-    }
-    T get() const { return m_handle; }
-    T release() { return std::exchange(m_handle, nullptr); }
-
-private:
-    T m_handle = nullptr;
-};
-using ContextRef = ClRef<cl_context, clReleaseContext>;
-using ProgramRef = ClRef<cl_program, clReleaseProgram>;
 
 // What every kind of build needs before it talks to the driver.
 struct Prepared
@@ -159,17 +133,15 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     return p;
 }
 
-ContextRef makeContext(const BuildRequest &request)
+ClContext makeContext(const BuildRequest &request)
 {
-    if (request.context) {
-        check(clRetainContext(request.context), "clRetainContext");
-        return ContextRef(request.context);
-    }
+    if (request.context)
+        return ClContext::retain(request.context);
     cl_int err = CL_SUCCESS;
     cl_context ctx = clCreateContext(nullptr, cl_uint(request.devices.size()), request.devices.data(),
                                      nullptr, nullptr, &err);
     check(err, "clCreateContext");
-    return ContextRef(ctx);
+    return ClContext(ctx);
 }
 
 // Errors that mean "the input did not build" rather than "the driver or the call is broken".
@@ -216,7 +188,7 @@ bool mentionsArgInfo(const Attempt &a)
 }
 
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
-BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &context, ProgramRef &program,
+BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &context, ClProgram &program,
                    Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {},
                    const BinaryCache &binaryCache = {}, std::vector<CacheKey> cacheKeys = {})
 {
@@ -236,6 +208,7 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ContextRef &c
     d.cache = cache;
     d.cacheNote = std::move(cacheNote);
     d.options = p.options;
+    d.userOptions = request.options;
     d.sourcePath = request.sourcePath;
     for (const IncludedFile &f : p.includes) {
         if (f.found)
@@ -289,7 +262,7 @@ std::string optionsWithoutArgInfo(std::vector<std::string> tokens)
 // Builds from cached binaries; nothing when the driver refuses them (stale or corrupt in a way the
 // checksum cannot see, such as a binary from an older driver that kept its version string).
 std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &request, Prepared &p,
-                                        const std::vector<CacheEntry> &entries, ProgramRef &program)
+                                        const std::vector<CacheEntry> &entries, ClProgram &program)
 {
     std::vector<size_t> sizes;
     std::vector<const unsigned char *> pointers;
@@ -322,7 +295,7 @@ std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &
     return std::nullopt;
 }
 
-Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepared &p, ProgramRef &program)
+Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepared &p, ClProgram &program)
 {
     // An empty file is a valid translation unit, but drivers reject a zero length.
     const char *text = p.source.empty() ? "\n" : p.source.c_str();
@@ -352,14 +325,6 @@ ProgramHandle::ProgramHandle(cl_context context, cl_program program)
     : m_context(context)
     , m_program(program)
 {}
-
-ProgramHandle::~ProgramHandle()
-{
-    if (m_program)
-        clReleaseProgram(m_program);
-    if (m_context)
-        clReleaseContext(m_context);
-}
 
 BuildResult::BuildResult()
     : m_d(std::make_shared<const BuildResultData>())
@@ -410,8 +375,8 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
 {
     Prepared p = prepare(request, true);
     const auto started = Clock::now();
-    ContextRef context = makeContext(request);
-    ProgramRef program;
+    ClContext context = makeContext(request);
+    ClProgram program;
 
     // A program whose headers cannot all be known is never cached: its key could miss the header that
     // changed, and the cache would hand back a stale binary as a hit.
@@ -457,12 +422,13 @@ BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsi
         // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
         const std::string versions = deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
         if (versions.find("SPIR-V") == std::string::npos)
-            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V");
+            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V",
+                                  ErrorCategory::Failure);
     }
     const auto started = Clock::now();
-    ContextRef context = makeContext(request);
+    ClContext context = makeContext(request);
     cl_int err = CL_SUCCESS;
-    ProgramRef program(clCreateProgramWithIL(context.get(), il.data(), il.size(), &err));
+    ClProgram program(clCreateProgramWithIL(context.get(), il.data(), il.size(), &err));
     if (err == CL_INVALID_VALUE || err == CL_INVALID_BINARY) {
         Attempt refused;
         refused.error = CL_INVALID_BINARY;
@@ -485,7 +451,7 @@ BuildResult buildProgramFromBinaries(const BuildRequest &request,
         throw BuildInputError("one binary per device is needed (" + std::to_string(binaries.size()) +
                               " for " + std::to_string(request.devices.size()) + " devices)");
     const auto started = Clock::now();
-    ContextRef context = makeContext(request);
+    ClContext context = makeContext(request);
     std::vector<size_t> sizes;
     std::vector<const unsigned char *> pointers;
     for (const auto &b : binaries) {
@@ -494,9 +460,9 @@ BuildResult buildProgramFromBinaries(const BuildRequest &request,
     }
     std::vector<cl_int> status(binaries.size(), CL_SUCCESS);
     cl_int err = CL_SUCCESS;
-    ProgramRef program(clCreateProgramWithBinary(context.get(), cl_uint(request.devices.size()),
-                                                 request.devices.data(), sizes.data(), pointers.data(),
-                                                 status.data(), &err));
+    ClProgram program(clCreateProgramWithBinary(context.get(), cl_uint(request.devices.size()),
+                                                request.devices.data(), sizes.data(), pointers.data(),
+                                                status.data(), &err));
     if (err == CL_INVALID_BINARY || err == CL_INVALID_VALUE) {
         Attempt refused;
         refused.error = CL_INVALID_BINARY;

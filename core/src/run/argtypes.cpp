@@ -14,7 +14,7 @@
 namespace clscope {
 
 RunInputError::RunInputError(const std::string &message, std::string argument)
-    : std::runtime_error(message)
+    : Error(message, ErrorCategory::Input)
     , m_argument(std::move(argument))
 {}
 

@@ -3,6 +3,7 @@
 // turns every command's event into a CommandRecord of the immutable RunResult.
 #include "clscope/runner.h"
 
+#include "clscope/clhandle.h"
 #include "clscope/queue.h"
 #include "clscope/structs.h"
 
@@ -11,28 +12,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <type_traits>
 
 namespace clscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct KernelRelease
-{
-    void operator()(cl_kernel k) const { clReleaseKernel(k); }
-};
-struct QueueRelease
-{
-    void operator()(cl_command_queue q) const { clReleaseCommandQueue(q); }
-};
-struct EventRelease
-{
-    void operator()(cl_event e) const { clReleaseEvent(e); }
-};
-using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelRelease>;
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease>;
-using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventRelease>;
 
 // Pending host memory (writes, reads) must outlive the commands that use it, also when a run fails
 // half-way: declared after that memory, this waits for the queue before it is freed.
@@ -52,9 +36,9 @@ bool isOpenCL2(cl_device_id device)
     return version && version->major >= 2;
 }
 
-QueuePtr makeProfilingQueue(cl_context context, cl_device_id device)
+ClQueue makeProfilingQueue(cl_context context, cl_device_id device)
 {
-    return QueuePtr(createCommandQueue(context, device, true));
+    return ClQueue(createCommandQueue(context, device, true));
 }
 
 // "launch 2 of vector_add", "write a": what a failed command is called in an error.
@@ -70,7 +54,7 @@ class Recorder
 public:
     void add(CommandRecord record, cl_event event)
     {
-        m_pending.push_back({std::move(record), EventPtr(event)});
+        m_pending.push_back({std::move(record), ClEvent(event)});
     }
 
     std::size_t size() const { return m_pending.size(); }
@@ -124,7 +108,7 @@ private:
     struct Pending
     {
         CommandRecord record;
-        EventPtr event;
+        ClEvent event;
     };
     std::vector<Pending> m_pending;
 };
@@ -263,7 +247,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     }
 
     cl_int err = CL_SUCCESS;
-    KernelPtr kernel(clCreateKernel(request.build.program(), request.kernel.c_str(), &err));
+    ClKernel kernel(clCreateKernel(request.build.program(), request.kernel.c_str(), &err));
     check(err, ("clCreateKernel(" + request.kernel + ")").c_str());
     const LaunchLimits limits = queryLaunchLimits(device, kernel.get(), request.build.options());
     const NDRange range = resolveNDRange(request.range, limits);
@@ -291,7 +275,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     }
 
     const std::string deviceName = deviceInfoString(device, CL_DEVICE_NAME, "CL_DEVICE_NAME");
-    QueuePtr queue = makeProfilingQueue(request.build.context(), device);
+    ClQueue queue = makeProfilingQueue(request.build.context(), device);
     std::optional<ClockMapping> clock;
     if (options.calibrateClock)
         clock = calibrate(device, queue.get());
@@ -299,7 +283,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     if (!pool) {
         PoolOptions poolOptions;
         poolOptions.seriesCapacity = 0; // nobody watches a pool that lives for one run
-        pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()), poolOptions);
+        pool = makePool(AllocatorKind::Immediate, request.build.context(), queue.get(), poolOptions);
     } else if (dynamic_cast<const SvmAllocator *>(pool->allocator().get())) {
         throw RunInputError("the memory pool hands out SVM pointers; runs need a pool of cl_mem buffers");
     }
