@@ -98,8 +98,10 @@ std::uint64_t scalar(const Db &db, const char *sql)
     return s.step() ? std::uint64_t(s.i64(0)) : 0;
 }
 
+} // namespace
+
 // Live bytes over time from (time, +size / -size) events, frees first at equal times.
-std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std::int64_t>> events)
+std::vector<PoolSeriesPoint> capture::liveSeries(std::vector<std::pair<std::int64_t, std::int64_t>> events)
 {
     std::sort(events.begin(), events.end());
     std::vector<PoolSeriesPoint> out;
@@ -113,8 +115,6 @@ std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std:
     }
     return out;
 }
-
-} // namespace
 
 CaptureProgress CaptureReader::progress() const
 {

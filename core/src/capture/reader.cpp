@@ -505,17 +505,7 @@ std::vector<PoolSeriesPoint> CaptureReader::memorySeries() const
         if (!q.isNull(2))
             events.push_back({q.i64(2), -q.i64(0)});
     }
-    std::sort(events.begin(), events.end());
-    std::vector<PoolSeriesPoint> out;
-    std::int64_t live = 0;
-    for (const auto &[t, delta] : events) {
-        live += delta;
-        if (!out.empty() && out.back().timestampNs == std::uint64_t(t))
-            out.back().heldBytes = out.back().activeBytes = std::uint64_t(live);
-        else
-            out.push_back({std::uint64_t(t), std::uint64_t(live), std::uint64_t(live)});
-    }
-    return out;
+    return liveSeries(std::move(events));
 }
 
 std::int64_t CaptureReader::launchCount() const

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace clscope {
@@ -19,6 +20,8 @@ namespace capture {
 
 // The profile type of a cl_command_type.
 CommandRecord::Type recordType(std::int64_t cl);
+// Live bytes over time from (time, +size / -size) events, frees first at equal times.
+std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std::int64_t>> events);
 // "ndrange-kernel" -> "clEnqueueNDRangeKernel", "read-buffer" -> "clEnqueueReadBuffer".
 std::string enqueueName(std::string_view typeName);
 
