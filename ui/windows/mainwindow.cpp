@@ -85,7 +85,13 @@ MainWindow::MainWindow(QWidget *parent)
     // The centre: the editor, or the start page while no kernel is open.
     m_startPage = new StartPage(EditorTabs::sampleNames());
     m_centre = new QStackedWidget;
-    m_centre->addWidget(m_startPage);
+    // The start page scrolls rather than set the window's minimum height (ten recent files are taller than
+    // a 700-pixel screen).
+    auto *startScroll = new QScrollArea;
+    startScroll->setWidgetResizable(true);
+    startScroll->setFrameShape(QFrame::NoFrame);
+    startScroll->setWidget(m_startPage);
+    m_centre->addWidget(startScroll);
     m_findBar = new FindBar(m_editors);
     auto *editorArea = new QWidget;
     auto *editorLayout = new QVBoxLayout(editorArea);
@@ -95,9 +101,7 @@ MainWindow::MainWindow(QWidget *parent)
     editorLayout->addWidget(m_findBar);
     m_centre->addWidget(editorArea);
     setCentralWidget(m_centre);
-    auto showCentre = [this] {
-        m_centre->setCurrentWidget(m_editors->count() > 0 ? m_editors->parentWidget() : m_startPage);
-    };
+    auto showCentre = [this] { m_centre->setCurrentIndex(m_editors->count() > 0 ? 1 : 0); };
     connect(m_editors, &EditorTabs::currentDocumentChanged, this, showCentre);
     connect(m_startPage, &StartPage::sampleRequested, this,
             [this](const QString &name) { m_editors->openSample(name); });
