@@ -201,9 +201,11 @@ void addBuildCommand(CLI::App &app, Action &action)
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
     sub->add_option("compiler-options", opts->afterDashes, "Build options after --, one per argument");
     addCommonOptions(sub, opts->common);
-    sub->footer("Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
-                "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
-                "Environment: CLSCOPE_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, CLSCOPE_NO_CACHE=1");
+    sub->footer(
+        "Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
+        "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
+        "Environment: CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, "
+        "CLSCOPE_NO_CACHE=1");
     sub->callback([opts, &action] { action = [opts] { return runBuild(*opts); }; });
 }
 

@@ -8,13 +8,16 @@
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
+#include "clscope/npy.h"
 #include "clscope/profile.h"
 #include "clscope/rundirective.h"
 #include "clscope/runner.h"
+#include "clscope/stdoutcapture.h"
 #include "clscope/structs.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -34,6 +37,7 @@ struct RunOptionsCli
     int repeat = 1;
     std::vector<std::string> args;
     std::vector<std::string> prints;
+    std::vector<std::string> saves; // NAME=PATH
     std::string options;
     std::string trace;
     bool check = false;
@@ -52,6 +56,8 @@ std::vector<std::string> childArguments(const RunOptionsCli &opts)
         args.insert(args.end(), {"--arg", a});
     for (const std::string &p : opts.prints)
         args.insert(args.end(), {"--print", p});
+    for (const std::string &p : opts.saves)
+        args.insert(args.end(), {"--save", p});
     if (!opts.options.empty())
         args.insert(args.end(), {"--options", opts.options});
     if (!opts.trace.empty())
@@ -70,9 +76,21 @@ nlohmann::ordered_json sizesJson(const std::vector<std::size_t> &sizes)
     return out;
 }
 
+// Integers stay integers (64-bit exactly), floats are doubles; NaN and the infinities, which JSON cannot
+// write as numbers, are the strings "nan", "inf" and "-inf" (docs/cli.md), never null.
 nlohmann::ordered_json numberJson(const Number &n)
 {
-    return std::visit([](auto v) { return nlohmann::ordered_json(v); }, n);
+    return std::visit(
+        [](auto v) {
+            if constexpr (std::is_floating_point_v<decltype(v)>) {
+                if (std::isnan(v))
+                    return nlohmann::ordered_json("nan");
+                if (std::isinf(v))
+                    return nlohmann::ordered_json(v > 0 ? "inf" : "-inf");
+            }
+            return nlohmann::ordered_json(v);
+        },
+        n);
 }
 
 nlohmann::ordered_json structJson(const StructLayout &layout, const unsigned char *bytes);
@@ -119,8 +137,7 @@ nlohmann::ordered_json structJson(const StructLayout &layout, const unsigned cha
     return out;
 }
 
-// Integers stay integers (64-bit exactly), floats are doubles; NaN and infinities have no JSON form and
-// become null. A buffer of structs is an array of objects, field by field.
+// A buffer's numbers as numberJson writes them; a buffer of structs is an array of objects, field by field.
 nlohmann::ordered_json bufferJson(const BufferData &buffer)
 {
     auto out = nlohmann::ordered_json::array();
@@ -135,7 +152,42 @@ nlohmann::ordered_json bufferJson(const BufferData &buffer)
     return out;
 }
 
-std::string toJson(const RunResult &r, const std::vector<std::string> &prints)
+// --save NAME=PATH: the buffer NAME, read back, goes to PATH as .npy.
+struct SaveRequest
+{
+    std::string name;
+    std::string path;
+};
+
+std::vector<SaveRequest> parseSaves(const std::vector<std::string> &saves)
+{
+    std::vector<SaveRequest> out;
+    for (const std::string &s : saves) {
+        const std::size_t eq = s.find('=');
+        if (eq == 0 || eq == std::string::npos || eq + 1 == s.size())
+            throw CliFailure{ExitUsage, "--save " + s + " needs the form NAME=PATH"};
+        out.push_back({s.substr(0, eq), s.substr(eq + 1)});
+    }
+    return out;
+}
+
+// Writes every saved buffer (a failure to write exits 1 naming the file and why, ENOSPC by name).
+void writeSaves(const RunResult &r, const std::vector<SaveRequest> &saves)
+{
+    for (const SaveRequest &s : saves) {
+        const BufferData *b = r.buffer(s.name);
+        if (!b)
+            throw CliFailure{ExitFailed, "--save " + s.name + ": the buffer was not read back"};
+        try {
+            writeNpyFile(s.path, toNpy(*b));
+        } catch (const Error &e) {
+            throw CliFailure{ExitFailed, "--save " + s.name + "=" + s.path + ": " + e.what()};
+        }
+    }
+}
+
+std::string toJson(const RunResult &r, const std::vector<std::string> &prints,
+                   const std::vector<SaveRequest> &saves, const std::string &printed)
 {
     nlohmann::ordered_json j;
     j["kernel"] = r.kernel();
@@ -153,6 +205,13 @@ std::string toJson(const RunResult &r, const std::vector<std::string> &prints)
             buffers[name] = bufferJson(*b);
     }
     j["buffers"] = std::move(buffers);
+    if (!saves.empty()) {
+        auto saved = nlohmann::ordered_json::object();
+        for (const SaveRequest &s : saves)
+            saved[s.name] = s.path;
+        j["saved"] = std::move(saved);
+    }
+    j["printf"] = printed; // the kernel's printf output ("" when it printed nothing)
     j["duration_ms"] = r.durationMs();
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -271,6 +330,9 @@ int runRun(const RunOptionsCli &given)
     for (const std::string &arg : opts.args)
         request.args.push_back(parseArgSpec(arg));
     request.readBack = opts.prints;
+    const std::vector<SaveRequest> saves = parseSaves(opts.saves);
+    for (const SaveRequest &s : saves)
+        request.readBack.push_back(s.name);
 
     const bool checkChild = opts.check && isCheckChild();
     if (opts.check && !checkChild)
@@ -296,15 +358,32 @@ int runRun(const RunOptionsCli &given)
         runOptions.calibrateClock = true;
         runOptions.pool = makePool(AllocatorKind::Deferred, request.build.context());
     }
-    const RunResult result = runKernel(request, runOptions);
+    // The kernel's printf goes to this process's stdout: taken apart, it is reported after the run instead
+    // of landing in front of the output (or the JSON document).
+    std::string printed;
+    std::size_t printedDropped = 0;
+    const RunResult result = [&] {
+        StdoutCapture capture;
+        RunResult r = runKernel(request, runOptions);
+        printed = capture.finish();
+        printedDropped = capture.dropped();
+        return r;
+    }();
     if (!opts.trace.empty()) {
         const RunProfile profile = hostProfile(result, runOptions.pool.get());
         writeChromeTrace(opts.trace, profile.commands, {}, profile.pool); // a failure exits 1 (main.cpp)
     }
-    if (opts.common.json)
-        std::cout << toJson(result, opts.prints) << '\n';
-    else
+    writeSaves(result, saves);
+    if (printedDropped)
+        std::cerr << "clscope-cli: warning: the kernel printed " << printedDropped
+                  << " more bytes than are kept; they were left out\n";
+    if (opts.common.json) {
+        std::cout << toJson(result, opts.prints, saves, printed) << '\n';
+    } else {
         printText(result, opts.prints);
+        if (!printed.empty())
+            std::cout << "printf output:\n" << printed << (printed.back() == '\n' ? "" : "\n");
+    }
     return ExitOk;
 }
 
@@ -329,6 +408,9 @@ void addRunCommand(CLI::App &app, Action &action)
                     "(TYPE may be a struct of the program) or NAME=local:BYTES")
         ->allow_extra_args(false);
     sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
+    sub->add_option("--save", opts->saves,
+                    "NAME=PATH: write the buffer NAME after the run to PATH as .npy (instead of printing it)")
+        ->allow_extra_args(false);
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
     sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
     sub->add_flag("--check", opts->check,

@@ -115,7 +115,8 @@ private slots:
     void vectorAddJson()
     {
         const QJsonObject j = runJson(vectorAdd(1024) + words("--print c --repeat 3"));
-        QCOMPARE(j.keys().size(), 8);
+        QCOMPARE(j.keys().size(), 9);
+        QCOMPARE(j.value(QLatin1String("printf")).toString(), QString()); // vector_add prints nothing
         QCOMPARE(j.value(QLatin1String("kernel")).toString(), QStringLiteral("vector_add"));
         QCOMPARE(j.value(QLatin1String("global")).toArray(), QJsonArray{1024});
         QVERIFY(j.value(QLatin1String("local")).isNull());
@@ -139,6 +140,138 @@ private slots:
         QCOMPARE(c.size(), 1024);
         for (int i = 0; i < 1024; ++i)
             QCOMPARE(c[i].toDouble(), double(i) + 2.0);
+    }
+
+    // NaN and the infinities are the strings "nan", "inf" and "-inf" in JSON (they were null), float and
+    // double.
+    void nonFiniteAsStrings()
+    {
+        const QJsonObject j = runJson(
+            QStringList{dataPath("conventions.cl")} +
+            words("--kernel nonfinite --global 4 --arg f=buffer:float:4 --arg d=buffer:double:4 --print f "
+                  "--print d"));
+        const QJsonArray expected{QStringLiteral("inf"), QStringLiteral("-inf"), QStringLiteral("nan"), 1.5};
+        const QJsonObject buffers = j.value(QLatin1String("buffers")).toObject();
+        QCOMPARE(buffers.value(QLatin1String("f")).toArray(), expected);
+        QCOMPARE(buffers.value(QLatin1String("d")).toArray(), expected);
+    }
+
+    // --save NAME=PATH writes the buffer as .npy (numpy reads it back) instead of printing it.
+    void saveWritesNpy()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("c.npy"));
+        const QJsonObject j =
+            runJson(vectorAdd(1000) + QStringList{QStringLiteral("--save"), QStringLiteral("c=") + path});
+        QCOMPARE(j.value(QLatin1String("buffers")).toObject().size(), 0);
+        QCOMPARE(j.value(QLatin1String("saved")).toObject().value(QLatin1String("c")).toString(), path);
+        QProcess py;
+        py.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral("import numpy, sys; a = numpy.load(sys.argv[1]); "
+                                 "print(a.dtype, a.shape, int((a == numpy.arange(1000) + 2).all()))"),
+                  path});
+        QVERIFY(py.waitForFinished(60000));
+        if (py.exitCode() != 0)
+            QSKIP("numpy is not installed");
+        QCOMPARE(py.readAllStandardOutput().trimmed(), QByteArray("float32 (1000,) 1"));
+        // A file that cannot be written fails the run (exit 1) naming it; a malformed --save is a usage
+        // error.
+        Result r = run(vectorAdd(8) + words("--save c=/nonexistent-folder/c.npy"));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.startsWith("clscope-cli: --save c=/nonexistent-folder/c.npy: cannot write"),
+                 r.err.constData());
+        r = run(vectorAdd(8) + words("--save c"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("clscope-cli: --save c needs the form NAME=PATH"), r.err.constData());
+    }
+
+    // A kernel's printf never lands in front of the JSON document: stdout is one document, the lines are in
+    // its printf key; the text output prints them after the run. PoCL writes them when the command
+    // completes, Oclgrind while the kernel runs.
+    void printfApart_data() { argumentNamesOnEveryDevice_data(); }
+
+    void printfApart()
+    {
+        QFETCH(QString, device);
+        if (device == QStringLiteral("oclgrind") && !m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        const QStringList args =
+            QStringList{dataPath("conventions.cl")} +
+            words("--kernel hello --global 3 --arg out=buffer:int:3 --print out --device") +
+            QStringList{device};
+        const Result r = run(args + words("--json"));
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error{};
+        const QJsonObject j = QJsonDocument::fromJson(r.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, r.out.constData());
+        QCOMPARE(j.value(QLatin1String("printf")).toString(),
+                 QStringLiteral("item 0 of 3\nitem 1 of 3\nitem 2 of 3\n"));
+        QCOMPARE(j.value(QLatin1String("buffers")).toObject().value(QLatin1String("out")).toArray(),
+                 (QJsonArray{0, 1, 2}));
+        const Result text = run(args);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.startsWith("Kernel hello on "), text.out.constData());
+        QVERIFY2(
+            text.out.endsWith("out (3 int): 0 1 2\nprintf output:\nitem 0 of 3\nitem 1 of 3\nitem 2 of 3\n"),
+            text.out.constData());
+    }
+
+    // One command line works on PoCL and Oclgrind: the source's names (PoCL reports step as _cl_step), PoCL's
+    // spelling, and #N by position all name the same argument; build lists the source's names.
+    void argumentNamesOnEveryDevice_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::newRow("pocl") << QStringLiteral("pocl");
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind");
+    }
+
+    void argumentNamesOnEveryDevice()
+    {
+        QFETCH(QString, device);
+        if (device == QStringLiteral("oclgrind") && !m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        const QStringList base = QStringList{dataPath("conventions.cl")} +
+                                 words("--kernel ramp --global 8 --arg out=buffer:float:8 --device") +
+                                 QStringList{device};
+        const QJsonArray expected{0.5, 0.5, 1, 1.5, 2, 2.5, 2.5, 2.5};
+        for (const char *names :
+             {"step=0.5 length=uint:8 min=0.5 max=2.5",
+              "_cl_step=0.5 _cl_length=uint:8 _cl_min=0.5 _cl_max=2.5", "#1=0.5 #2=uint:8 #3=0.5 #4=2.5"}) {
+            QStringList args = base;
+            for (const QString &value : words(names))
+                args << QStringLiteral("--arg") << value;
+            const QJsonObject j = runJson(args + words("--print #0"));
+            QVERIFY2(j.value(QLatin1String("buffers")).toObject().value(QLatin1String("#0")).toArray() ==
+                         expected,
+                     names);
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH),
+                QStringList{QStringLiteral("build"), dataPath("conventions.cl"), QStringLiteral("--json"),
+                            QStringLiteral("--device"), device});
+        QVERIFY(p.waitForFinished(180000));
+        const QJsonArray args = QJsonDocument::fromJson(p.readAllStandardOutput())
+                                    .object()
+                                    .value(QLatin1String("kernels"))
+                                    .toArray()
+                                    .at(0)
+                                    .toObject()
+                                    .value(QLatin1String("args"))
+                                    .toArray();
+        QStringList names;
+        for (const QJsonValue &a : args)
+            names << a.toObject().value(QLatin1String("name")).toString();
+        QCOMPARE(names, (QStringList{QStringLiteral("out"), QStringLiteral("step"), QStringLiteral("length"),
+                                     QStringLiteral("min"), QStringLiteral("max")}));
+        // The same value under two of its names is given twice.
+        const Result twice = run(base + words("--arg step=1 --arg _cl_step=2 --arg length=uint:8 --arg min=0 "
+                                              "--arg max=1"));
+        QCOMPARE(twice.exitCode, 2);
+        QVERIFY2(twice.err.contains("given twice"), twice.err.constData());
     }
 
     void integersExactAndVectorsFlat()

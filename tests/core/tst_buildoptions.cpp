@@ -154,7 +154,7 @@ private slots:
         QTest::addColumn<QString>("platform");
         QTest::addColumn<QString>("options");
         QTest::newRow("oclgrind") << QStringLiteral("Oclgrind")
-                                  << QStringLiteral("-D CLSCOPE_USING_OCLGRIND");
+                                  << QStringLiteral("-D CLSCOPE_USING_OCLGRIND -D PYOPENCL_USING_OCLGRIND");
         QTest::newRow("pocl by name")
             << QStringLiteral("Portable Computing Language") << QStringLiteral("-D CLSCOPE_USING_POCL");
         QTest::newRow("pocl word") << QStringLiteral("PoCL CUDA") << QStringLiteral("-D CLSCOPE_USING_POCL");
@@ -179,7 +179,7 @@ private slots:
         in.environment = "-cl-fast-relaxed-math";
         QCOMPARE(
             joinOptions(effectiveOptions(in)),
-            std::string("-D CLSCOPE_USING_POCL -I \"/src dir\" -D N=4 -I \"my inc\" -cl-fast-relaxed-math "
+            std::string("-I \"/src dir\" -D N=4 -I \"my inc\" -D CLSCOPE_USING_POCL -cl-fast-relaxed-math "
                         "-cl-kernel-arg-info"));
         // Already present: not added twice.
         in.environment = "-cl-kernel-arg-info";
@@ -190,7 +190,16 @@ private slots:
         in.platformName = "Oclgrind";
         in.sourceDirectory.clear();
         QCOMPARE(joinOptions(effectiveOptions(in)),
-                 std::string("-D CLSCOPE_USING_OCLGRIND -D N=4 -I \"my inc\""));
+                 std::string("-D N=4 -I \"my inc\" -D CLSCOPE_USING_OCLGRIND -D PYOPENCL_USING_OCLGRIND"));
+        // pyopencl's own variable after ours, split the same way (pyopencl splits it at blanks).
+        in.environment = "-D A=1";
+        in.pyopenclEnvironment = "-D B=2  -cl-mad-enable";
+        QCOMPARE(
+            joinOptions(effectiveOptions(in)),
+            std::string("-D N=4 -I \"my inc\" -D CLSCOPE_USING_OCLGRIND -D PYOPENCL_USING_OCLGRIND -D A=1 "
+                        "-D B=2 -cl-mad-enable"));
+        in.pyopenclEnvironment = "-D 'x";
+        QVERIFY_THROWS_EXCEPTION(BuildInputError, effectiveOptions(in));
     }
 
     void malformedEnvironmentNamed()

@@ -336,7 +336,7 @@ private slots:
         const BuildResult r = buildProgram(req, BinaryCache());
         qunsetenv("CLSCOPE_BUILD_OPTIONS");
         QVERIFY2(r.success(), r.logs().front().log.c_str());
-        QVERIFY(r.options().find("-D " + macro.toStdString()) == 0);
+        QVERIFY(r.options().find("-D " + macro.toStdString()) != std::string::npos);
         QVERIFY(r.options().find("-D FROM_ENV=3") != std::string::npos);
         // The user's options apart: what another build of the program (the memory check's) starts from.
         QCOMPARE(r.userOptions(), std::string());
@@ -345,7 +345,23 @@ private slots:
         const BuildResult user = buildProgram(req, BinaryCache());
         qunsetenv("CLSCOPE_BUILD_OPTIONS");
         QCOMPARE(user.userOptions(), std::string("-D FROM_USER=1"));
-        QVERIFY(user.options().find("-D FROM_USER=1 -D FROM_ENV=3") != std::string::npos);
+        // As pyopencl orders them: the user's, then the platform's defaults, then the environment's.
+        const std::size_t userAt = user.options().find("-D FROM_USER=1");
+        const std::size_t macroAt = user.options().find("-D " + macro.toStdString());
+        QVERIFY2(userAt < macroAt && macroAt < user.options().find("-D FROM_ENV=3"), user.options().c_str());
+        // pyopencl's variable works too, and Oclgrind defines pyopencl's macro as pyopencl does.
+        writeFile(file, "#ifndef FROM_PYOPENCL\n#error no PYOPENCL_BUILD_OPTIONS\n#endif\n"
+                        "#if defined(CLSCOPE_USING_OCLGRIND) != defined(PYOPENCL_USING_OCLGRIND)\n"
+                        "#error PYOPENCL_USING_OCLGRIND\n#endif\n"
+                        "kernel void k(global int *o) { o[0] = FROM_PYOPENCL; }\n");
+        qputenv("PYOPENCL_BUILD_OPTIONS", "-D FROM_PYOPENCL=4");
+        const BuildResult py = buildProgram(req, BinaryCache());
+        qunsetenv("PYOPENCL_BUILD_OPTIONS");
+        QVERIFY2(py.success(), py.logs().front().log.c_str());
+        writeFile(file, "#ifndef " + macro.toLatin1() +
+                            "\n#error no platform macro\n#endif\n"
+                            "#ifndef FROM_ENV\n#error no environment options\n#endif\n"
+                            "kernel void k(global int *o) { o[0] = FROM_ENV; }\n");
         req.options.clear();
         // Without the environment the #error fires: the options really reached the compiler.
         const BuildResult without = buildProgram(req, BinaryCache());

@@ -53,7 +53,8 @@ std::string readSourceFile(const std::string &path);
 // The -I directories named by the tokens ("-I dir", "-Idir"), in order.
 std::vector<std::string> includePaths(const std::vector<std::string> &tokens);
 
-// "-D CLSCOPE_USING_OCLGRIND" on Oclgrind, "-D CLSCOPE_USING_POCL" on PoCL, else nothing.
+// "-D CLSCOPE_USING_OCLGRIND -D PYOPENCL_USING_OCLGRIND" on Oclgrind, "-D CLSCOPE_USING_POCL" on PoCL, else
+// nothing.
 std::vector<std::string> platformDefaultOptions(std::string_view platformName);
 
 inline constexpr const char *kArgInfoOption = "-cl-kernel-arg-info";
@@ -61,15 +62,17 @@ inline constexpr const char *kArgInfoOption = "-cl-kernel-arg-info";
 struct OptionInputs
 {
     std::string platformName;
-    std::string userOptions;     // as typed
-    std::string sourceDirectory; // becomes -I when set
-    std::string environment;     // CLSCOPE_BUILD_OPTIONS
-    bool kernelArgInfo = true;   // add -cl-kernel-arg-info unless already there
+    std::string userOptions;         // as typed
+    std::string sourceDirectory;     // becomes -I when set
+    std::string environment;         // CLSCOPE_BUILD_OPTIONS
+    std::string pyopenclEnvironment; // PYOPENCL_BUILD_OPTIONS, read as pyopencl reads it
+    bool kernelArgInfo = true;       // add -cl-kernel-arg-info unless already there
 };
 
-// The options a build passes to the driver, in this order: platform defaults, -I of the source folder
-// (searched first, as a compiler searches the including file's folder), the user's, the environment's,
-// -cl-kernel-arg-info. Throws BuildInputError naming CLSCOPE_BUILD_OPTIONS when that one is malformed.
+// The options a build passes to the driver, in this order: -I of the source folder (searched first, as a
+// compiler searches the including file's folder), the user's, the platform defaults after them (as
+// pyopencl appends its own), CLSCOPE_BUILD_OPTIONS, PYOPENCL_BUILD_OPTIONS, -cl-kernel-arg-info. Throws
+// BuildInputError naming the variable when one of the two is malformed.
 std::vector<std::string> effectiveOptions(const OptionInputs &inputs);
 
 // ---- Diagnostics -----------------------------------------------------------------------------------
@@ -323,7 +326,7 @@ struct BuildRequest
     std::string options;               // as typed, split like a shell
     bool kernelArgInfo = true;         // add -cl-kernel-arg-info (retried without when refused)
     bool platformDefaults = true;      // -D CLSCOPE_USING_POCL / _OCLGRIND
-    bool environmentOptions = true;    // append CLSCOPE_BUILD_OPTIONS
+    bool environmentOptions = true;    // append CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS
     // Where the last copy of the result releases its program and context: called with the release, on
     // the thread where that copy dies, it runs the release where it likes (the GUI hands it to the
     // device's worker, so that the GUI thread never calls the driver). Empty: released in place.
@@ -368,9 +371,10 @@ struct BuildResultData
     // Why the cache was not used although it is on, or could not keep this build: the program's headers
     // cannot be known (cache off), the cache folder cannot be written. Empty when all went well.
     std::string cacheNote;
-    // The effective options passed to the driver: platform defaults, -I of the source's folder, the user's,
-    // CLSCOPE_BUILD_OPTIONS, -cl-kernel-arg-info. Another build of the same program (the memory check's, on
-    // Oclgrind) starts from userOptions instead, and adds its own platform's defaults and the environment.
+    // The effective options passed to the driver (effectiveOptions): -I of the source's folder, the user's,
+    // platform defaults, CLSCOPE_BUILD_OPTIONS, PYOPENCL_BUILD_OPTIONS, -cl-kernel-arg-info. Another build of
+    // the same program (the memory check's, on Oclgrind) starts from userOptions instead, and adds its own
+    // platform's defaults and the environment.
     std::string options;
     std::string userOptions; // as the request gave them (BuildRequest::options)
     std::string sourcePath;

@@ -195,6 +195,12 @@ struct ArgSlot
 // (neither from the driver nor from the source).
 std::vector<ArgSlot> argSlots(const KernelInfo &kernel);
 
+// Which of a kernel's arguments (names in argument order) a name given by the user means: the name itself,
+// "#N" (the N-th argument, from 0), or the other spelling of a name PoCL renames (it reports `step`,
+// `length`, `min`, `max`... as `_cl_step`...), so that one command line works on every device. Nothing when
+// no argument matches.
+std::optional<std::size_t> findArgument(const std::vector<std::string> &names, std::string_view given);
+
 // A value for a private argument; without a type, the type comes from the kernel's signature.
 struct ScalarArg
 {

@@ -100,6 +100,7 @@ struct RunResultData
     std::vector<CommandRecord> commands; // fills, writes, copies, launches, reads, in enqueue order
     std::optional<ClockMapping> clock;   // when RunOptions::calibrateClock asked for it
     std::vector<BufferData> buffers;     // read back after the last launch, in argument order
+    std::vector<std::string> argNames;   // every argument's name, in order (buffer() takes "#N" and aliases)
     double durationMs = 0;               // wall time of the whole run (allocation and read-back included)
 };
 
@@ -121,7 +122,8 @@ public:
     const std::vector<CommandRecord> &commands() const { return m_d->commands; }
     const std::optional<ClockMapping> &clock() const { return m_d->clock; }
     const std::vector<BufferData> &buffers() const { return m_d->buffers; }
-    const BufferData *buffer(std::string_view name) const; // null when it was not read back
+    // By the argument's name, "#N" or PoCL's other spelling (findArgument); null when it was not read back.
+    const BufferData *buffer(std::string_view name) const;
     double durationMs() const { return m_d->durationMs; }
 
 private:

@@ -196,6 +196,18 @@ std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_de
         if (auto args = driverArgs(kernel.get(), numArgs)) {
             info.args = std::move(*args);
             info.argInfo = ArgInfoSource::Driver;
+            // PoCL reports names that clash with its built-ins (step, length, min, max...) as _cl_NAME: the
+            // source's name is shown where the source has it (the runner takes both, findArgument).
+            constexpr std::string_view kPoclPrefix = "_cl_";
+            for (std::size_t i = 0; i < info.args.size(); ++i) {
+                std::string &name = info.args[i].name;
+                if (!name.starts_with(kPoclPrefix))
+                    continue;
+                const KernelSignature *sig = fromSource(info.name);
+                if (sig && sig->args.size() == info.args.size() &&
+                    sig->args[i].name == std::string_view(name).substr(kPoclPrefix.size()))
+                    name = sig->args[i].name;
+            }
         } else if (const KernelSignature *sig = fromSource(info.name); sig && sig->args.size() == numArgs) {
             info.args = sig->args;
             info.argInfo = ArgInfoSource::Source;

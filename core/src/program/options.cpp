@@ -135,8 +135,10 @@ std::vector<std::string> includePaths(const std::vector<std::string> &tokens)
 std::vector<std::string> platformDefaultOptions(std::string_view platformName)
 {
     const std::string name = lowerAscii(platformName);
+    // pyopencl defines PYOPENCL_USING_OCLGRIND there (its _PLAT_BUILD_OPTIONS): kernels written for it test
+    // it.
     if (name.find("oclgrind") != std::string::npos)
-        return {"-D", "CLSCOPE_USING_OCLGRIND"};
+        return {"-D", "CLSCOPE_USING_OCLGRIND", "-D", "PYOPENCL_USING_OCLGRIND"};
     // PoCL calls its platform "Portable Computing Language".
     if (name.find("pocl") != std::string::npos ||
         name.find("portable computing language") != std::string::npos)
@@ -146,14 +148,18 @@ std::vector<std::string> platformDefaultOptions(std::string_view platformName)
 
 std::vector<std::string> effectiveOptions(const OptionInputs &inputs)
 {
-    std::vector<std::string> out = platformDefaultOptions(inputs.platformName);
+    std::vector<std::string> out;
     if (!inputs.sourceDirectory.empty()) {
         out.push_back("-I");
         out.push_back(inputs.sourceDirectory);
     }
     for (auto &t : splitOrThrow(inputs.userOptions, "build options"))
         out.push_back(std::move(t));
+    for (auto &t : platformDefaultOptions(inputs.platformName))
+        out.push_back(std::move(t));
     for (auto &t : splitOrThrow(inputs.environment, "CLSCOPE_BUILD_OPTIONS"))
+        out.push_back(std::move(t));
+    for (auto &t : splitOrThrow(inputs.pyopenclEnvironment, "PYOPENCL_BUILD_OPTIONS"))
         out.push_back(std::move(t));
     if (inputs.kernelArgInfo && std::find(out.begin(), out.end(), kArgInfoOption) == out.end())
         out.push_back(kArgInfoOption);

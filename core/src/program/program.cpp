@@ -100,6 +100,8 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
     if (request.environmentOptions) {
         if (const char *env = std::getenv("CLSCOPE_BUILD_OPTIONS"))
             in.environment = env;
+        if (const char *env = std::getenv("PYOPENCL_BUILD_OPTIONS"))
+            in.pyopenclEnvironment = env;
     }
     in.kernelArgInfo = false;
     p.tokens = effectiveOptions(in);

@@ -210,6 +210,35 @@ std::string toString(const BufferInit &init)
 
 // ---- Specs ------------------------------------------------------------------------------------------
 
+std::optional<std::size_t> findArgument(const std::vector<std::string> &names, std::string_view given)
+{
+    const auto at = [&](std::string_view name) -> std::optional<std::size_t> {
+        const auto it = std::find(names.begin(), names.end(), name);
+        return it == names.end() ? std::nullopt : std::optional(std::size_t(it - names.begin()));
+    };
+    if (auto exact = at(given))
+        return exact;
+    if (given.size() > 1 && given.front() == '#') {
+        const std::optional<std::size_t> index = parseCount(given.substr(1));
+        return index && *index < names.size() ? index : std::nullopt;
+    }
+    constexpr std::string_view kPoclPrefix = "_cl_";
+    if (given.starts_with(kPoclPrefix))
+        return at(given.substr(kPoclPrefix.size()));
+    return at(std::string(kPoclPrefix) + std::string(given));
+}
+
+namespace {
+
+// "#N": an argument by its position.
+bool isPositionalName(std::string_view s)
+{
+    return s.size() > 1 && s.front() == '#' &&
+           std::all_of(s.begin() + 1, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+} // namespace
+
 ArgValue parseArgSpec(std::string_view spec)
 {
     const std::size_t eq = spec.find('=');
@@ -217,7 +246,7 @@ ArgValue parseArgSpec(std::string_view spec)
         throw RunInputError("argument '" + std::string(spec) + "' needs the form NAME=VALUE");
     ArgValue arg;
     arg.name = std::string(trimBlanks(spec.substr(0, eq)));
-    if (!isIdentifier(arg.name))
+    if (!isIdentifier(arg.name) && !isPositionalName(arg.name))
         throw RunInputError("argument '" + std::string(spec) + "' has no valid name before '='", arg.name);
     const std::string_view rest = spec.substr(eq + 1);
     const auto [head, tail] = splitColon(rest);
@@ -643,16 +672,18 @@ std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<
                                     const TypeTable *types)
 {
     const std::vector<ArgSlot> slots = argSlots(kernel);
-    std::map<std::string, const ArgValue *> byName;
+    std::vector<std::string> names;
+    for (const ArgSlot &s : slots)
+        names.push_back(s.name);
+    std::map<std::string, const ArgValue *> byName; // by the slot's name, however the value named it
     for (const ArgValue &v : values) {
-        const bool known =
-            std::any_of(slots.begin(), slots.end(), [&](const ArgSlot &s) { return s.name == v.name; });
-        if (!known)
+        const std::optional<std::size_t> index = findArgument(names, v.name);
+        if (!index)
             throw RunInputError("kernel " + kernel.name + " has no argument '" + v.name +
                                     "' (arguments: " + argumentList(slots) + ")",
                                 v.name);
-        if (!byName.emplace(v.name, &v).second)
-            fail(v.name, "the argument is given twice");
+        if (!byName.emplace(names[*index], &v).second)
+            fail(names[*index], "the argument is given twice");
     }
     std::vector<BoundArg> bound;
     for (const ArgSlot &slot : slots) {

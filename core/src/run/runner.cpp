@@ -129,10 +129,14 @@ CommandRecord record(CommandRecord::Type type, std::string name, std::uint64_t b
     return r;
 }
 
+// By name, "#N" or PoCL's other spelling (findArgument).
 const BoundArg *findBound(const std::vector<BoundArg> &args, const std::string &name)
 {
-    const auto it = std::find_if(args.begin(), args.end(), [&](const BoundArg &a) { return a.name == name; });
-    return it == args.end() ? nullptr : &*it;
+    std::vector<std::string> names;
+    for (const BoundArg &a : args)
+        names.push_back(a.name);
+    const std::optional<std::size_t> index = findArgument(names, name);
+    return index ? &args[*index] : nullptr;
 }
 
 // The buffers to read back, in argument order; an unknown name or a non-buffer is an input error.
@@ -210,8 +214,10 @@ RunResult::RunResult(RunResultData data)
 
 const BufferData *RunResult::buffer(std::string_view name) const
 {
+    const std::optional<std::size_t> index = findArgument(m_d->argNames, name);
+    const std::string_view wanted = index ? std::string_view(m_d->argNames[*index]) : name;
     for (const auto &b : m_d->buffers) {
-        if (b.name == name)
+        if (b.name == wanted)
             return &b;
     }
     return nullptr;
@@ -423,6 +429,8 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
             result.launches.push_back(r);
     }
     result.buffers = std::move(readBack);
+    for (const BoundArg &a : args)
+        result.argNames.push_back(a.name);
     result.durationMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     return RunResult(std::move(result));
 }
