@@ -73,6 +73,77 @@ private slots:
         QFETCH(QString, expected);
         QCOMPARE(picks(matchDeviceSpec(spec.toStdString(), candidates())), expected);
     }
+    // pyopencl's variables as pyopencl reads them, on a platform of two devices (what tst_cli_devicechoice
+    // cannot show on a machine whose platforms have one device each; the rules are pyopencl 2022.3's).
+    void pyopenclForms_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("expected"); // "error" when pyopencl refuses it
+        QTest::newRow("ctx-platform-only") << "PYOPENCL_CTX=0"
+                                           << "0:0";
+        QTest::newRow("ctx-device") << "PYOPENCL_CTX=0:1"
+                                    << "0:1";
+        QTest::newRow("ctx-device-list") << "PYOPENCL_CTX=0:1,0"
+                                         << "0:1 0:0";
+        QTest::newRow("ctx-names") << "PYOPENCL_CTX=nvidia:h200"
+                                   << "0:0";
+        // An index out of range is tried as a name: "2" is in "NVIDIA H200".
+        QTest::newRow("ctx-index-as-name") << "PYOPENCL_CTX=0:2"
+                                           << "0:0";
+        QTest::newRow("ctx-negative") << "PYOPENCL_CTX=0:-1"
+                                      << "error";
+        // The last platform whose name matches wins ("o" is in "Portable ..." and in "Oclgrind").
+        QTest::newRow("ctx-last-platform") << "PYOPENCL_CTX=o"
+                                           << "2:0";
+        // One device: the device answer is not taken, so it is left over.
+        QTest::newRow("ctx-left-over") << "PYOPENCL_CTX=1:0"
+                                       << "error";
+        QTest::newRow("ctx-empty") << "PYOPENCL_CTX="
+                                   << "0:0";
+        QTest::newRow("ctx-no-platform") << "PYOPENCL_CTX=amd"
+                                         << "error";
+        QTest::newRow("test-platform") << "PYOPENCL_TEST=0"
+                                       << "0:0 0:1";
+        QTest::newRow("test-order") << "PYOPENCL_TEST=2;1"
+                                    << "2:0 1:0";
+        QTest::newRow("test-negative") << "PYOPENCL_TEST=-1:-1"
+                                       << "2:0";
+        QTest::newRow("test-vendor") << "PYOPENCL_TEST=pocl project"
+                                     << "1:0";
+        QTest::newRow("test-devices") << "PYOPENCL_TEST=nvidia:1,0"
+                                      << "0:1 0:0";
+        QTest::newRow("test-all") << "PYOPENCL_TEST="
+                                  << "0:0 0:1 1:0 2:0";
+        QTest::newRow("test-out-of-range") << "PYOPENCL_TEST=0:2"
+                                           << "error";
+        QTest::newRow("test-not-found") << "PYOPENCL_TEST=amd"
+                                        << "error";
+        QTest::newRow("test-syntax") << "PYOPENCL_TEST=0:0:0"
+                                     << "error";
+    }
+    void pyopenclForms()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, expected);
+        if (expected == QStringLiteral("error")) {
+            QVERIFY_THROWS_EXCEPTION(DeviceSpecError, matchDeviceSpec(spec.toStdString(), candidates()));
+            return;
+        }
+        QCOMPARE(picks(matchDeviceSpec(spec.toStdString(), candidates())), expected);
+    }
+    void pyopenclEnvironment()
+    {
+        qunsetenv("CLSCOPE_DEVICE");
+        qputenv("PYOPENCL_CTX", "0:1");
+        QCOMPARE(effectiveDeviceSpec(""), std::string("PYOPENCL_CTX=0:1"));
+        qputenv("PYOPENCL_TEST", "");
+        QCOMPARE(effectiveDeviceSpec(""), std::string("PYOPENCL_TEST=")); // set, even empty, it wins
+        qputenv("CLSCOPE_DEVICE", "pocl");
+        QCOMPARE(effectiveDeviceSpec(""), std::string("pocl"));
+        QCOMPARE(effectiveDeviceSpec("1"), std::string("1"));
+        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST"})
+            qunsetenv(name);
+    }
     void defaultWithoutGpu()
     {
         auto cpuOnly = candidates();

@@ -4,6 +4,9 @@
 //   "0:0,1;pocl"   devices 0 and 1 of platform 0, and every device of the platform matching "pocl"
 //   "gpu" / ":cpu" device type words match the device type
 // Matching is case-insensitive; numbers are indices. The spec comes from --device or CLSCOPE_DEVICE.
+// "PYOPENCL_CTX=VALUE" and "PYOPENCL_TEST=VALUE" are read exactly as pyopencl reads those variables
+// (create_some_context, tools.get_test_platforms_and_devices): effectiveDeviceSpec makes them from the
+// environment when neither --device nor CLSCOPE_DEVICE is given.
 #pragma once
 
 #include "clscope/error.h"
@@ -57,14 +60,17 @@ struct DeviceCandidate
     cl_device_type type = 0;
 };
 
-// Every candidate the spec selects, in platform then device order, without duplicates. An empty spec
-// selects the default: the first GPU if there is one, else the first device.
+// Every candidate the spec selects, in platform then device order, without duplicates (pyopencl's forms: in
+// the order pyopencl gives them). An empty spec selects the default: the first GPU if there is one, else
+// the first device that is not a simulator. Throws DeviceSpecError for a malformed spec, and for a
+// pyopencl form that pyopencl refuses, with pyopencl's reason.
 std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<DeviceCandidate> &candidates);
 
 // Lists the devices of this machine (platforms that fail are skipped).
 std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates = nullptr);
 
-// The spec from the argument, else CLSCOPE_DEVICE, else empty.
+// The spec from the argument, else CLSCOPE_DEVICE, else "PYOPENCL_TEST=..." when that variable is set, else
+// "PYOPENCL_CTX=..." when that one is (pyopencl's own precedence), else empty (the default device).
 std::string effectiveDeviceSpec(std::string_view fromCommandLine);
 
 // Selects devices by spec; throws DeviceSpecError("no OpenCL device matches 'x' (devices: ...)").

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <limits>
+#include <optional>
 
 namespace clscope {
 namespace {
@@ -68,10 +70,219 @@ bool deviceMatches(const std::string &term, const DeviceCandidate &c)
            lowerAscii(c.deviceVendor).find(t) != std::string::npos;
 }
 
+// ---- pyopencl's own reading of PYOPENCL_CTX and PYOPENCL_TEST (pyopencl 2022.3: create_some_context and
+// tools.get_test_platforms_and_devices), on the same platform and device order as the loader gives both.
+
+constexpr std::string_view kCtxPrefix = "PYOPENCL_CTX=";
+constexpr std::string_view kTestPrefix = "PYOPENCL_TEST=";
+
+// Python's split(sep): no trimming, an empty string gives one empty part.
+std::vector<std::string> splitExact(std::string_view s, char sep)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t pos; (pos = s.find(sep, start)) != std::string_view::npos; start = pos + 1)
+        out.emplace_back(s.substr(start, pos - start));
+    out.emplace_back(s.substr(start));
+    return out;
+}
+
+// Python's int(text): blanks around, an optional sign, decimal digits with single underscores between them.
+std::optional<long long> pythonInt(std::string_view text)
+{
+    text = trimSpace(text);
+    bool negative = false;
+    if (!text.empty() && (text.front() == '+' || text.front() == '-')) {
+        negative = text.front() == '-';
+        text.remove_prefix(1);
+    }
+    if (text.empty() || text.front() == '_' || text.back() == '_' ||
+        text.find("__") != std::string_view::npos)
+        return std::nullopt;
+    long long value = 0;
+    for (char c : text) {
+        if (c == '_')
+            continue;
+        if (c < '0' || c > '9' || value > (std::numeric_limits<long long>::max() - 9) / 10)
+            return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return negative ? -value : value;
+}
+
+bool containsLower(const std::string &haystack, const std::string &needle)
+{
+    return lowerAscii(haystack).find(lowerAscii(needle)) != std::string::npos;
+}
+
+// The platforms as pyopencl's get_platforms() lists them, each with its candidates in device order.
+struct PlatformDevices
+{
+    std::string name;
+    std::string vendor;
+    std::vector<std::size_t> devices; // indices into the candidates
+};
+
+std::vector<PlatformDevices> platformsOf(const std::vector<DeviceCandidate> &candidates)
+{
+    std::vector<PlatformDevices> out;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const DeviceCandidate &c = candidates[i];
+        if (c.platformIndex < 0)
+            continue;
+        if (out.size() <= std::size_t(c.platformIndex))
+            out.resize(std::size_t(c.platformIndex) + 1);
+        PlatformDevices &p = out[std::size_t(c.platformIndex)];
+        p.name = c.platformName;
+        p.vendor = c.platformVendor;
+        p.devices.push_back(i);
+    }
+    return out;
+}
+
+[[noreturn]] void pyopenclError(std::string_view variable, std::string_view value, const std::string &why)
+{
+    throw DeviceSpecError(std::string(variable) + "='" + std::string(value) + "': " + why +
+                          " (read as pyopencl reads it)");
+}
+
+// create_some_context(): the platform by index or by the last platform whose name contains the answer, the
+// devices by index or the first whose name contains each comma-separated answer; a platform of one
+// device takes no device answer, and an answer left over is an error, as in pyopencl.
+std::vector<std::size_t> matchPyopenclCtx(std::string_view value,
+                                          const std::vector<DeviceCandidate> &candidates)
+{
+    constexpr std::string_view var = "PYOPENCL_CTX";
+    const std::vector<PlatformDevices> platforms = platformsOf(candidates);
+    if (platforms.empty())
+        pyopenclError(var, value, "no platforms found");
+    std::vector<std::string> answers = splitExact(value, ':');
+    auto next = [&answers] {
+        if (answers.empty())
+            return std::string();
+        std::string a = answers.front();
+        answers.erase(answers.begin());
+        return a;
+    };
+    const std::string platformAnswer = next();
+    const PlatformDevices *platform = nullptr;
+    if (platformAnswer.empty()) {
+        platform = &platforms.front();
+    } else {
+        const std::optional<long long> index = pythonInt(platformAnswer);
+        if (index && *index >= 0 && std::size_t(*index) < platforms.size())
+            platform = &platforms[std::size_t(*index)];
+        // Not an index in range: by name, and pyopencl keeps looking after a match (the last one wins).
+        if (!platform) {
+            for (const PlatformDevices &p : platforms) {
+                if (containsLower(p.name, platformAnswer))
+                    platform = &p;
+            }
+        }
+        if (!platform)
+            pyopenclError(var, value, "input did not match any platform");
+    }
+    if (platform->devices.empty())
+        pyopenclError(var, value, "no devices found");
+    std::vector<std::size_t> picked;
+    if (platform->devices.size() == 1) {
+        picked.push_back(platform->devices.front());
+    } else {
+        const std::string deviceAnswer = next();
+        if (deviceAnswer.empty()) {
+            picked.push_back(platform->devices.front());
+        } else {
+            for (const std::string &choice : splitExact(deviceAnswer, ',')) {
+                std::optional<std::size_t> found;
+                const std::optional<long long> index = pythonInt(choice);
+                if (index && *index >= 0 && std::size_t(*index) < platform->devices.size())
+                    found = platform->devices[std::size_t(*index)];
+                for (std::size_t d = 0; !found && d < platform->devices.size(); ++d) {
+                    if (containsLower(candidates[platform->devices[d]].deviceName, choice))
+                        found = platform->devices[d];
+                }
+                if (!found)
+                    pyopenclError(var, value, "input did not match any device");
+                picked.push_back(*found);
+            }
+        }
+    }
+    if (!answers.empty()) {
+        std::string left;
+        for (const std::string &a : answers)
+            left += (left.empty() ? "" : ":") + a;
+        pyopenclError(var, value, "not all provided choices were used (left over: '" + left + "')");
+    }
+    return picked;
+}
+
+// get_test_platforms_and_devices(): ';'-separated entries PLATFORM or PLATFORM:DEV,DEV; each found by index
+// (Python's, so -1 is the last) or as the first whose name + " " + vendor contains it.
+std::vector<std::size_t> matchPyopenclTest(std::string_view value,
+                                           const std::vector<DeviceCandidate> &candidates)
+{
+    constexpr std::string_view var = "PYOPENCL_TEST";
+    const std::vector<PlatformDevices> platforms = platformsOf(candidates);
+    auto find = [&](std::size_t count, const std::string &id, auto nameAndVendor) -> std::size_t {
+        if (const std::optional<long long> index = pythonInt(id)) {
+            const long long at = *index < 0 ? *index + (long long)count : *index;
+            if (at < 0 || at >= (long long)count)
+                pyopenclError(var, value, "index " + id + " out of range (" + std::to_string(count) + ")");
+            return std::size_t(at);
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            if (containsLower(nameAndVendor(i), id))
+                return i;
+        }
+        pyopenclError(var, value, "object '" + id + "' not found");
+    };
+    auto platformText = [&](std::size_t i) { return platforms[i].name + " " + platforms[i].vendor; };
+    std::vector<std::size_t> picked;
+    auto add = [&](std::size_t candidate) {
+        if (std::find(picked.begin(), picked.end(), candidate) == picked.end())
+            picked.push_back(candidate);
+    };
+    if (value.empty()) { // every device of every platform
+        for (const PlatformDevices &p : platforms)
+            for (std::size_t d : p.devices)
+                add(d);
+        return picked;
+    }
+    for (const std::string &entry : splitExact(value, ';')) {
+        const std::vector<std::string> parts = splitExact(entry, ':');
+        if (parts.size() > 2)
+            pyopenclError(var, value, "invalid syntax of PYOPENCL_TEST");
+        const PlatformDevices &p = platforms[find(platforms.size(), parts[0], platformText)];
+        if (parts.size() == 1) {
+            for (std::size_t d : p.devices)
+                add(d);
+            continue;
+        }
+        auto deviceText = [&](std::size_t i) {
+            const DeviceCandidate &c = candidates[p.devices[i]];
+            return c.deviceName + " " + c.deviceVendor;
+        };
+        for (const std::string &id : splitExact(parts[1], ','))
+            add(p.devices[find(p.devices.size(), id, deviceText)]);
+    }
+    return picked;
+}
+
 } // namespace
 
 std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
 {
+    // pyopencl's variables are read by their own rules when they are matched; only their syntax is checked.
+    if (spec.starts_with(kCtxPrefix))
+        return {};
+    if (spec.starts_with(kTestPrefix)) {
+        for (const std::string &entry : splitExact(spec.substr(kTestPrefix.size()), ';')) {
+            if (std::count(entry.begin(), entry.end(), ':') > 1)
+                pyopenclError("PYOPENCL_TEST", spec.substr(kTestPrefix.size()),
+                              "invalid syntax of PYOPENCL_TEST");
+        }
+        return {};
+    }
     std::vector<DeviceSpecTerm> terms;
     for (const std::string &part : split(spec, ';')) {
         if (part.empty())
@@ -107,6 +318,13 @@ std::vector<DeviceSpecTerm> parseDeviceSpec(std::string_view spec)
 
 std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<DeviceCandidate> &candidates)
 {
+    if (spec.starts_with(kCtxPrefix))
+        return matchPyopenclCtx(spec.substr(kCtxPrefix.size()), candidates);
+    if (spec.starts_with(kTestPrefix)) {
+        // create_some_context() takes the first device of the list; a list of devices (build --device)
+        // takes them all.
+        return matchPyopenclTest(spec.substr(kTestPrefix.size()), candidates);
+    }
     std::vector<size_t> picked;
     if (trimSpace(spec).empty()) {
         // A GPU, else a real device (PoCL), and a simulator only when nothing else is there: Oclgrind says it
@@ -178,6 +396,11 @@ std::string effectiveDeviceSpec(std::string_view fromCommandLine)
         return std::string(fromCommandLine);
     if (const char *env = std::getenv("CLSCOPE_DEVICE"))
         return env;
+    // As create_some_context() reads them: PYOPENCL_TEST, when set, wins over PYOPENCL_CTX.
+    if (const char *env = std::getenv("PYOPENCL_TEST"))
+        return std::string(kTestPrefix) + env;
+    if (const char *env = std::getenv("PYOPENCL_CTX"))
+        return std::string(kCtxPrefix) + env;
     return {};
 }
 
