@@ -1,6 +1,8 @@
 // Shared pieces of clscope-cli: the options every subcommand takes, exit codes, and error printing.
 #pragma once
 
+#include "clscope/build.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -27,8 +29,24 @@ struct CommonOptions
 };
 
 // Bad usage found before any driver is touched: a malformed --device/CLSCOPE_DEVICE spec, or an input
-// file that is missing or not a regular file. Throws DeviceSpecError or CliFailure{ExitUsage}.
+// file that is missing or not a regular file (an empty file: no file to check). Throws DeviceSpecError or
+// CliFailure{ExitUsage}.
 std::string checkUsage(const CommonOptions &opts, const std::string &file); // returns the effective spec
+
+// What a program is built from: an OpenCL C file, SPIR-V (told by its magic number, not the file's name), a
+// device binary (--binary) or the device's built-in kernels (--builtin NAMES, with no file).
+struct ProgramInput
+{
+    std::string file;
+    bool binary = false;
+    std::string builtins;
+};
+void addProgramInputOptions(CLI::App *sub, ProgramInput &in);
+// A FILE or --builtin, not both; throws CliFailure{ExitUsage}.
+void checkProgramInput(const ProgramInput &in);
+// Builds request's devices (one platform) from the input; OpenCL C through the binary cache.
+// request.source, when set, is the file's text already read.
+BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, const BinaryCache &cache);
 
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);

@@ -19,7 +19,7 @@ namespace {
 struct BuildOptions
 {
     CommonOptions common;
-    std::string file;
+    ProgramInput input;
     std::string options;                  // --options "..."
     std::vector<std::string> afterDashes; // everything after --
 };
@@ -149,37 +149,23 @@ void printText(const BuildResult &r)
     }
 }
 
-std::vector<unsigned char> readBytes(const std::string &path)
-{
-    try {
-        const std::string bytes = readRegularFile(path, kMaxDocumentBytes);
-        return {bytes.begin(), bytes.end()};
-    } catch (const FileError &e) {
-        throw CliFailure{ExitUsage, e.what()};
-    }
-}
-
 int runBuild(const BuildOptions &opts)
 {
-    const std::string spec = checkUsage(opts.common, opts.file);
+    checkProgramInput(opts.input);
+    const std::string spec = checkUsage(opts.common, opts.input.file);
     // The two ways of giving options become one string that splits back into the same tokens.
     std::vector<std::string> tokens = splitOptions(opts.options);
     tokens.insert(tokens.end(), opts.afterDashes.begin(), opts.afterDashes.end());
 
-    const bool spirv = std::filesystem::path(opts.file).extension() == ".spv";
     const BinaryCache cache = BinaryCache::fromEnvironment();
     std::vector<BuildResult> results;
     for (const auto &group : byPlatform(selectDevices(spec))) {
         BuildRequest request;
         for (const auto &d : group)
             request.devices.push_back(d.device);
-        request.sourcePath = opts.file;
+        request.sourcePath = opts.input.file;
         request.options = joinOptions(tokens);
-        if (spirv) {
-            results.push_back(buildProgramFromIL(request, readBytes(opts.file)));
-        } else {
-            results.push_back(buildProgram(request, cache));
-        }
+        results.push_back(buildProgramInput(opts.input, request, cache));
     }
     const BuildResult result = merge(results);
     if (!result.cacheNote().empty())
@@ -197,13 +183,15 @@ void addBuildCommand(CLI::App &app, Action &action)
 {
     auto opts = std::make_shared<BuildOptions>();
     CLI::App *sub = app.add_subcommand("build", "Build an OpenCL C file (or SPIR-V .spv) and show every log");
-    sub->add_option("file", opts->file, "The .cl file to build")->required();
+    sub->add_option("file", opts->input.file, "The .cl file (or SPIR-V, or a binary with --binary) to build");
+    addProgramInputOptions(sub, opts->input);
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
     sub->add_option("compiler-options", opts->afterDashes, "Build options after --, one per argument");
     addCommonOptions(sub, opts->common);
     sub->footer(
         "Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
         "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
+        "  clscope-cli build --builtin 'pocl.add.i8' --device pocl\n"
         "Environment: CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, "
         "CLSCOPE_NO_CACHE=1");
     sub->callback([opts, &action] { action = [opts] { return runBuild(*opts); }; });

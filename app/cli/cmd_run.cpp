@@ -29,7 +29,7 @@ namespace {
 struct RunOptionsCli
 {
     CommonOptions common;
-    std::string file;
+    ProgramInput input;
     std::string kernel;
     std::string global;
     std::string local;
@@ -46,7 +46,11 @@ struct RunOptionsCli
 // The run's own arguments, for the child of --check (which picks Oclgrind itself, so --device is left out).
 std::vector<std::string> childArguments(const RunOptionsCli &opts)
 {
-    std::vector<std::string> args{"run", opts.file, "--kernel", opts.kernel, "--global", opts.global};
+    std::vector<std::string> args{"run", opts.input.file, "--kernel", opts.kernel, "--global", opts.global};
+    if (opts.input.binary)
+        args.emplace_back("--binary");
+    if (!opts.input.builtins.empty())
+        args.insert(args.end(), {"--builtin", opts.input.builtins});
     if (!opts.local.empty())
         args.insert(args.end(), {"--local", opts.local});
     if (!opts.offset.empty())
@@ -278,14 +282,17 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
 // *source gets the file's text when it had to be read for its launch, so the build does not read it again.
 RunOptionsCli withDirective(RunOptionsCli opts, std::string *source)
 {
-    if (!opts.global.empty() || !opts.args.empty()) {
+    if (!opts.input.builtins.empty() && opts.kernel.empty() &&
+        opts.input.builtins.find(';') == std::string::npos)
+        opts.kernel = opts.input.builtins; // one built-in kernel: the one to run
+    if (!opts.global.empty() || !opts.args.empty() || !opts.input.builtins.empty() || opts.input.binary) {
         if (opts.kernel.empty())
             throw CliFailure{ExitUsage, "--kernel is required"};
         if (opts.global.empty())
             throw CliFailure{ExitUsage, "--global is required"};
         return opts;
     }
-    *source = readSourceFile(opts.file);
+    *source = readSourceFile(opts.input.file);
     const std::vector<RunDirective> directives = parseRunDirectives(*source);
     const RunDirective *d = findRunDirective(directives, opts.kernel);
     if (!d) {
@@ -293,8 +300,8 @@ RunOptionsCli withDirective(RunOptionsCli opts, std::string *source)
             opts.kernel.empty() ? std::string("--kernel") : "--global for kernel " + opts.kernel;
         if (directives.size() > 1 && opts.kernel.empty())
             what += " (the file has " + std::to_string(directives.size()) + " clscope-run launches)";
-        throw CliFailure{ExitUsage,
-                         "no " + what + " given and " + opts.file + " has no // clscope-run: line for it"};
+        throw CliFailure{ExitUsage, "no " + what + " given and " + opts.input.file +
+                                        " has no // clscope-run: line for it"};
     }
     opts.kernel = d->kernel;
     opts.global = d->global;
@@ -312,7 +319,8 @@ RunOptionsCli withDirective(RunOptionsCli opts, std::string *source)
 
 int runRun(const RunOptionsCli &given)
 {
-    const std::string spec = checkUsage(given.common, given.file);
+    checkProgramInput(given.input);
+    const std::string spec = checkUsage(given.common, given.input.file);
     std::string source; // read here only when the file's own launch is used
     const RunOptionsCli opts = withDirective(given, &source);
     if (opts.repeat < 1)
@@ -336,20 +344,21 @@ int runRun(const RunOptionsCli &given)
 
     const bool checkChild = opts.check && isCheckChild();
     if (opts.check && !checkChild)
-        return runUnderCheck({childArguments(opts), opts.file, spec, opts.common.json});
+        return runUnderCheck({childArguments(opts), opts.input.file, spec, opts.common.json});
     // The child of --check sees Oclgrind only. No -g: Oclgrind always compiles with debug info
     // (-debug-info-kind=standalone), and its front end refuses -g.
     const SelectedDevice device = selectDevice(checkChild ? std::string("oclgrind") : spec);
     BuildRequest build;
     build.devices = {device.device};
-    build.sourcePath = opts.file;
+    build.sourcePath = opts.input.file;
     build.source = source; // empty: the build reads the file
     build.options = opts.options;
-    request.build = buildProgram(build);
+    request.build = buildProgramInput(opts.input, build, BinaryCache::fromEnvironment());
     if (!request.build.cacheNote().empty())
         std::cerr << "clscope-cli: warning: " << request.build.cacheNote() << '\n';
     if (!request.build.success())
-        failBuild(request.build, opts.file);
+        failBuild(request.build,
+                  opts.input.builtins.empty() ? opts.input.file : "--builtin " + opts.input.builtins);
     request.device = device.device;
     RunOptions runOptions;
     runOptions.writeInsteadOfFill = checkChild;
@@ -394,7 +403,8 @@ void addRunCommand(CLI::App &app, Action &action)
     auto opts = std::make_shared<RunOptionsCli>();
     CLI::App *sub =
         app.add_subcommand("run", "Build an OpenCL C file and run one kernel with typed arguments");
-    sub->add_option("file", opts->file, "The .cl file")->required();
+    sub->add_option("file", opts->input.file, "The .cl file (or SPIR-V, or a binary with --binary)");
+    addProgramInputOptions(sub, opts->input);
     sub->add_option("--kernel", opts->kernel,
                     "The kernel to run (default: the one of the file's only // clscope-run: line)");
     sub->add_option("--global", opts->global,

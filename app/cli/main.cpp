@@ -20,7 +20,7 @@ std::string checkUsage(const CommonOptions &opts, const std::string &file)
     if (!spec.empty())
         parseDeviceSpec(spec);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
+    if (!file.empty() && !std::filesystem::is_regular_file(file, ec))
         throw CliFailure{ExitUsage,
                          "cannot read " + file + ": " +
                              (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file")};

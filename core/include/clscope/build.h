@@ -441,6 +441,13 @@ BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsi
 BuildResult buildProgramFromBinaries(const BuildRequest &request,
                                      const std::vector<std::vector<unsigned char>> &binaries);
 
+// A program of built-in kernels (CL_DEVICE_BUILT_IN_KERNELS), names separated by ';' as the device lists
+// them; nothing is compiled. A name a device lacks is a failed build whose log lists what the device has.
+BuildResult buildProgramFromBuiltIns(const BuildRequest &request, const std::string &names);
+
+// SPIR-V, told by its magic number in either byte order (never by a file's name).
+bool isSpirv(std::span<const unsigned char> bytes);
+
 // The binaries of a built program, one per device in the order of devices.
 std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
                                                         const std::vector<cl_device_id> &devices);

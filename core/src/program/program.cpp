@@ -6,6 +6,7 @@
 #include "clscope/clhandle.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <chrono>
@@ -192,7 +193,8 @@ bool mentionsArgInfo(const Attempt &a)
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
 BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &context, ClProgram &program,
                    Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {},
-                   const BinaryCache &binaryCache = {}, std::vector<CacheKey> cacheKeys = {})
+                   const BinaryCache &binaryCache = {}, std::vector<CacheKey> cacheKeys = {},
+                   const std::string &failure = {})
 {
     BuildResultData d;
     // What a struct layout probe (structs.h) needs later: the text, its headers, where to keep the answer.
@@ -227,7 +229,11 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &co
                                       [](const Diagnostic &x) { return x.severity == Severity::Error; });
     if (d.status == BuildStatus::Failure && !anyError)
         d.diagnostics.push_back(
-            {{}, 0, 0, Severity::Error, "clBuildProgram failed: " + errorLabel(attempt.error)});
+            {{},
+             0,
+             0,
+             Severity::Error,
+             failure.empty() ? "clBuildProgram failed: " + errorLabel(attempt.error) : failure});
     d.logs = std::move(attempt.logs);
     if (d.status == BuildStatus::Success) {
         d.kernels = queryKernels(program.get(), request.devices, p.source);
@@ -480,6 +486,64 @@ BuildResult buildProgramFromBinaries(const BuildRequest &request,
     check(err, "clCreateProgramWithBinary");
     Attempt a = runBuild(program.get(), request, p, p.options);
     return finish(request, p, context, program, std::move(a), CacheState::Off, started);
+}
+
+BuildResult buildProgramFromBuiltIns(const BuildRequest &request, const std::string &names)
+{
+    Prepared p = prepare(request, false);
+    const auto started = Clock::now();
+    ClContext context = makeContext(request);
+    // The driver's answer to an unknown name is a bare INVALID_VALUE: say which name and what there is.
+    Attempt a;
+    for (size_t i = 0; i < request.devices.size(); ++i) {
+        const std::string have = deviceString(request.devices[i], CL_DEVICE_BUILT_IN_KERNELS);
+        std::vector<std::string> available;
+        for (std::size_t start = 0; start <= have.size();) {
+            const std::size_t end = std::min(have.find(';', start), have.size());
+            if (end > start)
+                available.emplace_back(trimSpace(std::string_view(have).substr(start, end - start)));
+            start = end + 1;
+        }
+        std::string missing;
+        for (std::size_t start = 0; start <= names.size();) {
+            const std::size_t end = std::min(names.find(';', start), names.size());
+            const std::string name(trimSpace(std::string_view(names).substr(start, end - start)));
+            if (!name.empty() && std::find(available.begin(), available.end(), name) == available.end())
+                missing += (missing.empty() ? "" : ", ") + name;
+            start = end + 1;
+        }
+        DeviceBuildLog log{request.devices[i], p.deviceNames[i], {}, missing.empty(), CacheState::Off};
+        if (!missing.empty()) {
+            log.log = "no built-in kernel " + missing +
+                      " on this device (it has: " + (have.empty() ? std::string("none") : have) + ")";
+            a.error = CL_INVALID_VALUE;
+        }
+        a.logs.push_back(std::move(log));
+    }
+    ClProgram program;
+    std::string failure;
+    for (const DeviceBuildLog &log : a.logs)
+        failure += (failure.empty() || log.log.empty() ? "" : "; ") + log.log;
+    if (a.error == CL_SUCCESS) {
+        cl_int err = CL_SUCCESS;
+        program.reset(clCreateProgramWithBuiltInKernels(context.get(), cl_uint(request.devices.size()),
+                                                        request.devices.data(), names.c_str(), &err));
+        check(err, "clCreateProgramWithBuiltInKernels");
+        // Nothing to compile, but PoCL makes the program executable only in clBuildProgram (no options: the
+        // build's options are for sources).
+        a = runBuild(program.get(), request, p, std::string());
+    }
+    p.options.clear();
+    return finish(request, p, context, program, std::move(a), CacheState::Off, started, {}, {}, {}, failure);
+}
+
+bool isSpirv(std::span<const unsigned char> bytes)
+{
+    if (bytes.size() < 20) // the magic number and the rest of SPIR-V's five-word header
+        return false;
+    const std::uint32_t little = std::uint32_t(bytes[0]) | std::uint32_t(bytes[1]) << 8 |
+                                 std::uint32_t(bytes[2]) << 16 | std::uint32_t(bytes[3]) << 24;
+    return little == 0x07230203u || little == 0x03022307u;
 }
 
 std::vector<std::vector<unsigned char>> programBinaries(cl_program program,

@@ -1,0 +1,194 @@
+// Programs as real hosts create them (issue 14): a device binary that pyopencl built (program.binaries)
+// runs from clscope-cli run --binary with the same result as its source; SPIR-V is told by its magic number,
+// not by the file's name; built-in kernels (--builtin) build as pyopencl's create_with_built_in_kernels
+// builds them on the same device, and a name the device lacks is refused with what it has.
+#include "testicd.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kPython = QStringLiteral("/usr/bin/python3");
+
+struct Result
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString vectorAdd()
+{
+    return QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/vector_add.cl");
+}
+
+} // namespace
+
+class TestCliPrograms : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    Result cli(const QStringList &args) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
+            env.remove(QLatin1String(name));
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH),
+                args + QStringList{QStringLiteral("--device"), QStringLiteral("pocl")});
+        if (!p.waitForFinished(180000))
+            return {};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                p.readAllStandardError()};
+    }
+
+    // Runs a pyopencl snippet on PoCL; skips the test when pyopencl is not there.
+    QByteArray python(const QString &code, bool *ok) const
+    {
+        QProcess py;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PYOPENCL_CTX"), QStringLiteral("port"));
+        env.remove(QStringLiteral("PYOPENCL_TEST"));
+        env.insert(QStringLiteral("PYOPENCL_NO_CACHE"), QStringLiteral("1"));
+        py.setProcessEnvironment(env);
+        py.start(kPython, {QStringLiteral("-c"), code});
+        *ok = py.waitForFinished(120000) && py.exitCode() == 0;
+        if (!*ok)
+            qWarning("%s", py.readAllStandardError().constData());
+        return py.readAllStandardOutput().trimmed();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const Result probe = cli({QStringLiteral("info")});
+        if (probe.exitCode != 0)
+            QSKIP("no PoCL device");
+        bool ok = false;
+        python(QStringLiteral("import pyopencl"), &ok);
+        if (!ok)
+            QSKIP("pyopencl is not installed (python3-pyopencl)");
+    }
+
+    void binaryFromPyopencl()
+    {
+        const QString binary = m_dir.filePath(QStringLiteral("vector_add.bin"));
+        bool ok = false;
+        python(QStringLiteral("import pyopencl as cl\n"
+                              "ctx = cl.create_some_context(interactive=False)\n"
+                              "p = cl.Program(ctx, open('%1').read()).build()\n"
+                              "open('%2', 'wb').write(p.binaries[0])\n")
+                   .arg(vectorAdd(), binary),
+               &ok);
+        QVERIFY(ok);
+        const QStringList launch{QStringLiteral("--kernel"), QStringLiteral("vector_add"),
+                                 QStringLiteral("--global"), QStringLiteral("64"),
+                                 QStringLiteral("--arg"),    QStringLiteral("a=buffer:float:64:iota"),
+                                 QStringLiteral("--arg"),    QStringLiteral("b=buffer:float:64:fill=2"),
+                                 QStringLiteral("--arg"),    QStringLiteral("c=buffer:float:64"),
+                                 QStringLiteral("--arg"),    QStringLiteral("n=uint:64"),
+                                 QStringLiteral("--print"),  QStringLiteral("c"),
+                                 QStringLiteral("--json")};
+        const Result fromBinary =
+            cli(QStringList{QStringLiteral("run"), binary, QStringLiteral("--binary")} + launch);
+        QVERIFY2(fromBinary.exitCode == 0, fromBinary.err.constData());
+        const Result fromSource = cli(QStringList{QStringLiteral("run"), vectorAdd()} + launch);
+        QCOMPARE(fromSource.exitCode, 0);
+        const auto c = [](const Result &r) {
+            return QJsonDocument::fromJson(r.out)
+                .object()
+                .value(QLatin1String("buffers"))
+                .toObject()
+                .value(QLatin1String("c"));
+        };
+        QCOMPARE(c(fromBinary), c(fromSource));
+        QCOMPARE(c(fromBinary).toArray().at(63).toDouble(), 65.0);
+        // The same bytes without --binary are not OpenCL C: the compiler says so, exit 1.
+        QCOMPARE(cli({QStringLiteral("build"), binary}).exitCode, 1);
+    }
+
+    // SPIR-V by its magic number whatever the name: PoCL here takes no SPIR-V, and says so; a .spv file that
+    // holds OpenCL C builds as OpenCL C.
+    void spirvByMagicNumber()
+    {
+        const QString named = m_dir.filePath(QStringLiteral("kernel.cl"));
+        QFile f(named);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const unsigned char header[20] = {0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0,
+                                          0,    0,    5,    0,    0, 0, 0, 0, 0, 0};
+        f.write(reinterpret_cast<const char *>(header), sizeof header);
+        f.close();
+        Result r = cli({QStringLiteral("build"), named});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("does not accept SPIR-V"), r.err.constData());
+        const QString spv = m_dir.filePath(QStringLiteral("text.spv"));
+        QVERIFY(QFile::copy(vectorAdd(), spv));
+        r = cli({QStringLiteral("build"), spv, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("status")).toString(),
+                 QStringLiteral("success"));
+    }
+
+    void builtInKernels()
+    {
+        // A name the device does not list: refused before the driver sees it, with the names it has.
+        Result r =
+            cli({QStringLiteral("build"), QStringLiteral("--builtin"), QStringLiteral("no.such.kernel")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("no built-in kernel no.such.kernel on this device (it has: "),
+                 r.out.constData());
+        r = cli({QStringLiteral("build"), QStringLiteral("--builtin"), QStringLiteral("x"), vectorAdd()});
+        QCOMPARE(r.exitCode, 2);
+        // Every kernel the device lists builds as it builds for pyopencl (Debian's PoCL lists built-in
+        // kernels whose source it does not ship: both fail the same way there).
+        bool ok = false;
+        const QByteArray listed = python(QStringLiteral("import pyopencl as cl\n"
+                                                        "ctx = cl.create_some_context(interactive=False)\n"
+                                                        "print(ctx.devices[0].built_in_kernels)\n"),
+                                         &ok);
+        QVERIFY(ok);
+        if (listed.isEmpty())
+            QSKIP("the device lists no built-in kernels");
+        const QString first = QString::fromUtf8(listed).split(u';').first().trimmed();
+        const QByteArray pyopencl =
+            python(QStringLiteral("import pyopencl as cl, pyopencl._cl as _cl\n"
+                                  "ctx = cl.create_some_context(interactive=False)\n"
+                                  "p = _cl._Program.create_with_built_in_kernels(ctx, ctx.devices, '%1')\n"
+                                  "try:\n"
+                                  "    p.build('')\n"
+                                  "    print('built', _cl.Kernel(p, '%1').num_args)\n"
+                                  "except cl.Error as e:\n"
+                                  "    print('failed')\n")
+                       .arg(first),
+                   &ok);
+        QVERIFY(ok);
+        r = cli({QStringLiteral("build"), QStringLiteral("--builtin"), first, QStringLiteral("--json")});
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        if (pyopencl == "failed") {
+            QCOMPARE(r.exitCode, 1);
+            QCOMPARE(j.value(QLatin1String("status")).toString(), QStringLiteral("failure"));
+        } else {
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonArray kernels = j.value(QLatin1String("kernels")).toArray();
+            QCOMPARE(kernels.size(), 1);
+            QCOMPARE(kernels.at(0).toObject().value(QLatin1String("name")).toString(), first);
+            QCOMPARE(QByteArray("built ") +
+                         QByteArray::number(
+                             kernels.at(0).toObject().value(QLatin1String("args")).toArray().size()),
+                     pyopencl);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPrograms)
+#include "tst_cli_programs.moc"
