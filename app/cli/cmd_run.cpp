@@ -12,7 +12,6 @@
 #include "clscope/profile.h"
 #include "clscope/rundirective.h"
 #include "clscope/runner.h"
-#include "clscope/stdoutcapture.h"
 #include "clscope/structs.h"
 
 #include <nlohmann/json.hpp>
@@ -369,22 +368,16 @@ int runRun(const RunOptionsCli &given)
     }
     // The kernel's printf goes to this process's stdout: taken apart, it is reported after the run instead
     // of landing in front of the output (or the JSON document).
-    std::string printed;
-    std::size_t printedDropped = 0;
-    const RunResult result = [&] {
-        StdoutCapture capture;
-        RunResult r = runKernel(request, runOptions);
-        printed = capture.finish();
-        printedDropped = capture.dropped();
-        return r;
-    }();
+    runOptions.capturePrintf = true;
+    const RunResult result = runKernel(request, runOptions);
+    const std::string &printed = result.printed();
     if (!opts.trace.empty()) {
         const RunProfile profile = hostProfile(result, runOptions.pool.get());
         writeChromeTrace(opts.trace, profile.commands, {}, profile.pool); // a failure exits 1 (main.cpp)
     }
     writeSaves(result, saves);
-    if (printedDropped)
-        std::cerr << "clscope-cli: warning: the kernel printed " << printedDropped
+    if (result.printedDropped())
+        std::cerr << "clscope-cli: warning: the kernel printed " << result.printedDropped()
                   << " more bytes than are kept; they were left out\n";
     if (opts.common.json) {
         std::cout << toJson(result, opts.prints, saves, printed) << '\n';

@@ -6,6 +6,7 @@
 #include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
@@ -14,6 +15,7 @@
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -144,6 +146,33 @@ private slots:
         fresh.setBuild(m_window->arguments()->build(), m_window->deviceManager()->currentDeviceSnapshot());
         QCOMPARE(fresh.state().specs, m_window->arguments()->state().specs);
         QCOMPARE(fresh.state().global, QStringLiteral("4096"));
+    }
+
+    // A kernel's printf shows under its results (as the driver wrote it to stdout during the run), and a
+    // run that prints nothing hides the pane.
+    void printfUnderResults()
+    {
+        const int index = m_window->editors()->newDocument();
+        KernelEditor *editor = m_window->editors()->editor(index);
+        QVERIFY(editor);
+        editor->setText(QStringLiteral("__kernel void hello(__global int *out)\n{\n"
+                                       "    const int i = get_global_id(0);\n"
+                                       "    printf(\"item %d\\n\", i);\n    out[i] = i;\n}\n"));
+        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
+        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(built.wait(120000));
+        QString error;
+        QVERIFY2(m_window->arguments()->applySpec(QStringLiteral("out=buffer:int:3:zeros"), &error),
+                 qPrintable(error));
+        m_window->arguments()->setRange(QStringLiteral("3"), QString());
+        const RunResult result = runWithF5();
+        QCOMPARE(result.printed(), std::string("item 0\nitem 1\nitem 2\n"));
+        auto *pane = m_window->results()->findChild<QPlainTextEdit *>(QStringLiteral("resultsPrintf"));
+        QVERIFY(pane);
+        QVERIFY(pane->isVisibleTo(m_window->results()));
+        QCOMPARE(pane->toPlainText(), QStringLiteral("item 0\nitem 1\nitem 2\n"));
+        m_window->results()->showResult(RunResult());
+        QVERIFY(!pane->isVisibleTo(m_window->results()));
     }
 
     void cleanupTestCase()

@@ -12,12 +12,15 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -124,7 +127,21 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     m_expectedResult->hide();
     layout->addWidget(m_expectedResult);
     layout->addLayout(top);
-    layout->addWidget(m_stack, 1);
+    // The kernel's printf beside the buffer (a results dock is short: below it would be out of sight).
+    m_printed = new QPlainTextEdit;
+    m_printed->setObjectName(QStringLiteral("resultsPrintf"));
+    m_printed->setReadOnly(true);
+    m_printed->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_printed->setMaximumBlockCount(100000);
+    m_printed->setPlaceholderText(tr("printf output"));
+    m_printed->hide();
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_stack);
+    split->addWidget(m_printed);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
     layout->addLayout(texts);
 
     connect(m_buffer, &QComboBox::currentIndexChanged, this, &ResultsViewer::onBufferChosen);
@@ -171,6 +188,13 @@ void ResultsViewer::showResult(const RunResult &result)
                  durationText(launches ? total / double(launches) : 0.0),
                  durationText(result.durationMs() * 1e6),
                  result.cancelled() ? tr(" — stopped before the end") : QString()));
+    // The kernel's printf, as the driver wrote it to stdout during the run.
+    const QString printed = QString::fromUtf8(result.printed().data(), qsizetype(result.printed().size()));
+    m_printed->setPlainText(printed);
+    m_printed->setToolTip(result.printedDropped()
+                              ? tr("printf output; %1 more bytes were left out").arg(result.printedDropped())
+                              : tr("printf output of the kernel"));
+    m_printed->setVisible(!printed.isEmpty());
     m_buffer->blockSignals(true);
     m_buffer->clear();
     m_compareWith->clear();

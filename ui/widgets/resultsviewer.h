@@ -12,6 +12,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
@@ -95,6 +96,7 @@ private:
     std::vector<Expected> m_expected;
     QString m_expectedLabel;
     QLabel *m_expectedResult = nullptr;
+    QPlainTextEdit *m_printed = nullptr; // the kernel's printf output; hidden when it printed nothing
     bool m_expectedEqual = false;
     QString m_compareTarget; // what the last Compare compared with, compared again after the next run
 };

@@ -101,6 +101,8 @@ struct RunResultData
     std::optional<ClockMapping> clock;   // when RunOptions::calibrateClock asked for it
     std::vector<BufferData> buffers;     // read back after the last launch, in argument order
     std::vector<std::string> argNames;   // every argument's name, in order (buffer() takes "#N" and aliases)
+    std::string printed;                 // the kernel's printf output, with RunOptions::capturePrintf
+    std::size_t printedDropped = 0;      // bytes of it past StdoutCapture's limit, left out
     double durationMs = 0;               // wall time of the whole run (allocation and read-back included)
 };
 
@@ -125,6 +127,8 @@ public:
     // By the argument's name, "#N" or PoCL's other spelling (findArgument); null when it was not read back.
     const BufferData *buffer(std::string_view name) const;
     double durationMs() const { return m_d->durationMs; }
+    const std::string &printed() const { return m_d->printed; }
+    std::size_t printedDropped() const { return m_d->printedDropped; }
 
 private:
     std::shared_ptr<const RunResultData> m_d;
@@ -180,6 +184,9 @@ struct RunOptions
     // clEnqueueFillBuffer: Oclgrind's uninitialised-value check does not count filled memory as written,
     // and would report every read of it (the checked run of check.h sets this).
     bool writeInsteadOfFill = false;
+    // Takes what the process writes to stdout from the first launch to the end of the run: the kernel's
+    // printf, which drivers write there (StdoutCapture; one such run at a time in a process).
+    bool capturePrintf = false;
 };
 
 // Builds the kernel's arguments, allocates and initialises the buffers, launches `repeat` times on a

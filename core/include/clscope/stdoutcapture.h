@@ -4,14 +4,16 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <thread>
 
 namespace clscope {
 
 // Redirects file descriptor 1 into a pipe from construction to finish() (or destruction), drained by a
-// thread of its own so that a kernel that prints more than a pipe holds never blocks. Not for a process
-// whose other threads write to stdout at the same time: their output would be taken too.
+// thread of its own so that a kernel that prints more than a pipe holds never blocks. One capture at a time
+// in a process: a second waits in its constructor until the first is finished (the GUI runs on several
+// devices at once). What other threads write to stdout meanwhile is taken too.
 class StdoutCapture
 {
 public:
@@ -31,6 +33,7 @@ public:
 private:
     void restore();
 
+    std::unique_lock<std::mutex> m_lock; // the process's one capture
     std::size_t m_limit;
     int m_saved = -1;
     int m_readEnd = -1;

@@ -2,6 +2,7 @@
 // fill/write/copy commands, launches on a profiling queue (cancellable between launches), reads back, and
 // turns every command's event into a CommandRecord of the immutable RunResult.
 #include "clscope/runner.h"
+#include "clscope/stdoutcapture.h"
 
 #include "clscope/clhandle.h"
 #include "clscope/queue.h"
@@ -384,6 +385,9 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
                                     (range.local.empty() ? std::string(", local chosen by the driver")
                                                          : ", local " + formatSizeList(range.local));
     std::optional<std::size_t> previousLaunch;
+    std::optional<StdoutCapture> printed; // restores stdout however the run ends
+    if (options.capturePrintf)
+        printed.emplace();
     for (int launch = 0; launch < request.repeat; ++launch) {
         if (options.cancel && options.cancel->load()) {
             result.cancelled = true;
@@ -423,6 +427,10 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         }
     }
     check(clFinish(queue.get()), "clFinish");
+    if (printed) {
+        result.printed = printed->finish();
+        result.printedDropped = printed->dropped();
+    }
     result.commands = recorder.collect(isOpenCL2(device));
     for (const CommandRecord &r : result.commands) {
         if (r.type == CommandRecord::Type::Kernel)

@@ -16,6 +16,12 @@ std::string systemError(const char *what)
     return std::string("cannot capture the kernel's printf output: ") + what + ": " + std::strerror(errno);
 }
 
+std::mutex &captureMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
 void flushStdio()
 {
     std::cout.flush();
@@ -25,7 +31,8 @@ void flushStdio()
 } // namespace
 
 StdoutCapture::StdoutCapture(std::size_t limit)
-    : m_limit(limit)
+    : m_lock(captureMutex())
+    , m_limit(limit)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -74,6 +81,7 @@ void StdoutCapture::restore()
     if (m_reader.joinable())
         m_reader.join();
     close(m_readEnd);
+    m_lock.unlock();
 }
 
 const std::string &StdoutCapture::finish()
