@@ -14,6 +14,15 @@ namespace clscope::test {
 
 inline const char *kOclgrindIcd = "/usr/lib/oclgrind/liboclgrind-rt-icd.so";
 
+// The time limit of a driver probe in the tests (CLSCOPE_ICD_PROBE_TIMEOUT, seconds): short, so that the
+// hanging fake drivers cost little, but long enough for PoCL's probe child, which loads LLVM; a sanitized
+// build of clscope-cli on a loaded two-core machine took over a second there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr int kProbeTimeoutSeconds = 8;
+#else
+inline constexpr int kProbeTimeoutSeconds = 2;
+#endif
+
 inline bool writeIcd(const QDir &dir, const QString &name, const QByteArray &library)
 {
     QFile f(dir.filePath(name));

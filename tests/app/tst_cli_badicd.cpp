@@ -2,8 +2,9 @@
 // tests/icd/fakeicd.c that segfaults in clGetPlatformIDs or clGetDeviceInfo, never returns from either, or
 // reports absurd sizes. Every driver is tried in a child first: `info` and `run` exit 0 on PoCL's device,
 // name the bad .icd on stderr (and in info --json's "skipped_icds"), and finish within the probe's time
-// limit (CLSCOPE_ICD_PROBE_TIMEOUT=1 here). Before, the crashing drivers killed the command with SIGSEGV,
-// the hanging ones hung it forever, and the lying one sent it allocating a billion devices.
+// limit (CLSCOPE_ICD_PROBE_TIMEOUT=kProbeTimeoutSeconds here). Before, the crashing drivers killed the
+// command with SIGSEGV, the hanging ones hung it forever, and the lying one sent it allocating a billion
+// devices.
 #include "testicd.h"
 
 #include <QElapsedTimer>
@@ -35,7 +36,8 @@ Result runCli(const QString &vendors, const QStringList &args)
     for (const char *var : {"OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", "CLSCOPE_DEVICE", "CLSCOPE_ICD_PROBE"})
         env.remove(QString::fromLatin1(var));
     env.insert(QStringLiteral("OCL_ICD_VENDORS"), vendors);
-    env.insert(QStringLiteral("CLSCOPE_ICD_PROBE_TIMEOUT"), QStringLiteral("1"));
+    env.insert(QStringLiteral("CLSCOPE_ICD_PROBE_TIMEOUT"),
+               QString::number(clscope::test::kProbeTimeoutSeconds));
     p.setProcessEnvironment(env);
     QElapsedTimer clock;
     clock.start();
@@ -96,7 +98,8 @@ class TestCliBadIcd : public QObject
         QTest::addColumn<QStringList>("modes");
         QTest::addColumn<QStringList>("reasons"); // why each is skipped; "" for one that is kept
         const QString segv = QStringLiteral("crashed (SIGSEGV)");
-        const QString hung = QStringLiteral("did not answer within 1 s");
+        const QString hung =
+            QStringLiteral("did not answer within %1 s").arg(clscope::test::kProbeTimeoutSeconds);
         QTest::newRow("crash in clGetPlatformIDs")
             << QStringList{QStringLiteral("crash-platforms")} << QStringList{segv};
         QTest::newRow("hang in clGetPlatformIDs")

@@ -43,7 +43,7 @@ private slots:
                  {QStringLiteral("bad-hang.icd"), clscope::test::fakeIcd("hang-platforms")}}))
             QSKIP("PoCL is not installed (packaging/install-deps.sh installs it)");
         qputenv("OCL_ICD_VENDORS", m_vendors.toLocal8Bit());
-        qputenv("CLSCOPE_ICD_PROBE_TIMEOUT", "1");
+        qputenv("CLSCOPE_ICD_PROBE_TIMEOUT", QByteArray::number(clscope::test::kProbeTimeoutSeconds));
         for (const char *var :
              {"OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", "CLSCOPE_ICD_PROBE", "CLSCOPE_DEVICE"})
             qunsetenv(var);
@@ -77,9 +77,10 @@ private slots:
                                     "devices; it was skipped.")
                          .arg(crash, QString::fromLatin1(clscope::test::fakeIcd("crash-deviceinfo"))));
             QCOMPARE(skipped[1],
-                     QStringLiteral("The OpenCL driver %1 (%2) did not answer within 1 s while listing "
+                     QStringLiteral("The OpenCL driver %1 (%2) did not answer within %3 s while listing "
                                     "its devices; it was skipped.")
-                         .arg(hang, QString::fromLatin1(clscope::test::fakeIcd("hang-platforms"))));
+                         .arg(hang, QString::fromLatin1(clscope::test::fakeIcd("hang-platforms")))
+                         .arg(clscope::test::kProbeTimeoutSeconds));
             // The dock shows the tree of what works, and above it what was skipped.
             QCOMPARE(dock.currentPage(), QStringLiteral("tree"));
             QVERIFY(!dock.driverNotice()->isHidden());
