@@ -351,6 +351,16 @@ std::vector<IcdProbe> probeIcds(const std::vector<IcdEntry> &icds,
             inherited.push_back(entry);
     }
     inherited.push_back(std::string(kProbeChildVariable) + "=1");
+#if defined(__SANITIZE_ADDRESS__)
+    // An ASan build's runtime would catch a driver's SIGSEGV in the child and exit 1 with its report: the
+    // probe must see the crash as the signal it is.
+    const auto asan = std::find_if(inherited.begin(), inherited.end(),
+                                   [](const std::string &e) { return e.starts_with("ASAN_OPTIONS="); });
+    if (asan == inherited.end())
+        inherited.push_back("ASAN_OPTIONS=handle_segv=0");
+    else
+        *asan += ":handle_segv=0";
+#endif
 
     std::vector<Child> children(icds.size());
     for (std::size_t i = 0; i < icds.size(); ++i) {
