@@ -3,6 +3,7 @@
 // program of ours (threads, a sub-buffer, an image, queues without profiling) that dies of SIGSEGV keeps
 // every launch up to the crash; a captured pyopencl launch replays equal on PoCL and on Oclgrind, and a
 // changed expected output makes replay fail at that element.
+#include "sanitizers.h"
 #include "testicd.h"
 
 #include "clscope/capture.h"
@@ -60,27 +61,6 @@ Run run(const QString &program, const QStringList &args, const QProcessEnvironme
 }
 
 // The ASan and UBSan runtimes this test process runs with (an asan build), as loaded.
-[[maybe_unused]] QStringList sanitizerRuntimes()
-{
-    QFile maps(QStringLiteral("/proc/self/maps"));
-    QStringList found;
-    if (!maps.open(QIODevice::ReadOnly))
-        return found;
-    for (const QByteArray &line : maps.readAll().split('\n')) {
-        const QString path = QString::fromLocal8Bit(line.mid(line.indexOf('/')));
-        const QString name = QFileInfo(path).fileName();
-        if ((name.startsWith(QStringLiteral("libasan.so")) ||
-             name.startsWith(QStringLiteral("libubsan.so"))) &&
-            line.contains('/') && !found.contains(path))
-            found << path;
-    }
-    // ASan's runtime must come first in the list of libraries.
-    std::stable_sort(found.begin(), found.end(), [](const QString &a, const QString &b) {
-        return a.contains(QStringLiteral("libasan")) && !b.contains(QStringLiteral("libasan"));
-    });
-    return found;
-}
-
 QString cli()
 {
     return QStringLiteral(CLSCOPE_CLI_PATH);
@@ -327,7 +307,7 @@ private slots:
 #if defined(__SANITIZE_ADDRESS__)
         // The asan preset builds the layer with ASan and UBSan too: the programs it is loaded into (clinfo,
         // Python) are not, so their runtimes are preloaded; leaks of those programs are not ours to report.
-        const QStringList runtimes = sanitizerRuntimes();
+        const QStringList runtimes = clscope::test::sanitizerRuntimes();
         QVERIFY2(!runtimes.isEmpty(), "no sanitizer runtime found in /proc/self/maps");
         m_env.insert(QStringLiteral("LD_PRELOAD"), runtimes.join(QLatin1Char(':')));
         m_env.insert(QStringLiteral("ASAN_OPTIONS"),

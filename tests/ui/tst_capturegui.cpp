@@ -5,6 +5,7 @@
 // device; the export; a launch without contents says why and what keeps them.
 #include "clscope/capture.h"
 #include "clscope/loaderenv.h"
+#include "sanitizers.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/capturedock.h"
@@ -66,6 +67,12 @@ class TestCaptureGui : public QObject
                          QStringLiteral("OCL_ICD_VENDORS=") + m_poclOnly.path()};
         s.contents = contents;
         s.output = m_dir.filePath(output);
+#if defined(__SANITIZE_ADDRESS__)
+        // The layer of the asan preset is sanitized, Python is not: its runtimes go first into the program.
+        s.environment << QStringLiteral("LD_PRELOAD=") + clscope::test::sanitizerRuntimes().join(u':')
+                      << QStringLiteral("ASAN_OPTIONS=") + QString::fromLocal8Bit(qgetenv("ASAN_OPTIONS")) +
+                             QStringLiteral(":detect_leaks=0");
+#endif
         return s;
     }
 
