@@ -55,7 +55,7 @@ void RunController::run(const RunRequest &request)
     if (m_pool && context == m_poolContext)
         options.pool = m_pool;
     options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
-    options.capturePrintf = true;  // the kernel's printf shows under its results
+    options.capturePrintf = m_capturePrintf;
     const quint64 generation = ++m_generation;
     m_busy = true;
     // Set while the kernel is on the worker, so that a run after an abandoned one can say what it waits for.

@@ -32,6 +32,9 @@ public:
     // Stops waiting for the current run: its result will be dropped when it arrives.
     void abandon();
     bool isBusy() const { return m_busy; }
+    // Takes the kernel's printf from the process's stdout during each run (RunOptions::capturePrintf). Off
+    // by default: the window turns it on; a process whose other threads print meanwhile would lose that.
+    void setCapturePrintf(bool on) { m_capturePrintf = on; }
     // True while a run abandoned with abandon() is still on its worker: the next run there waits for it.
     bool abandonedStillRunning() const { return m_abandoned && m_abandoned->load(); }
 
@@ -50,6 +53,7 @@ private:
     DeviceWorker *m_worker = nullptr; // of the latest run
     quint64 m_generation = 0;
     bool m_busy = false;
+    bool m_capturePrintf = false;
     std::shared_ptr<std::atomic<bool>> m_running;   // the latest run's "still on the worker"
     std::shared_ptr<std::atomic<bool>> m_abandoned; // the abandoned run's
     std::shared_ptr<MemoryPool> m_pool;

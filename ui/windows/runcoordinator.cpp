@@ -35,6 +35,7 @@ RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceMan
         m_statusBar->showMessage(
             tr("Run abandoned: the kernel finishes in the background and its result is discarded"));
     });
+    m_controller->setCapturePrintf(true); // the kernel's printf shows beside its results
     connect(m_controller, &RunController::runFinished, this, &RunCoordinator::onFinished);
     connect(m_controller, &RunController::runFailed, this, &RunCoordinator::onFailed);
     connect(m_history, &RunHistoryPanel::rerunRequested, this, &RunCoordinator::rerun);

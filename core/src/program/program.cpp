@@ -539,7 +539,7 @@ BuildResult buildProgramFromBuiltIns(const BuildRequest &request, const std::str
 
 bool isSpirv(std::span<const unsigned char> bytes)
 {
-    if (bytes.size() < 20) // the magic number and the rest of SPIR-V's five-word header
+    if (bytes.size() < 4) // the magic number is the first word; the driver judges the rest
         return false;
     const std::uint32_t little = std::uint32_t(bytes[0]) | std::uint32_t(bytes[1]) << 8 |
                                  std::uint32_t(bytes[2]) << 16 | std::uint32_t(bytes[3]) << 24;
