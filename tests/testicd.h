@@ -70,7 +70,7 @@ inline bool writePoclAnd(const QDir &dir, const QList<std::pair<QString, QByteAr
 
 #ifdef CLSCOPE_FAKE_ICD_DIR
 // A broken driver of tests/icd/fakeicd.c: "crash-platforms", "hang-platforms", "crash-deviceinfo",
-// "hang-deviceinfo" or "lying".
+// "hang-deviceinfo", "lying" or "quirky".
 inline QByteArray fakeIcd(const QByteArray &mode)
 {
     return QByteArrayLiteral(CLSCOPE_FAKE_ICD_DIR "/libclscope-fakeicd-") + mode + QByteArrayLiteral(".so");

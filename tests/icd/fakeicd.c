@@ -6,6 +6,10 @@
  *   FAKEICD_hang_deviceinfo   lists a platform and a device, then never returns from clGetDeviceInfo
  *   FAKEICD_lying             two platforms that report absurd sizes: one a billion devices, the other
  *                             param_value_size_ret = SIZE_MAX/2 (and 1e9) for strings, arrays and numbers
+ *   FAKEICD_quirky            a working device that answers as NVIDIA's 580 driver does on an H200: it
+ *                             lists cl_khr_semaphore but refuses CL_{PLATFORM,DEVICE}_SEMAPHORE_TYPES_KHR
+ *                             with CL_INVALID_VALUE, and says CL_DEVICE_LUID_VALID_KHR is false while
+ *                             CL_DEVICE_LUID_KHR returns bytes left from its previous answer
  * What ocl-icd needs from a driver: clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress and
  * clGetPlatformInfo exported, cl_khr_icd in CL_PLATFORM_EXTENSIONS, an ICD suffix, and objects whose first
  * member points at the dispatch table (CL/cl_icd.h). Only the entries the tests reach are filled. */
@@ -97,10 +101,17 @@ static cl_int CL_API_CALL fake_get_platform_info(cl_platform_id platform, cl_pla
     const int liar = platform_count == 2;
     switch (param) {
     case CL_PLATFORM_EXTENSIONS:
+#if defined(FAKEICD_quirky)
+        return text("cl_khr_icd cl_khr_semaphore", size, value, size_ret);
+#else
         return text("cl_khr_icd", size, value, size_ret);
+#endif
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         return text("FAKE", size, value, size_ret);
     case CL_PLATFORM_NAME:
+#if defined(FAKEICD_quirky)
+        return text("Fake quirky platform", size, value, size_ret);
+#endif
         if (liar)
             return text(platform->lies_about_devices ? "Fake lying platform (devices)"
                                                      : "Fake lying platform (sizes)",
@@ -131,10 +142,76 @@ static cl_int CL_API_CALL fake_get_device_ids(cl_platform_id platform, cl_device
     return CL_SUCCESS;
 }
 
+#if defined(FAKEICD_quirky)
+/* The last string answered, as the driver's scratch buffer that CL_DEVICE_LUID_KHR copies from. */
+static char scratch[64];
+
+static cl_int remembered(const char *s, size_t size, void *value, size_t *size_ret)
+{
+    strncpy(scratch, s, sizeof scratch - 1);
+    return text(s, size, value, size_ret);
+}
+
+static cl_int quirky_device_info(cl_device_info param, size_t size, void *value, size_t *size_ret)
+{
+    const cl_device_type type = CL_DEVICE_TYPE_ACCELERATOR;
+    const cl_bool yes = CL_TRUE, no = CL_FALSE;
+    const cl_uint one = 1, three = 3;
+    const size_t sizes[3] = {64, 1, 1};
+    const size_t sixty_four = 64;
+    const cl_ulong mem = 1u << 30;
+    switch (param) {
+    case CL_DEVICE_NAME:
+        return remembered("Fake quirky device", size, value, size_ret);
+    case CL_DEVICE_VENDOR:
+        return remembered("CLScope tests", size, value, size_ret);
+    case CL_DEVICE_VERSION:
+        return remembered("OpenCL 1.2 fake", size, value, size_ret);
+    case CL_DRIVER_VERSION:
+        return remembered("1.0", size, value, size_ret);
+    case CL_DEVICE_PROFILE:
+        return remembered("FULL_PROFILE", size, value, size_ret);
+    case CL_DEVICE_EXTENSIONS:
+        return remembered("cl_khr_semaphore cl_khr_device_uuid", size, value, size_ret);
+    case CL_DEVICE_TYPE:
+        return answer(&type, sizeof type, size, value, size_ret);
+    case CL_DEVICE_AVAILABLE:
+    case CL_DEVICE_COMPILER_AVAILABLE:
+        return answer(&yes, sizeof yes, size, value, size_ret);
+    case CL_DEVICE_PLATFORM: {
+        const cl_platform_id mine = &platforms[0];
+        return answer(&mine, sizeof mine, size, value, size_ret);
+    }
+    case CL_DEVICE_MAX_COMPUTE_UNITS:
+        return answer(&one, sizeof one, size, value, size_ret);
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+        return answer(&three, sizeof three, size, value, size_ret);
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+        return answer(sizes, sizeof sizes, size, value, size_ret);
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+        return answer(&sixty_four, sizeof sixty_four, size, value, size_ret);
+    case CL_DEVICE_GLOBAL_MEM_SIZE:
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+        return answer(&mem, sizeof mem, size, value, size_ret);
+    case CL_DEVICE_LUID_VALID_KHR:
+        return answer(&no, sizeof no, size, value, size_ret);
+    case CL_DEVICE_LUID_KHR:
+        /* What the driver did on the H200: CL_SUCCESS and eight bytes of whatever it last wrote. */
+        return answer(scratch, CL_LUID_SIZE_KHR, size, value, size_ret);
+    case CL_DEVICE_SEMAPHORE_TYPES_KHR:
+    default:
+        return CL_INVALID_VALUE;
+    }
+}
+#endif
+
 static cl_int CL_API_CALL fake_get_device_info(cl_device_id dev, cl_device_info param, size_t size,
                                                void *value, size_t *size_ret)
 {
     (void)dev;
+#if defined(FAKEICD_quirky)
+    return quirky_device_info(param, size, value, size_ret);
+#endif
 #if defined(FAKEICD_crash_deviceinfo)
     crash();
 #elif defined(FAKEICD_hang_deviceinfo)

@@ -39,6 +39,10 @@ struct InfoValue
 {
     const InfoParam *param = nullptr;
     RawValue value;
+    // Why an answer means nothing though the driver gave it: CL_DEVICE_LUID_KHR while
+    // CL_DEVICE_LUID_VALID_KHR is false (NVIDIA's driver then returns bytes left from an earlier answer).
+    // display() shows it after the value; the JSON keeps the raw bytes as clinfo does.
+    std::string caveat = {};
 
     bool supported() const { return !std::holds_alternative<Unsupported>(value); }
     // "1 GiB", "Denormals | INF and NaN", "GPU | Accelerator", "Global", "1024×1024×64",
@@ -49,6 +53,9 @@ struct InfoValue
     std::string symbolic() const;
     // The raw value as text, for tooltips: "1073741824", "0x3f", "[1024, 1024, 64]".
     std::string rawText() const;
+
+private:
+    std::string displayValue() const;
 };
 
 // An image format list for one memory flag and image type.
@@ -67,6 +74,7 @@ struct DeviceSnapshot
     std::vector<ImageFormatSet> imageFormats;
     std::optional<std::uint64_t>
         kernelPreferredWorkGroupSizeMultiple; // from a trivial kernel, as clinfo does
+    cl_int kernelProbeError = CL_SUCCESS;     // why that kernel gave no value (no context, no build, ...)
     std::string error; // set when the probe that needs a context failed (the values are still there)
 
     const InfoValue *find(std::string_view name) const;

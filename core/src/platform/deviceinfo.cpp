@@ -240,21 +240,42 @@ void probeKernel(cl_context context, cl_device_id device, DeviceSnapshot &snap)
                                  "{ a[get_global_id(0)] += b[get_global_id(0)]; }";
     cl_int err = CL_SUCCESS;
     cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        snap.kernelProbeError = err;
         return;
-    if (clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr) == CL_SUCCESS) {
+    }
+    if (err = clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr); err == CL_SUCCESS) {
         cl_kernel kernel = clCreateKernel(program, "sum", &err);
         if (err == CL_SUCCESS) {
             size_t multiple = 0;
-            if (clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                         sizeof multiple, &multiple, nullptr) == CL_SUCCESS)
+            err = clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                           sizeof multiple, &multiple, nullptr);
+            if (err == CL_SUCCESS)
                 snap.kernelPreferredWorkGroupSizeMultiple = multiple;
             clReleaseKernel(kernel);
         }
     } else {
         snap.error = "the probe kernel did not build";
     }
+    snap.kernelProbeError = err;
     clReleaseProgram(program);
+}
+
+// cl_khr_device_uuid: the LUID means something only when CL_DEVICE_LUID_VALID_KHR is true. NVIDIA's driver
+// on an H200 says false and still answers CL_DEVICE_LUID_KHR with eight bytes of an earlier answer.
+void markInvalidLuid(std::vector<InfoValue> &values)
+{
+    InfoValue *luid = nullptr;
+    bool invalid = false;
+    for (InfoValue &v : values) {
+        if (v.param->id == CL_DEVICE_LUID_KHR)
+            luid = &v;
+        else if (const bool *valid = std::get_if<bool>(&v.value);
+                 valid && v.param->id == CL_DEVICE_LUID_VALID_KHR)
+            invalid = !*valid;
+    }
+    if (luid && invalid && luid->supported())
+        luid->caveat = "not valid: CL_DEVICE_LUID_VALID_KHR is false";
 }
 
 template<typename Snap> const InfoValue *findIn(const Snap &snap, std::string_view name)
@@ -385,12 +406,15 @@ DeviceSnapshot snapshotDevice(cl_device_id device, int index, const SnapshotOpti
         else
             snap.values.push_back({&param, Unsupported{CL_SUCCESS}});
     }
+    markInvalidLuid(snap.values);
     if (!options.imageFormats && !options.kernelProbe)
         return snap;
     cl_int err = CL_SUCCESS;
     ContextPtr context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
     if (err != CL_SUCCESS) {
         snap.error = ClError("clCreateContext", err).what();
+        if (options.kernelProbe)
+            snap.kernelProbeError = err;
         return snap;
     }
     if (options.imageFormats && snap.integer("CL_DEVICE_IMAGE_SUPPORT") != 0)

@@ -100,6 +100,11 @@ std::string hexBytes(const std::vector<std::uint64_t> &bytes)
 
 std::string InfoValue::display() const
 {
+    return caveat.empty() ? displayValue() : displayValue() + " (" + caveat + ")";
+}
+
+std::string InfoValue::displayValue() const
+{
     if (const auto *u = std::get_if<Unsupported>(&value)) {
         if (!u->refused.empty())
             return "not read: " + u->refused;

@@ -1,5 +1,6 @@
 // The CLI contract's JSON for platforms and devices: CL_* keys with raw values (DESIGN.md).
 #include "clscope/deviceinfo.h"
+#include "clscope/error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,10 +37,23 @@ std::string dashedHex(const std::vector<std::uint64_t> &bytes)
     return out;
 }
 
+// A value the driver was asked for and refused, as clinfo writes one: "<error: CL_INVALID_VALUE>".
+ordered_json errorJson(cl_int error)
+{
+    const std::string_view name = errorName(error);
+    return ordered_json("<error: " + (name.empty() ? std::to_string(error) : std::string(name)) + ">");
+}
+
 std::optional<ordered_json> rawJson(const InfoValue &v)
 {
-    if (std::holds_alternative<Unsupported>(v.value))
-        return std::nullopt;
+    if (const auto *u = std::get_if<Unsupported>(&v.value)) {
+        // A value the driver should know (its version and extensions say so) but refused: the key is there
+        // with the error, as clinfo writes it ("<...: error -30>"); values not asked for are left out, and
+        // those refused for their size are listed under "info_errors".
+        if (u->error == CL_SUCCESS || !u->refused.empty())
+            return std::nullopt;
+        return errorJson(u->error);
+    }
     if (const auto *b = std::get_if<bool>(&v.value))
         return ordered_json(*b);
     if (const auto *s = std::get_if<std::string>(&v.value))
@@ -111,6 +125,8 @@ std::string snapshotToJson(const SystemSnapshot &snapshot, int indent)
             addValues(dj, d.values);
             if (d.kernelPreferredWorkGroupSizeMultiple)
                 dj["CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"] = *d.kernelPreferredWorkGroupSizeMultiple;
+            else if (d.kernelProbeError != CL_SUCCESS)
+                dj["CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE"] = errorJson(d.kernelProbeError);
             if (!d.imageFormats.empty())
                 dj["image_formats"] = imageFormatsJson(d);
             devices.push_back(std::move(dj));

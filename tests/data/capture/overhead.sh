@@ -1,7 +1,8 @@
 #!/bin/sh
 # The capture-overhead figures of docs/benchmarks.md, on any machine: launchloop (100,000 launches of an
 # empty kernel) plain and under `clscope-cli capture`, alternated ROUNDS times; then 1,000,000 launches
-# under capture and the time capture-info takes to summarise them; then clpeak --kernel-latency plain and
+# under capture and the time capture-info takes to summarise them (launchloop's profiling, events and
+# events-poll modes do each part of what the layer asks of the driver, without it); then clpeak --kernel-latency plain and
 # under capture when CLPEAK names a clpeak binary. Usage: overhead.sh CLI LAUNCHLOOP OUT [ROUNDS]
 set -u
 cli=$1
@@ -14,6 +15,10 @@ mkdir -p "$out"
   i=0
   while [ $i -lt "$rounds" ]; do
     echo "plain $("$loop" 100000)"
+    # What each part of the layer's request costs the driver, without the layer.
+    for mode in profiling events events-poll; do
+      echo "$mode $("$loop" 100000 "$mode")"
+    done
     echo "capture $("$cli" capture -o "$out/loop.clscope" -- "$loop" 100000 2>/dev/null)"
     # The layer alone: its stream drained by a script, no recorder (needs python3).
     if command -v python3 > /dev/null; then
