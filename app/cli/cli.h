@@ -35,14 +35,20 @@ std::string checkUsage(const CommonOptions &opts, const std::string &file); // r
 
 // What a program is built from: an OpenCL C file, SPIR-V (told by its magic number, not the file's name), a
 // device binary (--binary) or the device's built-in kernels (--builtin NAMES, with no file).
+// Several OpenCL C files make one program, as hosts pass several strings to clCreateProgramWithSource, or
+// each compiled apart and linked (--link).
 struct ProgramInput
 {
-    std::string file;
+    std::string file;               // the first of files ("" with --builtin)
+    std::vector<std::string> files; // FILE [MORE...] as given
     bool binary = false;
+    bool link = false;
     std::string builtins;
 };
-void addProgramInputOptions(CLI::App *sub, ProgramInput &in);
-// A FILE or --builtin, not both; throws CliFailure{ExitUsage}.
+// The FILE... positional (described by fileHelp), --binary, --link and --builtin.
+void addProgramInputOptions(CLI::App *sub, ProgramInput &in, const std::string &fileHelp);
+// A FILE or --builtin, not both; one FILE with --binary; no --link with --binary or --builtin; every FILE a
+// regular file. Throws CliFailure{ExitUsage}.
 void checkProgramInput(const ProgramInput &in);
 // Builds request's devices (one platform) from the input; OpenCL C through the binary cache.
 // request.source, when set, is the file's text already read.
@@ -75,6 +81,10 @@ void addInfoCommand(CLI::App &app, Action &action);
 void addPoolCommand(CLI::App &app, Action &action);
 void addBenchCommand(CLI::App &app, Action &action);
 void addBuildCommand(CLI::App &app, Action &action);
+// `build FILE... -- OPTIONS...`: the words after -- are the compiler's. FILE... would take them (a list takes
+// every positional word), so they are named first: each becomes --compiler-option=WORD. Other commands'
+// words are returned as they are.
+std::vector<std::string> nameCompilerOptions(int argc, char **argv);
 void addRunCommand(CLI::App &app, Action &action);
 void addCaptureCommand(CLI::App &app, Action &action); // capture, capture-info (cmd_capture.cpp)
 void addReplayCommand(CLI::App &app, Action &action);  // replay, export (cmd_capture_replay.cpp)

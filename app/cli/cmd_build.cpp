@@ -124,10 +124,17 @@ void printText(const BuildResult &r)
                   << (log.success ? "built" : "failed") << ") ---\n";
         std::cout << (log.log.empty() ? std::string("(no messages)") : log.log) << '\n';
     }
+    // The logs as the drivers wrote them name their own temporary files (PoCL's tempfile_*.cl); the
+    // diagnostics, in clang's form, name the user's files and lines, each once.
     size_t errors = 0, warnings = 0;
     for (const auto &d : r.diagnostics()) {
         errors += d.severity == Severity::Error;
         warnings += d.severity == Severity::Warning;
+        std::string where = d.file.empty() ? std::string() : d.file + ':';
+        if (!d.file.empty() && d.line > 0)
+            where += std::to_string(d.line) + ':' + (d.column > 0 ? std::to_string(d.column) + ':' : "");
+        std::cout << where << (where.empty() ? "" : " ") << severityName(d.severity) << ": " << d.message
+                  << '\n';
     }
     char duration[32];
     std::snprintf(duration, sizeof duration, "%.1f", r.durationMs());
@@ -179,14 +186,30 @@ int runBuild(const BuildOptions &opts)
 
 } // namespace
 
+std::vector<std::string> nameCompilerOptions(int argc, char **argv)
+{
+    std::vector<std::string> words(argv, argv + argc);
+    if (argc < 2 || words[1] != "build")
+        return words;
+    const auto dashes = std::find(words.begin() + 2, words.end(), "--");
+    if (dashes == words.end())
+        return words;
+    std::vector<std::string> named(words.begin(), dashes);
+    for (auto it = dashes + 1; it != words.end(); ++it)
+        named.push_back("--compiler-option=" + *it);
+    return named;
+}
+
 void addBuildCommand(CLI::App &app, Action &action)
 {
     auto opts = std::make_shared<BuildOptions>();
     CLI::App *sub = app.add_subcommand("build", "Build an OpenCL C file (or SPIR-V .spv) and show every log");
-    sub->add_option("file", opts->input.file, "The .cl file (or SPIR-V, or a binary with --binary) to build");
-    addProgramInputOptions(sub, opts->input);
+    addProgramInputOptions(sub, opts->input,
+                           "The .cl files of the program (or SPIR-V, or a binary with --binary) to build");
     sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
-    sub->add_option("compiler-options", opts->afterDashes, "Build options after --, one per argument");
+    sub->add_option("--compiler-option", opts->afterDashes,
+                    "Build options after --, one per argument (`build A.cl -- -D N=4 -I dir`)")
+        ->group(""); // hidden: what main makes of the words after --
     addCommonOptions(sub, opts->common);
     sub->footer(
         "Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"

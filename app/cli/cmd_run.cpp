@@ -45,7 +45,11 @@ struct RunOptionsCli
 // The run's own arguments, for the child of --check (which picks Oclgrind itself, so --device is left out).
 std::vector<std::string> childArguments(const RunOptionsCli &opts)
 {
-    std::vector<std::string> args{"run", opts.input.file, "--kernel", opts.kernel, "--global", opts.global};
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), opts.input.files.begin(), opts.input.files.end());
+    args.insert(args.end(), {"--kernel", opts.kernel, "--global", opts.global});
+    if (opts.input.link)
+        args.emplace_back("--link");
     if (opts.input.binary)
         args.emplace_back("--binary");
     if (!opts.input.builtins.empty())
@@ -396,8 +400,8 @@ void addRunCommand(CLI::App &app, Action &action)
     auto opts = std::make_shared<RunOptionsCli>();
     CLI::App *sub =
         app.add_subcommand("run", "Build an OpenCL C file and run one kernel with typed arguments");
-    sub->add_option("file", opts->input.file, "The .cl file (or SPIR-V, or a binary with --binary)");
-    addProgramInputOptions(sub, opts->input);
+    addProgramInputOptions(sub, opts->input,
+                           "The .cl files of the program (or SPIR-V, or a binary with --binary)");
     sub->add_option("--kernel", opts->kernel,
                     "The kernel to run (default: the one of the file's only // clscope-run: line)");
     sub->add_option("--global", opts->global,

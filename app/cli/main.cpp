@@ -136,7 +136,11 @@ int main(int argc, char **argv)
                                ExitUsage);
     }
     try {
-        app.parse(argc, argv);
+        std::vector<std::string> words = nameCompilerOptions(argc, argv);
+        std::vector<char *> pointers;
+        for (std::string &w : words)
+            pointers.push_back(w.data());
+        app.parse(int(pointers.size()), pointers.data());
     } catch (const CLI::CallForHelp &e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp &e) {

@@ -4,10 +4,22 @@
 
 #include "clscope/fileio.h"
 
+#include <filesystem>
+
 namespace clscope::cli {
 
-void addProgramInputOptions(CLI::App *sub, ProgramInput &in)
+void addProgramInputOptions(CLI::App *sub, ProgramInput &in, const std::string &fileHelp)
 {
+    sub->add_option_function<std::vector<std::string>>(
+        "file",
+        [&in](const std::vector<std::string> &files) {
+            in.files = files;
+            in.file = files.empty() ? std::string() : files.front();
+        },
+        fileHelp);
+    sub->add_flag("--link", in.link,
+                  "Compile each FILE apart (clCompileProgram) and link them (clLinkProgram), as hosts with "
+                  "separate compilation do");
     sub->add_flag("--binary", in.binary,
                   "FILE is a device binary (as clGetProgramInfo(CL_PROGRAM_BINARIES) gives it, pyopencl's "
                   "program.binaries), used for every device of the build");
@@ -22,6 +34,17 @@ void checkProgramInput(const ProgramInput &in)
         throw CliFailure{ExitUsage, "--builtin takes no FILE and no --binary"};
     if (in.builtins.empty() && in.file.empty())
         throw CliFailure{ExitUsage, "a FILE (or --builtin NAMES) is required"};
+    if (in.binary && in.files.size() > 1)
+        throw CliFailure{ExitUsage, "--binary takes one FILE (several files are OpenCL C sources)"};
+    if (in.link && (in.binary || !in.builtins.empty()))
+        throw CliFailure{ExitUsage, "--link compiles OpenCL C sources: not with --binary or --builtin"};
+    std::error_code ec;
+    for (const std::string &file : in.files) {
+        if (!std::filesystem::is_regular_file(file, ec))
+            throw CliFailure{ExitUsage,
+                             "cannot read " + file + ": " +
+                                 (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file")};
+    }
 }
 
 BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, const BinaryCache &cache)
@@ -43,11 +66,16 @@ BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, cons
             request, std::vector<std::vector<unsigned char>>(request.devices.size(), bytes));
     }
     if (isSpirv(bytes)) {
+        if (in.files.size() > 1 || in.link)
+            throw CliFailure{ExitUsage, in.file + " is SPIR-V: one module, not a source among several"};
         request.source.clear();
         return buildProgramFromIL(request, bytes);
     }
     if (request.source.empty())
         request.source.assign(bytes.begin(), bytes.end());
+    for (std::size_t i = 1; i < in.files.size(); ++i)
+        request.moreSources.push_back({in.files[i], {}});
+    request.link = in.link;
     return buildProgram(request, cache);
 }
 

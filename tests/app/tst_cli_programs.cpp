@@ -1,7 +1,9 @@
 // Programs as real hosts create them (issue 14): a device binary that pyopencl built (program.binaries)
 // runs from clscope-cli run --binary with the same result as its source; SPIR-V is told by its magic number,
 // not by the file's name; built-in kernels (--builtin) build as pyopencl's create_with_built_in_kernels
-// builds them on the same device, and a name the device lacks is refused with what it has.
+// builds them on the same device, and a name the device lacks is refused with what it has; several sources
+// make one program, as strings of clCreateProgramWithSource or compiled apart and linked (--link), on PoCL
+// and on Oclgrind, and a diagnostic names the file it is in.
 #include "testicd.h"
 
 #include <QFile>
@@ -28,14 +30,26 @@ QString vectorAdd()
     return QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/vector_add.cl");
 }
 
+QString multi(const char *name)
+{
+    return QStringLiteral(CLSCOPE_TEST_DATA "/run/multi/") + QLatin1String(name);
+}
+
+QJsonArray diagnosticsOf(const QByteArray &json)
+{
+    return QJsonDocument::fromJson(json).object().value(QLatin1String("diagnostics")).toArray();
+}
+
 } // namespace
 
 class TestCliPrograms : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_dir;
+    QTemporaryDir m_vendors;
+    bool m_haveOclgrind = false;
 
-    Result cli(const QStringList &args) const
+    Result cli(const QStringList &args, const QString &device = QStringLiteral("pocl")) const
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
@@ -43,8 +57,7 @@ class TestCliPrograms : public QObject
         env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
         QProcess p;
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH),
-                args + QStringList{QStringLiteral("--device"), QStringLiteral("pocl")});
+        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args + QStringList{QStringLiteral("--device"), device});
         if (!p.waitForFinished(180000))
             return {};
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
@@ -71,6 +84,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        // The CLI inherits OCL_ICD_VENDORS: PoCL and Oclgrind.
+        m_haveOclgrind = m_vendors.isValid() && clscope::test::setUpVendors(m_vendors, false);
         const Result probe = cli({QStringLiteral("info")});
         if (probe.exitCode != 0)
             QSKIP("no PoCL device");
@@ -187,6 +202,110 @@ private slots:
                              kernels.at(0).toObject().value(QLatin1String("args")).toArray().size()),
                      pyopencl);
         }
+    }
+
+    void severalSources_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("link");
+        QTest::newRow("pocl") << QStringLiteral("pocl") << false;
+        QTest::newRow("pocl --link") << QStringLiteral("pocl") << true;
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind") << false;
+        QTest::newRow("oclgrind --link") << QStringLiteral("oclgrind") << true;
+    }
+    // main.cl's kernel calls scale() of helpers.cl: one program of both files, each kernel of either.
+    void severalSources()
+    {
+        QFETCH(QString, device);
+        QFETCH(bool, link);
+        if (device == QStringLiteral("oclgrind") && !m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        const QStringList how = link ? QStringList{QStringLiteral("--link")} : QStringList{};
+        const Result built = cli(QStringList{QStringLiteral("build"), multi("main.cl"), multi("helpers.cl"),
+                                             QStringLiteral("--json")} +
+                                     how,
+                                 device);
+        QVERIFY2(built.exitCode == 0, built.out.constData());
+        QStringList kernels;
+        for (const QJsonValue &k :
+             QJsonDocument::fromJson(built.out).object().value(QLatin1String("kernels")).toArray())
+            kernels << k.toObject().value(QLatin1String("name")).toString();
+        kernels.sort();
+        QCOMPARE(kernels, (QStringList{QStringLiteral("offset"), QStringLiteral("scaled")}));
+
+        const Result r =
+            cli(QStringList{QStringLiteral("run"), multi("main.cl"), multi("helpers.cl"),
+                            QStringLiteral("--kernel"), QStringLiteral("scaled"), QStringLiteral("--global"),
+                            QStringLiteral("8"), QStringLiteral("--arg"),
+                            QStringLiteral("in=buffer:float:8:iota"), QStringLiteral("--arg"),
+                            QStringLiteral("out=buffer:float:8"), QStringLiteral("--arg"),
+                            QStringLiteral("k=float:2.5"), QStringLiteral("--print"), QStringLiteral("out"),
+                            QStringLiteral("--json")} +
+                    how,
+                device);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray out = QJsonDocument::fromJson(r.out)
+                                   .object()
+                                   .value(QLatin1String("buffers"))
+                                   .toObject()
+                                   .value(QLatin1String("out"))
+                                   .toArray();
+        QCOMPARE(out.size(), 8);
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(out.at(i).toDouble(), i * 2.5 + 1.0);
+    }
+
+    void diagnosticsNameTheirFile_data()
+    {
+        QTest::addColumn<bool>("link");
+        QTest::newRow("sources") << false;
+        QTest::newRow("--link") << true;
+    }
+    // The error is on line 5 of the second file: the diagnostic says that file and line (the strings of
+    // clCreateProgramWithSource are one text to the driver: a #line marker starts each later file).
+    void diagnosticsNameTheirFile()
+    {
+        QFETCH(bool, link);
+        const QStringList how = link ? QStringList{QStringLiteral("--link")} : QStringList{};
+        const Result r = cli(QStringList{QStringLiteral("build"), multi("main.cl"),
+                                         multi("broken_helpers.cl"), QStringLiteral("--json")} +
+                             how);
+        QCOMPARE(r.exitCode, 1);
+        bool found = false;
+        for (const QJsonValue &v : diagnosticsOf(r.out)) {
+            const QJsonObject d = v.toObject();
+            if (d.value(QLatin1String("severity")).toString() != QStringLiteral("error"))
+                continue;
+            QVERIFY2(d.value(QLatin1String("file")).toString().endsWith(QStringLiteral("broken_helpers.cl")),
+                     r.out.constData());
+            QCOMPARE(d.value(QLatin1String("line")).toInt(), 5);
+            found = true;
+        }
+        QVERIFY2(found, r.out.constData());
+        // In text, clang's form: the file, the line and the column.
+        const Result text =
+            cli(QStringList{QStringLiteral("build"), multi("main.cl"), multi("broken_helpers.cl")} + how);
+        QVERIFY2(text.out.contains("broken_helpers.cl:5:"), text.out.constData());
+    }
+
+    // --link with main.cl alone: it compiles, and the link fails on the missing scale(); the failure says so.
+    void linkFailureIsReported()
+    {
+        const Result r = cli(
+            {QStringLiteral("build"), multi("main.cl"), QStringLiteral("--link"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QLatin1String("status")).toString(), QStringLiteral("failure"));
+        QVERIFY2(r.out.contains("scale"), r.out.constData());
+        // Several files are OpenCL C only: a binary or SPIR-V is one file.
+        QCOMPARE(
+            cli({QStringLiteral("build"), multi("main.cl"), multi("helpers.cl"), QStringLiteral("--binary")})
+                .exitCode,
+            2);
+        QCOMPARE(cli({QStringLiteral("build"), QStringLiteral("--builtin"), QStringLiteral("x"),
+                      QStringLiteral("--link")})
+                     .exitCode,
+                 2);
     }
 };
 

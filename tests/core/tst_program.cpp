@@ -190,6 +190,24 @@ private slots:
 
     // ---- Kernel arguments: driver and parser agree -------------------------------------------------
 
+    // What a linked build checks before it links: declared and called at file scope, defined where.
+    void functionNamesOfASource()
+    {
+        const FunctionNames n =
+            functionNames("// scale(x) is elsewhere\n"
+                          "float scale(float x, float k);\n"
+                          "int unused(int);\n"
+                          "static float twice(float x) __attribute__((const)) { return 2 * x; }\n"
+                          "/* helper(\n */ kernel void k(global float *a)\n"
+                          "{ a[0] = scale(twice(a[1]), 2.0f); if (a[0] > 1) return; }\n");
+        QCOMPARE(n.declared.size(), std::size_t(2));
+        QCOMPARE(n.declared.at("scale"), 2);
+        QCOMPARE(n.declared.at("unused"), 3);
+        QVERIFY(n.defined.count("twice") && n.defined.count("k"));
+        QVERIFY(n.called.count("scale") && n.called.count("twice") && !n.called.count("unused"));
+        QVERIFY(!n.called.count("helper"));
+    }
+
     void argInfo_data()
     {
         QTest::addColumn<QString>("platform");

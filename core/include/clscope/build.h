@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -279,6 +280,18 @@ struct KernelSignature
 // without -cl-kernel-arg-info). Comments and preprocessor lines are dropped; macros are not expanded.
 std::vector<KernelSignature> parseKernelSignatures(std::string_view source);
 
+// The functions a source declares at file scope (a prototype), defines, and calls (NAME( inside a body),
+// macros not expanded. With separate compilation a function declared and called but defined by no source
+// of the program fails the link: PoCL says so with an empty log, and Oclgrind links it and aborts the
+// process when the kernel is created, so the build names it before it links.
+struct FunctionNames
+{
+    std::map<std::string, int> declared; // with the line of the first declaration (1-based)
+    std::set<std::string> defined;
+    std::set<std::string> called;
+};
+FunctionNames functionNames(std::string_view source);
+
 struct WorkGroupInfo
 {
     std::string device;
@@ -317,6 +330,14 @@ struct DeviceBuildLog
     CacheState cache = CacheState::Off;
 };
 
+// One more source of a program built from several, as hosts pass several strings to
+// clCreateProgramWithSource.
+struct SourceText
+{
+    std::string path; // diagnostics name it; may be empty
+    std::string text; // read from path when empty
+};
+
 struct BuildRequest
 {
     std::vector<cl_device_id> devices; // one or more devices of one platform
@@ -324,9 +345,16 @@ struct BuildRequest
     std::string sourcePath;            // diagnostics name it, its folder becomes -I; may be empty
     std::string source;                // the text; read from sourcePath when empty
     std::string options;               // as typed, split like a shell
-    bool kernelArgInfo = true;         // add -cl-kernel-arg-info (retried without when refused)
-    bool platformDefaults = true;      // -D CLSCOPE_USING_POCL / _OCLGRIND
-    bool environmentOptions = true;    // append CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS
+    // The program's other sources, after `source`. Without `link` they are one text to the driver, as the
+    // strings of clCreateProgramWithSource are, each after a `#line 1 "PATH"` marker so that diagnostics
+    // name its file (quoted includes are looked up from the first file's folder, as the driver does).
+    std::vector<SourceText> moreSources;
+    // Separate compilation: each source compiled apart (clCompileProgram) and the objects linked
+    // (clLinkProgram). Diagnostics name each compile's file; such a build is not cached.
+    bool link = false;
+    bool kernelArgInfo = true;      // add -cl-kernel-arg-info (retried without when refused)
+    bool platformDefaults = true;   // -D CLSCOPE_USING_POCL / _OCLGRIND
+    bool environmentOptions = true; // append CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS
     // Where the last copy of the result releases its program and context: called with the release, on
     // the thread where that copy dies, it runs the release where it likes (the GUI hands it to the
     // device's worker, so that the GUI thread never calls the driver). Empty: released in place.

@@ -33,7 +33,20 @@ struct Prepared
     std::vector<IncludedFile> includes;
     std::string uncacheable; // why the headers the compiler reads cannot be known (empty: they can)
     std::vector<std::string> knownFiles;
+    std::vector<SourceText> parts; // every source with its text, the first being the request's own
 };
+
+// `#line 1 "PATH"` with the path as a C string literal.
+std::string lineMarker(const std::string &path)
+{
+    std::string out = "\n#line 1 \"";
+    for (char c : path) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"\n";
+}
 
 // -include FILE and -imacros FILE make the compiler read a header that no directive names.
 std::string optionIncludes(const std::vector<std::string> &tokens)
@@ -87,6 +100,19 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
             throw BuildInputError("nothing to build: no source text and no file");
         p.source = readSourceFile(request.sourcePath);
     }
+    if (fromSource && !request.moreSources.empty()) {
+        p.parts.push_back({request.sourcePath, p.source});
+        for (const SourceText &more : request.moreSources) {
+            if (more.text.empty() && more.path.empty())
+                throw BuildInputError("a source of the program has no text and no file");
+            p.parts.push_back({more.path, more.text.empty() ? readSourceFile(more.path) : more.text});
+            p.source +=
+                lineMarker(more.path.empty() ? "source " + std::to_string(p.parts.size()) : more.path);
+            p.source += p.parts.back().text;
+            if (!more.path.empty())
+                p.knownFiles.push_back(more.path);
+        }
+    }
     if (!request.sourcePath.empty() && fromSource) {
         std::error_code ec;
         fs::path dir = fs::absolute(fs::path(request.sourcePath), ec).parent_path();
@@ -128,6 +154,8 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
         }
         p.includes = std::move(scan.files);
         p.uncacheable = scan.unresolved.empty() ? optionIncludes(p.tokens) : scan.unresolved;
+        if (request.link)
+            p.uncacheable = "compiled apart and linked";
         for (const auto &f : p.includes) {
             if (f.found)
                 p.knownFiles.push_back(f.path);
@@ -150,16 +178,18 @@ ClContext makeContext(const BuildRequest &request)
 // Errors that mean "the input did not build" rather than "the driver or the call is broken".
 bool isBuildFailure(cl_int err)
 {
-    return err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ||
-           err == CL_COMPILER_NOT_AVAILABLE || err == CL_INVALID_BINARY || err == CL_LINK_PROGRAM_FAILURE ||
-           err == CL_LINKER_NOT_AVAILABLE || err == CL_INVALID_COMPILER_OPTIONS ||
-           err == CL_INVALID_LINKER_OPTIONS;
+    return err == CL_BUILD_PROGRAM_FAILURE || err == CL_COMPILE_PROGRAM_FAILURE ||
+           err == CL_INVALID_BUILD_OPTIONS || err == CL_COMPILER_NOT_AVAILABLE || err == CL_INVALID_BINARY ||
+           err == CL_LINK_PROGRAM_FAILURE || err == CL_LINKER_NOT_AVAILABLE ||
+           err == CL_INVALID_COMPILER_OPTIONS || err == CL_INVALID_LINKER_OPTIONS;
 }
 
 struct Attempt
 {
     cl_int error = CL_SUCCESS;
     std::vector<DeviceBuildLog> logs;
+    // A linked build's diagnostics, each compile's parsed against its own file (empty: parse the logs).
+    std::vector<Diagnostic> diagnostics;
 };
 
 Attempt runBuild(cl_program program, const BuildRequest &request, const Prepared &p,
@@ -190,6 +220,15 @@ bool mentionsArgInfo(const Attempt &a)
     });
 }
 
+// Appends the ones not there yet (each device's log repeats the same diagnostics).
+void addDiagnostics(std::vector<Diagnostic> &to, std::vector<Diagnostic> from)
+{
+    for (Diagnostic &diag : from) {
+        if (std::find(to.begin(), to.end(), diag) == to.end())
+            to.push_back(std::move(diag));
+    }
+}
+
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
 BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &context, ClProgram &program,
                    Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {},
@@ -218,11 +257,11 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &co
         if (f.found)
             d.headers.push_back(f.path);
     }
-    for (const DeviceBuildLog &log : attempt.logs) {
-        for (Diagnostic &diag : parseDiagnostics(log.log, request.sourcePath, p.knownFiles)) {
-            if (std::find(d.diagnostics.begin(), d.diagnostics.end(), diag) == d.diagnostics.end())
-                d.diagnostics.push_back(std::move(diag));
-        }
+    if (attempt.diagnostics.empty()) {
+        for (const DeviceBuildLog &log : attempt.logs)
+            addDiagnostics(d.diagnostics, parseDiagnostics(log.log, request.sourcePath, p.knownFiles));
+    } else {
+        d.diagnostics = std::move(attempt.diagnostics);
     }
     // Some drivers refuse options with an empty log; the failure must still say something.
     const bool anyError = std::any_of(d.diagnostics.begin(), d.diagnostics.end(),
@@ -327,6 +366,113 @@ Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepare
     return a;
 }
 
+// The functions the parts declare and call that none defines, each added to `to` as an error at its
+// declaration; returned by name.
+std::set<std::string> undefinedFunctions(const std::vector<SourceText> &parts, std::vector<Diagnostic> &to)
+{
+    std::vector<FunctionNames> names;
+    std::set<std::string> defined;
+    for (const SourceText &part : parts) {
+        names.push_back(functionNames(part.text));
+        defined.insert(names.back().defined.begin(), names.back().defined.end());
+    }
+    std::set<std::string> missing;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        for (const auto &[name, line] : names[i].declared) {
+            if (defined.count(name) || !names[i].called.count(name) || !missing.insert(name).second)
+                continue;
+            to.push_back({parts[i].path, line, 0, Severity::Error,
+                          name + " is declared and called, but no source of the program defines it: the link "
+                                 "needs its definition"});
+        }
+    }
+    return missing;
+}
+
+// Separate compilation: each part compiled on its own (its folder searched first for its quoted includes),
+// then the objects linked. Each device's log holds every compile's log under the file's name, then the
+// link's.
+Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p, ClProgram &program)
+{
+    if (p.parts.empty())
+        p.parts.push_back({request.sourcePath, p.source});
+    Attempt a;
+    for (size_t i = 0; i < request.devices.size(); ++i)
+        a.logs.push_back({request.devices[i], p.deviceNames[i], {}, true, CacheState::Off});
+    auto appendLog = [&](size_t device, const std::string &title, const std::string &log) {
+        if (log.empty())
+            return;
+        std::string &to = a.logs[device].log;
+        to += (to.empty() ? "" : "\n") + ("== " + title + " ==\n") + log;
+    };
+    std::vector<ClProgram> objects;
+    for (const SourceText &part : p.parts) {
+        const char *text = part.text.empty() ? "\n" : part.text.c_str();
+        const size_t length = part.text.empty() ? 1 : part.text.size();
+        cl_int err = CL_SUCCESS;
+        ClProgram object(clCreateProgramWithSource(context, 1, &text, &length, &err));
+        check(err, "clCreateProgramWithSource");
+        std::vector<std::string> tokens = p.tokens;
+        if (!part.path.empty() && part.path != request.sourcePath) {
+            std::error_code ec;
+            const std::string dir =
+                fs::absolute(fs::path(part.path), ec).parent_path().lexically_normal().string();
+            tokens.insert(tokens.begin(), {"-I", dir});
+        }
+        err = clCompileProgram(object.get(), cl_uint(request.devices.size()), request.devices.data(),
+                               joinOptions(tokens).c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+        if (err != CL_SUCCESS && !isBuildFailure(err))
+            throw ClError("clCompileProgram", err);
+        const std::string name = part.path.empty() ? "source" : part.path;
+        for (size_t i = 0; i < request.devices.size(); ++i) {
+            const std::string log = trimmedLog(buildLog(object.get(), request.devices[i]));
+            appendLog(i, "compile " + name, log);
+            addDiagnostics(a.diagnostics, parseDiagnostics(log, name, p.knownFiles));
+            if (err != CL_SUCCESS)
+                a.logs[i].success = false;
+        }
+        if (err != CL_SUCCESS)
+            a.error = err;
+        objects.push_back(std::move(object));
+    }
+    if (a.error == CL_SUCCESS && !undefinedFunctions(p.parts, a.diagnostics).empty()) {
+        a.error = CL_LINK_PROGRAM_FAILURE;
+        for (DeviceBuildLog &log : a.logs)
+            log.success = false;
+    }
+    if (a.error == CL_SUCCESS) {
+        std::vector<cl_program> inputs;
+        for (const ClProgram &o : objects)
+            inputs.push_back(o.get());
+        cl_int err = CL_SUCCESS;
+        program.reset(clLinkProgram(context, cl_uint(request.devices.size()), request.devices.data(), "",
+                                    cl_uint(inputs.size()), inputs.data(), nullptr, nullptr, &err));
+        if (err != CL_SUCCESS && !isBuildFailure(err))
+            throw ClError("clLinkProgram", err);
+        for (size_t i = 0; i < request.devices.size(); ++i) {
+            const std::string log =
+                program.get() ? trimmedLog(buildLog(program.get(), request.devices[i])) : "";
+            appendLog(i, "link", log);
+            if (err != CL_SUCCESS) {
+                a.logs[i].success = false;
+                // A linker's messages name no file of ours: each line is a diagnostic of the program.
+                for (Diagnostic &diag : parseDiagnostics(log, {}, p.knownFiles))
+                    addDiagnostics(a.diagnostics, {std::move(diag)});
+            }
+        }
+        a.error = err;
+    }
+    if (a.error != CL_SUCCESS && a.diagnostics.empty())
+        a.diagnostics.push_back(
+            {{},
+             0,
+             0,
+             Severity::Error,
+             (a.error == CL_LINK_PROGRAM_FAILURE ? "clLinkProgram failed: " : "clCompileProgram failed: ") +
+                 errorLabel(a.error)});
+    return a;
+}
+
 } // namespace
 
 ProgramHandle::ProgramHandle(cl_context context, cl_program program)
@@ -404,6 +550,10 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
         }
     }
 
+    if (request.link) {
+        Attempt linked = buildLinked(context.get(), request, p, program);
+        return finish(request, p, context, program, std::move(linked), CacheState::Off, started);
+    }
     Attempt attempt = buildFromSource(context.get(), request, p, program);
     const CacheState state = useCache ? CacheState::Miss : CacheState::Off;
     for (auto &log : attempt.logs)

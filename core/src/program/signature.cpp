@@ -323,4 +323,54 @@ std::vector<KernelSignature> parseKernelSignatures(std::string_view source)
     return out;
 }
 
+namespace {
+// The line where `name(` first appears as a whole word (comments already blanked); 0 when it does not.
+int lineOfCall(const std::string &text, const std::string &name)
+{
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        size_t after = at + name.size();
+        while (after < text.size() && (text[after] == ' ' || text[after] == '\t'))
+            ++after;
+        if ((at == 0 || !isIdentChar(text[at - 1])) && after < text.size() && text[after] == '(')
+            return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+    }
+    return 0;
+}
+} // namespace
+
+FunctionNames functionNames(std::string_view source)
+{
+    const std::string text = stripComments(source); // comments blanked, lines kept
+    const std::vector<std::string> tokens = tokenize(dropDirectives(text));
+    FunctionNames out;
+    int depth = 0;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string &t = tokens[i];
+        if (t == "{") {
+            ++depth;
+            continue;
+        }
+        if (t == "}") {
+            depth = std::max(0, depth - 1);
+            continue;
+        }
+        if (!isIdentStart(t[0]) || i + 1 >= tokens.size() || tokens[i + 1] != "(" || isAttribute(t))
+            continue;
+        if (depth > 0) {
+            out.called.insert(t);
+            continue;
+        }
+        // At file scope NAME(...) is followed by ';' (a declaration) or '{' (a definition), attributes
+        // between.
+        size_t next = skipGroup(tokens, i + 1);
+        while (next < tokens.size() && isAttribute(tokens[next]))
+            next = skipGroup(tokens, next + 1);
+        if (next < tokens.size() && tokens[next] == ";")
+            out.declared.emplace(t, lineOfCall(text, t));
+        else if (next < tokens.size() && tokens[next] == "{")
+            out.defined.insert(t);
+    }
+    return out;
+}
+
 } // namespace clscope
