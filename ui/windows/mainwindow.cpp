@@ -22,6 +22,7 @@
 #include "widgets/runhistory.h"
 #include "widgets/startpage.h"
 #include "widgets/timelinedock.h"
+#include "widgets/workbenchview.h"
 #include "workers/deviceworkers.h"
 
 #include <QApplication>
@@ -142,10 +143,6 @@ MainWindow::MainWindow(QWidget *parent)
     QDockWidget *poolDock =
         addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(benchDock, poolDock);
-    connect(m_devices, &DeviceManager::currentDeviceChanged, pool, [this, pool] {
-        const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
-        pool->setDevice(dev ? dev->id : nullptr, dev ? QString::fromStdString(dev->name()) : QString());
-    });
     tabifyDockWidget(diagDock, resultsDock);
     tabifyDockWidget(resultsDock, historyDock);
     diagDock->raise();
@@ -182,7 +179,7 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
             diagDock->raise();
     });
-    connect(m_builds, &BuildCoordinator::buildFinished, m_runs, &RunCoordinator::onBuildFinished);
+    connect(m_builds, &BuildCoordinator::buildFinished, this, &MainWindow::broadcastBuild);
     connect(m_builds, &BuildCoordinator::buildFinished, this, [argsDock](const BuildResult &result) {
         if (result.success())
             argsDock->raise();
@@ -191,26 +188,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
     buildBar->addAction(m_checks->checkAction());
-    // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a
-    // workload of their own there.
-    auto showRunnerPool = [this, pool] {
-        const std::shared_ptr<MemoryPool> &runnerPool = m_runs->controller()->pool();
-        PoolMonitor *monitor = pool->monitor();
-        if (runnerPool && monitor->pool() != runnerPool && !monitor->isWorkloadRunning())
-            pool->attachPool(runnerPool, tr("Kernel runs"));
-    };
-    connect(m_runs->controller(), &RunController::poolCreated, this, showRunnerPool);
-    connect(m_runs->controller(), &RunController::runStarted, this, showRunnerPool);
+    connect(m_runs->controller(), &RunController::poolCreated, this, &MainWindow::broadcastRunPool);
+    connect(m_runs->controller(), &RunController::runStarted, this, &MainWindow::broadcastRunPool);
     auto *timeline = new TimelineDock;
     QDockWidget *timelineDock =
         addPanel(timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(historyDock, timelineDock);
     resultsDock->raise();
-    connect(m_runs, &RunCoordinator::runFinished, timeline, [this, timeline](const RunResult &result) {
-        // The runner's pool under the run's commands, both on the host clock.
-        RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
-        timeline->appendRecords(std::move(profile.commands), std::move(profile.pool));
-    });
+    connect(m_runs, &RunCoordinator::runFinished, this, &MainWindow::broadcastRun);
+    // Views are told of the current device, the latest build and the latest run, rather than each wired to
+    // the component that has the news.
+    m_views = {pool, m_runs, timeline};
     // Captures: the Capture panel beside the timeline, both fed from the capture file.
     m_captureDock = new CaptureDock;
     QDockWidget *captureDock =
@@ -583,6 +571,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 {
     const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onCurrentDeviceChanged(dev);
     if (!dev) {
         const bool none = m_devices->snapshot() && m_devices->snapshot()->platforms.empty();
         m_deviceLabel->setText(none ? tr("No OpenCL platform") : tr("No device selected"));
@@ -594,6 +584,31 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
             .arg(key.platform)
             .arg(key.device)
             .arg(QString::fromStdString(dev->name()), QString::fromStdString(platform.name())));
+}
+
+void MainWindow::broadcastBuild(const BuildResult &result)
+{
+    // The build's own device, for the limits a view shows; the current one when a refresh lost it.
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_builds->lastBuilt().device);
+    if (!device)
+        device = m_devices->currentDeviceSnapshot();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onProgramBuilt(result, device);
+}
+
+void MainWindow::broadcastRunPool()
+{
+    const std::shared_ptr<MemoryPool> &pool = m_runs->controller()->pool();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onRunPoolInUse(pool);
+}
+
+void MainWindow::broadcastRun(const RunResult &result)
+{
+    // The runner's pool under the run's commands, both on the host clock.
+    const RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onRunFinished(result, profile);
 }
 
 QStringList MainWindow::dockNames() const

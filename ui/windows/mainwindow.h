@@ -13,6 +13,11 @@ class QDockWidget;
 class QLabel;
 class QStackedWidget;
 
+namespace clscope {
+class BuildResult;
+class RunResult;
+} // namespace clscope
+
 namespace clscope::ui {
 
 class ArgumentsPanel;
@@ -30,6 +35,7 @@ class EditorTabs;
 class FindBar;
 class StartPage;
 class DeviceWorkers;
+class WorkbenchView;
 
 class MainWindow : public QMainWindow
 {
@@ -102,6 +108,10 @@ private:
     void createFileMenu();
     void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
+    // What every view is told (WorkbenchView): the latest build, the runs' pool, the latest run.
+    void broadcastBuild(const BuildResult &result);
+    void broadcastRunPool();
+    void broadcastRun(const RunResult &result);
     QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName,
                           Qt::DockWidgetArea area);
 
@@ -131,6 +141,8 @@ private:
     QDockWidget *m_sideDock = nullptr;
     QByteArray m_defaultState;
     QList<QDockWidget *> m_docks;
+    // The panels (and the run coordinator) told of the current device, build and run, in this order.
+    QList<WorkbenchView *> m_views;
     bool m_ready = false;
     bool m_started = false;
     bool m_modalErrors = true;
