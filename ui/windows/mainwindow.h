@@ -44,21 +44,8 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    DeviceManager *deviceManager() const { return m_devices; }
-    DeviceDock *deviceDock() const { return m_deviceDock; }
-    QLabel *deviceStatusLabel() const { return m_deviceLabel; }
-    EditorTabs *editors() const { return m_editors; }
-    BuildCoordinator *builds() const { return m_builds; }
-    BuildLogPanel *buildLog() const { return m_buildLog; }
-    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
-    const std::shared_ptr<DeviceWorkers> &workers() const { return m_workers; }
-    ArgumentsPanel *arguments() const { return m_arguments; }
-    ResultsViewer *results() const { return m_results; }
-    RunHistoryPanel *runHistory() const { return m_runHistory; }
-    RunCoordinator *runs() const { return m_runs; }
-    CheckCoordinator *checks() const { return m_checks; }
-    CaptureCoordinator *captures() const { return m_captures; }
-    CaptureDock *captureDock() const { return m_captureDock; }
+    // No accessors for the panels: a script or a test reaches them as a user of the window would, with
+    // findChild (each has an objectName; tests/ui/windowparts.h).
 
     // Opens files given on the command line or dropped on the window (kernel sources in the editor, .clscope
     // captures in the Capture panel); false if any failed.

@@ -28,6 +28,7 @@ RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceMan
     , m_statusBar(statusBar)
     , m_controller(new RunController(std::move(workers), this))
 {
+    setObjectName(QStringLiteral("runCoordinator"));
     connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::requestRun);
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {
         m_controller->abandon();
