@@ -1,48 +1,30 @@
 // clscope: the GUI. Every panel can be brought up from the command line so pictures and tests are
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png]; a
-// pool workload and a series of screenshots show the live charts moving.
+// pool workload and a series of screenshots show the live charts moving. This file reads the options;
+// ScriptedSession (scriptedsession.h) does what they ask of the window.
 #include "benchmark_timeline.h"
 #include "clscope/loaderenv.h"
-#include "models/benchmarkrunner.h"
 #include "models/poolworkload.h"
-#include "widgets/argumentspanel.h"
-#include "widgets/benchmarkdock.h"
-#include "widgets/capturedock.h"
-#include "widgets/editortabs.h"
-#include "widgets/pooldock.h"
-#include "widgets/resultsviewer.h"
-#include "widgets/timelinedock.h"
-#include "widgets/timelinewidget.h"
-#include "windows/buildcoordinator.h"
-#include "windows/capturecoordinator.h"
-#include "windows/checkcoordinator.h"
+#include "scriptedsession.h"
 #include "windows/mainwindow.h"
-#include "windows/runcoordinator.h"
 
 #include <QApplication>
-#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDir>
-#include <QTimer>
 
 #include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <utility>
 
 namespace {
 
-// Set by the first failure: a scripted session still takes its picture, then exits 1.
-bool g_failed = false;
-
-void fail(const QString &message)
+// A bad option value: one line on stderr (main then exits 2).
+void usageError(const QString &message)
 {
-    g_failed = true;
     std::fprintf(stderr, "clscope: %s\n", qPrintable(message));
 }
 
@@ -96,15 +78,6 @@ std::optional<clscope::ui::WorkloadKind> parseWorkload(const QString &name)
     if (name == QLatin1String("replay"))
         return WorkloadKind::Replay;
     return std::nullopt;
-}
-
-// OUT.png -> OUT-03.png: the index-th picture of a series.
-QString seriesPath(const QString &path, int index)
-{
-    const qsizetype dot = path.lastIndexOf(u'.');
-    const QString stem = dot > 0 ? path.left(dot) : path;
-    const QString ext = dot > 0 ? path.mid(dot) : QStringLiteral(".png");
-    return QStringLiteral("%1-%2%3").arg(stem).arg(index, 2, 10, QLatin1Char('0')).arg(ext);
 }
 
 } // namespace
@@ -238,37 +211,36 @@ int main(int argc, char **argv)
     parser.addOption(sizeOption);
     parser.process(app);
 
-    std::optional<clscope::ui::WorkloadKind> workload;
+    ScriptOptions options;
     if (parser.isSet(workloadOption)) {
-        workload = parseWorkload(parser.value(workloadOption));
-        if (!workload) {
-            fail(QStringLiteral("unknown workload '%1' (churn, growing, fragmentation, replay)")
-                     .arg(parser.value(workloadOption)));
+        options.workload = parseWorkload(parser.value(workloadOption));
+        if (!options.workload) {
+            usageError(QStringLiteral("unknown workload '%1' (churn, growing, fragmentation, replay)")
+                           .arg(parser.value(workloadOption)));
             return 2;
         }
     }
     bool numbersOk = true;
-    const int shots = parser.isSet(seriesOption) ? parser.value(seriesOption).toInt(&numbersOk) : 1;
+    options.shots = parser.isSet(seriesOption) ? parser.value(seriesOption).toInt(&numbersOk) : 1;
     bool everyOk = true;
-    const int everyMs = parser.value(everyOption).toInt(&everyOk);
+    options.everyMs = parser.value(everyOption).toInt(&everyOk);
     bool rateOk = true;
-    const double rate = parser.value(rateOption).toDouble(&rateOk);
+    options.rate = parser.value(rateOption).toDouble(&rateOk);
     bool repeatOk = true;
-    const int repeat = parser.value(repeatOption).toInt(&repeatOk);
-    std::optional<std::pair<double, double>> timelineView;
+    options.repeat = parser.value(repeatOption).toInt(&repeatOk);
     if (parser.isSet(timelineViewOption)) {
         const QStringList span = parser.value(timelineViewOption).split(u',');
         bool fromOk = false, toOk = false;
         if (span.size() == 2)
-            timelineView = std::pair(span[0].toDouble(&fromOk), span[1].toDouble(&toOk));
-        if (!fromOk || !toOk || timelineView->second <= timelineView->first) {
-            fail(QStringLiteral("--timeline-view takes FROM,TO in microseconds, FROM < TO"));
+            options.timelineView = std::pair(span[0].toDouble(&fromOk), span[1].toDouble(&toOk));
+        if (!fromOk || !toOk || options.timelineView->second <= options.timelineView->first) {
+            usageError(QStringLiteral("--timeline-view takes FROM,TO in microseconds, FROM < TO"));
             return 2;
         }
     }
-    if (!numbersOk || shots < 1 || !everyOk || everyMs < 1 || !rateOk || rate < 0 || !repeatOk ||
-        repeat < 1) {
-        fail(QStringLiteral(
+    if (!numbersOk || options.shots < 1 || !everyOk || options.everyMs < 1 || !rateOk || options.rate < 0 ||
+        !repeatOk || options.repeat < 1) {
+        usageError(QStringLiteral(
             "--screenshots, --screenshot-every and --repeat take positive whole numbers, --rate a "
             "number >= 0"));
         return 2;
@@ -277,205 +249,38 @@ int main(int argc, char **argv)
     if (parser.isSet(benchTimelineOption))
         return runTimelineBenchmark(parser.value(benchTimelineOption));
 
-    std::optional<QSize> windowSize;
     if (parser.isSet(sizeOption)) {
-        windowSize = parseWindowSize(parser.value(sizeOption));
-        if (!windowSize) {
-            fail(QStringLiteral("--size takes WIDTHxHEIGHT in pixels, e.g. 1280x800"));
+        options.windowSize = parseWindowSize(parser.value(sizeOption));
+        if (!options.windowSize) {
+            usageError(QStringLiteral("--size takes WIDTHxHEIGHT in pixels, e.g. 1280x800"));
             return 2;
         }
     }
+    // The options given without a value to check.
+    auto given = [&parser](const QCommandLineOption &option) -> std::optional<QString> {
+        if (!parser.isSet(option))
+            return std::nullopt;
+        return parser.value(option);
+    };
+    options.files = parser.values(openOption) + parser.positionalArguments();
+    options.showDocks = parser.values(showOption);
+    options.captureTab = given(captureTabOption);
+    options.build = parser.isSet(buildOption);
+    options.buildOptions = given(optionsOption);
+    options.runKernel = given(runOption);
+    options.args = parser.values(argOption);
+    options.global = parser.value(globalOption);
+    options.local = parser.value(localOption);
+    options.prints = parser.values(printOption);
+    options.memoryCheck = parser.isSet(memoryCheckOption);
+    options.bench = given(benchOption);
+    options.baseline = given(baselineOption);
+    options.trace = parser.value(traceOption);
+    options.screenshot = given(screenshotOption);
 
     clscope::ui::MainWindow window;
-    if (windowSize)
-        window.resize(*windowSize);
-    const QStringList files = parser.values(openOption) + parser.positionalArguments();
-    const bool scripted = parser.isSet(screenshotOption);
-    if (scripted) {
-        // Nobody is there to close a message box: errors go to stderr and the exit status.
-        window.setModalErrors(false);
-        QObject::connect(window.editors(), &clscope::ui::EditorTabs::errorOccurred, &app, &fail);
-    }
-    if (!window.openFiles(files) && scripted)
-        return 1;
-    window.show();
-    if (!scripted && files.isEmpty())
-        window.restoreSession();
-    if (!scripted)
-        window.offerRecovery();
-    // Panels are raised after show so that tabified docks come to the front.
-    for (const QString &dock : parser.values(showOption)) {
-        if (!window.showDock(dock)) {
-            fail(QStringLiteral("no panel named '%1' (panels: %2)")
-                     .arg(dock, window.dockNames().join(QStringLiteral(", "))));
-            return 2;
-        }
-    }
-
-    // The work the command line asked for, then (with --screenshot) the picture and exit.
-    std::function<void()> finish = [&] {
-        if (!scripted)
-            return;
-        const QStringList docks = parser.values(showOption);
-        for (const QString &dock : docks)
-            window.showDock(dock);
-        // One picture after pending layout requests (status bar, tree columns) have had a moment, or a
-        // series --screenshot-every apart; the app exits after the last one or at the first error.
-        const QString path = parser.value(screenshotOption);
-        auto *timer = new QTimer(&window);
-        auto taken = std::make_shared<int>(0);
-        QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, taken, path, shots] {
-            ++*taken;
-            const QString error = window.saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
-            if (!error.isEmpty() || *taken == shots) {
-                timer->stop();
-                if (!error.isEmpty())
-                    fail(error);
-                QApplication::exit(g_failed ? 1 : 0);
-            }
-        });
-        timer->start(shots == 1 ? 300 : everyMs);
-    };
-    auto *bench = window.findChild<clscope::ui::BenchmarkDock *>();
-    if (parser.isSet(baselineOption)) {
-        const QString error = bench->loadBaseline(parser.value(baselineOption));
-        if (!error.isEmpty()) {
-            fail(error);
-            return 1;
-        }
-    }
-    if (parser.isSet(benchOption)) {
-        // The benchmark instead of a build: the picture is taken once it has finished.
-        QObject::connect(bench->runner(), &clscope::ui::BenchmarkRunner::finished, &app, [&] { finish(); });
-        QObject::connect(bench->runner(), &clscope::ui::BenchmarkRunner::failed, &app,
-                         [&](const QString &message) {
-                             fail(message);
-                             finish();
-                         });
-        QObject::connect(&window, &clscope::ui::MainWindow::ready, bench, [&, bench] {
-            if (!bench->start(parser.value(benchOption), clscope::BenchEffort::Quick)) {
-                fail(QStringLiteral("cannot start benchmark '%1'").arg(parser.value(benchOption)));
-                finish();
-            }
-        });
-    }
-    if (workload) {
-        // The pool dock makes its pool when the current device is known; the workload starts on it then.
-        auto *pool = window.findChild<clscope::ui::PoolDock *>();
-        QObject::connect(&window, &clscope::ui::MainWindow::ready, pool,
-                         [pool, &parser, &traceOption, workload, rate] {
-                             pool->setWorkload(*workload, rate, parser.value(traceOption));
-                             pool->runWorkload();
-                         });
-    }
-    const bool captureOpened = std::any_of(files.begin(), files.end(), [](const QString &f) {
-        return f.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive);
-    });
-    QObject::connect(&window, &clscope::ui::MainWindow::ready, &app, [&] {
-        if (parser.isSet(benchOption))
-            return; // finishes when the benchmark has
-        if (captureOpened) {
-            // The picture once the capture has been read into the panels.
-            auto show = [&] {
-                if (parser.isSet(captureTabOption) &&
-                    !window.captureDock()->showTab(parser.value(captureTabOption)))
-                    fail(QStringLiteral("the Capture panel has no tab '%1'")
-                             .arg(parser.value(captureTabOption)));
-                finish();
-            };
-            if (window.captures()->snapshotCount() > 0)
-                show();
-            else
-                QObject::connect(window.captures(), &clscope::ui::CaptureCoordinator::snapshotShown, &app,
-                                 show, Qt::SingleShotConnection);
-            return;
-        }
-        if (!parser.isSet(buildOption)) {
-            finish();
-            return;
-        }
-        auto *builds = window.builds();
-        if (parser.isSet(optionsOption))
-            builds->optionsBox()->setEditText(parser.value(optionsOption));
-        QObject::connect(
-            builds, &clscope::ui::BuildCoordinator::buildFinished, &app,
-            [&](const clscope::BuildResult &result) {
-                if (!result.success()) {
-                    QString first = QStringLiteral("see the build log");
-                    for (const clscope::Diagnostic &d : result.diagnostics()) {
-                        if (d.severity == clscope::Severity::Error) {
-                            first = QStringLiteral("line %1: %2")
-                                        .arg(d.line)
-                                        .arg(QString::fromStdString(d.message));
-                            break;
-                        }
-                    }
-                    fail(QStringLiteral("the build failed (%1)").arg(first));
-                }
-                if (!parser.isSet(runOption) || !result.success()) {
-                    finish();
-                    return;
-                }
-                // The run the command line describes, through the arguments panel as a user would fill it.
-                auto *panel = window.arguments();
-                QString error;
-                bool ok = panel->setCurrentKernel(parser.value(runOption));
-                if (!ok)
-                    error = QStringLiteral("no kernel '%1' in the build").arg(parser.value(runOption));
-                const QStringList specs = parser.values(argOption);
-                for (qsizetype i = 0; ok && i < specs.size(); ++i)
-                    ok = panel->applySpec(specs[i], &error);
-                if (ok) {
-                    panel->setRange(parser.value(globalOption), parser.value(localOption));
-                    for (const QString &name : parser.values(printOption))
-                        panel->setReadBack(name, true);
-                    panel->setRepeat(repeat);
-                    QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFinished, &app, [&] {
-                        const QStringList prints = parser.values(printOption);
-                        if (!prints.isEmpty())
-                            window.results()->selectBuffer(prints.front());
-                        if (timelineView) {
-                            clscope::ui::TimelineWidget *timeline =
-                                window.findChild<clscope::ui::TimelineDock *>()->timeline();
-                            timeline->setView(timelineView->first * 1e3, timelineView->second * 1e3);
-                        }
-                        finish();
-                    });
-                    QObject::connect(window.runs(), &clscope::ui::RunCoordinator::runFailed, &app,
-                                     [&](const QString &message) {
-                                         fail(message);
-                                         finish();
-                                     });
-                    QObject::connect(window.checks(), &clscope::ui::CheckCoordinator::checkFinished, &app,
-                                     [&] { finish(); });
-                    QObject::connect(window.checks(), &clscope::ui::CheckCoordinator::checkFailed, &app,
-                                     [&](const QString &message) {
-                                         fail(message);
-                                         finish();
-                                     });
-                    ok = parser.isSet(memoryCheckOption) ? window.checks()->checkCurrent()
-                                                         : window.runs()->runCurrent();
-                } else {
-                    fail(error);
-                    finish();
-                }
-            });
-        QObject::connect(builds, &clscope::ui::BuildCoordinator::buildFailed, &app,
-                         [&](const QString &message) {
-                             fail(message);
-                             finish();
-                         });
-        if (!builds->buildCurrent()) {
-            fail(QStringLiteral("cannot build: no kernel is open or no device was found"));
-            finish();
-        }
-    });
-    if (scripted) {
-        // A driver that hangs must not hang a scripted screenshot forever.
-        QTimer::singleShot(180000 + shots * everyMs, &app, [] {
-            fail(QStringLiteral("timed out waiting for the work to finish"));
-            QApplication::exit(1);
-        });
-    }
+    ScriptedSession session(std::move(options), window);
+    if (const std::optional<int> status = session.start())
+        return *status;
     return QApplication::exec();
 }

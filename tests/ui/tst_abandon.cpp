@@ -4,6 +4,7 @@
 #include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -19,6 +20,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 namespace {
 // About n dependent multiply-adds: float math without fast-math cannot be folded away.
@@ -53,28 +55,29 @@ private slots:
         m_window->show();
         QSignalSpy ready(m_window.get(), &MainWindow::ready);
         QVERIFY(m_window->isReady() || ready.wait(120000));
-        QVERIFY(m_window->editors()->openFile(path));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(path));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
         QString error;
-        QVERIFY2(m_window->arguments()->applySpec(QStringLiteral("out=buffer:float:1:zeros"), &error),
-                 qPrintable(error));
-        m_window->arguments()->setRange(QStringLiteral("1"), QString());
+        QVERIFY2(
+            part<ArgumentsPanel>(*m_window)->applySpec(QStringLiteral("out=buffer:float:1:zeros"), &error),
+            qPrintable(error));
+        part<ArgumentsPanel>(*m_window)->setRange(QStringLiteral("1"), QString());
     }
 
     void longRunStaysResponsiveAndIsAbandoned()
     {
         QString error;
         // Billions of iterations: many seconds on PoCL here.
-        QVERIFY(m_window->arguments()->applySpec(QStringLiteral("n=uint:3000000000"), &error));
-        RunController *controller = m_window->runs()->controller();
-        QSignalSpy finished(m_window->runs(), &RunCoordinator::runFinished);
-        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QVERIFY(part<ArgumentsPanel>(*m_window)->applySpec(QStringLiteral("n=uint:3000000000"), &error));
+        RunController *controller = part<RunCoordinator>(*m_window)->controller();
+        QSignalSpy finished(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
         QSignalSpy abandoned(controller, &RunController::runAbandoned);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         QVERIFY(controller->isBusy());
-        QVERIFY(m_window->arguments()->stopButton()->isEnabled());
+        QVERIFY(part<ArgumentsPanel>(*m_window)->stopButton()->isEnabled());
 
         // While the kernel runs, the event loop keeps its pace: ten 50 ms waits take about 0.5 s.
         QElapsedTimer clock;
@@ -84,16 +87,16 @@ private slots:
         QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY(controller->isBusy()); // still running: the kernel is long enough for the test
 
-        m_window->arguments()->stopButton()->click();
+        part<ArgumentsPanel>(*m_window)->stopButton()->click();
         QCOMPARE(abandoned.size(), 1);
         QVERIFY(!controller->isBusy());
-        QVERIFY(m_window->arguments()->runButton()->isEnabled());
+        QVERIFY(part<ArgumentsPanel>(*m_window)->runButton()->isEnabled());
 
         // The late result is dropped: no finished (or failed) signal while the kernel ends in the
         // background; a short run after it completes normally.
-        QVERIFY(m_window->arguments()->applySpec(QStringLiteral("n=uint:10"), &error));
+        QVERIFY(part<ArgumentsPanel>(*m_window)->applySpec(QStringLiteral("n=uint:10"), &error));
         QVERIFY(controller->abandonedStillRunning());
-        QVERIFY(m_window->runs()->runCurrent());
+        QVERIFY(part<RunCoordinator>(*m_window)->runCurrent());
         // The next run says what it waits for.
         QVERIFY2(m_window->statusBar()->currentMessage().startsWith(
                      QStringLiteral("Waiting for the stopped kernel")),

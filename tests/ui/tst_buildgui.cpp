@@ -2,9 +2,11 @@
 // their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
 // identical build is a cache hit.
 #include "models/buildcontroller.h"
+#include "models/devicemanager.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 
@@ -19,6 +21,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestBuildGui : public QObject
 {
@@ -29,8 +32,8 @@ class TestBuildGui : public QObject
 
     BuildResult buildWith(const QString &options)
     {
-        m_window->builds()->optionsBox()->setEditText(options);
-        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
+        part<BuildCoordinator>(*m_window)->optionsBox()->setEditText(options);
+        QSignalSpy spy(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
         // The shortcut, as a user presses it.
         QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
         if (!spy.wait(120000))
@@ -49,23 +52,23 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QSignalSpy ready(m_window.get(), &MainWindow::ready);
         QVERIFY(m_window->isReady() || ready.wait(120000));
-        QVERIFY(m_window->deviceManager()->currentDeviceSnapshot());
+        QVERIFY(part<DeviceManager>(*m_window)->currentDeviceSnapshot());
     }
 
     void errorShowsEverywhere()
     {
-        QVERIFY(m_window->editors()->openFile(m_data + QStringLiteral("error.cl")));
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(m_data + QStringLiteral("error.cl")));
         const BuildResult result = buildWith(QString());
         QVERIFY(!result.success());
-        KernelEditor *editor = m_window->editors()->currentEditor();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
         QCOMPARE(editor->markedLines(EditorDiagnostic::Error), QVector<int>{4});
         QVERIFY(editor->annotation(3).contains(QStringLiteral("undeclared identifier")));
-        QTreeWidget *list = m_window->diagnostics()->list();
+        QTreeWidget *list = part<DiagnosticsPanel>(*m_window)->list();
         QCOMPARE(list->topLevelItemCount(), 1);
         QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("error"));
         QCOMPARE(list->topLevelItem(0)->text(2), QStringLiteral("4"));
         const QString device = QString::fromStdString(result.logs().front().device);
-        QVERIFY(m_window->buildLog()->logText(device).contains(QStringLiteral("error:")));
+        QVERIFY(part<BuildLogPanel>(*m_window)->logText(device).contains(QStringLiteral("error:")));
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
 
         // Clicking the diagnostic moves the cursor to its line.
@@ -78,19 +81,19 @@ private slots:
 
     void warningsShowOnSuccess()
     {
-        QVERIFY(m_window->editors()->openFile(m_data + QStringLiteral("warning.cl")));
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(m_data + QStringLiteral("warning.cl")));
         const QString options = QStringLiteral("-I ") + m_data + QStringLiteral("headers");
         const BuildResult result = buildWith(options);
         QVERIFY2(result.success(), result.logs().empty() ? "" : result.logs().front().log.c_str());
         QCOMPARE(result.cache(), CacheState::Miss);
-        KernelEditor *editor = m_window->editors()->currentEditor();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
         QCOMPARE(editor->markedLines(EditorDiagnostic::Warning), QVector<int>{7});
         QVERIFY(editor->markedLines(EditorDiagnostic::Error).isEmpty());
         // The header's warning is listed (and not marked in this editor).
-        QCOMPARE(m_window->diagnostics()->list()->topLevelItemCount(), 2);
+        QCOMPARE(part<DiagnosticsPanel>(*m_window)->list()->topLevelItemCount(), 2);
         const QString device = QString::fromStdString(result.logs().front().device);
-        QVERIFY(m_window->buildLog()->logText(device).contains(QStringLiteral("warning:")));
-        QVERIFY(m_window->buildLog()->summary().contains(QStringLiteral("succeeded")));
+        QVERIFY(part<BuildLogPanel>(*m_window)->logText(device).contains(QStringLiteral("warning:")));
+        QVERIFY(part<BuildLogPanel>(*m_window)->summary().contains(QStringLiteral("succeeded")));
 
         // Same source, same options: served from the cache, warnings and all.
         const BuildResult again = buildWith(options);
@@ -98,16 +101,16 @@ private slots:
         QCOMPARE(editor->markedLines(EditorDiagnostic::Warning), QVector<int>{7});
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("cache hit")));
         // The options went into the history.
-        QCOMPARE(m_window->builds()->optionsBox()->itemText(0), options);
+        QCOMPARE(part<BuildCoordinator>(*m_window)->optionsBox()->itemText(0), options);
     }
 
     void editorStaysUsableDuringBuild()
     {
-        m_window->editors()->newDocument();
-        KernelEditor *editor = m_window->editors()->currentEditor();
+        part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
         editor->setText(QStringLiteral("__kernel void k(__global int *a) { a[0] = 1; }\n"));
-        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QSignalSpy spy(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         // The GUI thread is free while the worker builds: typing goes on.
         editor->append(QStringLiteral("// typed while building\n"));
         QVERIFY(spy.wait(120000));
@@ -118,7 +121,7 @@ private slots:
     void cleanupTestCase()
     {
         // Close without prompts: the test's buffers are disposable.
-        m_window->editors()->setConfirmCallback(
+        part<EditorTabs>(*m_window)->setConfirmCallback(
             [](const QString &) { return EditorTabs::CloseChoice::Discard; });
         m_window.reset();
     }

@@ -5,6 +5,7 @@
 // device; the export; a launch without contents says why and what keeps them.
 #include "clscope/capture.h"
 #include "clscope/loaderenv.h"
+#include "models/devicemanager.h"
 #include "sanitizers.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
@@ -15,6 +16,7 @@
 #include "widgets/profiledialog.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/timelinedock.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/capturecoordinator.h"
 #include "windows/mainwindow.h"
@@ -36,6 +38,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 namespace {
 const QString kExamples = QStringLiteral("/usr/share/doc/python-pyopencl-doc/examples");
@@ -52,8 +55,8 @@ class TestCaptureGui : public QObject
     bool m_haveOclgrind = false;
     QString m_demoCapture;
 
-    CaptureCoordinator *captures() const { return m_window->captures(); }
-    CaptureDock *dock() const { return m_window->captureDock(); }
+    CaptureCoordinator *captures() const { return part<CaptureCoordinator>(*m_window); }
+    CaptureDock *dock() const { return part<CaptureDock>(*m_window); }
 
     // The settings of a profile of `script`, on PoCL only (the profiled program sees only it).
     ProfileSettings settingsFor(const QString &script, const QString &output,
@@ -98,9 +101,9 @@ class TestCaptureGui : public QObject
 
     std::optional<RunResult> pressF5()
     {
-        QSignalSpy finished(m_window->runs(), &RunCoordinator::runFinished);
-        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
-        QSignalSpy refused(m_window->runs(), &RunCoordinator::runRefused);
+        QSignalSpy finished(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
+        QSignalSpy refused(part<RunCoordinator>(*m_window), &RunCoordinator::runRefused);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         for (int waited = 0; waited < 600 && finished.isEmpty() && failed.isEmpty() && refused.isEmpty();
              ++waited)
@@ -126,10 +129,10 @@ class TestCaptureGui : public QObject
 
     void setDevice(const QString &platformPart)
     {
-        const SnapshotPtr snapshot = m_window->deviceManager()->snapshot();
+        const SnapshotPtr snapshot = part<DeviceManager>(*m_window)->snapshot();
         for (const auto &p : snapshot->platforms)
             if (QString::fromStdString(p.name()).contains(platformPart) && !p.devices.empty())
-                m_window->deviceManager()->setCurrentDevice({p.index, p.devices.front().index});
+                part<DeviceManager>(*m_window)->setCurrentDevice({p.index, p.devices.front().index});
     }
 
     int kernelRecords(const CaptureSnapshot &s, const std::string &name) const
@@ -158,7 +161,7 @@ private slots:
                                         pocl.readAll().trimmed()));
         m_window = std::make_unique<MainWindow>();
         m_window->setModalErrors(false);
-        m_window->editors()->setConfirmCallback(
+        part<EditorTabs>(*m_window)->setConfirmCallback(
             [](const QString &) { return EditorTabs::CloseChoice::Discard; });
         m_window->resize(1600, 1000);
         m_window->show();
@@ -258,20 +261,21 @@ private slots:
         QCOMPARE(dock()->state(), CaptureDock::State::Opened);
         QCOMPARE(kernelRecords(captures()->snapshot(), "sum"), 1);
         // A program opens as a copy, with its captured options.
-        const int before = m_window->editors()->count();
+        const int before = part<EditorTabs>(*m_window)->count();
         QVERIFY(captures()->openProgram(0, true));
-        QCOMPARE(m_window->editors()->count(), before + 1);
-        QVERIFY(m_window->editors()->currentEditor()->text().contains(QStringLiteral("__kernel void sum")));
-        QVERIFY(m_window->editors()->isModified());
+        QCOMPARE(part<EditorTabs>(*m_window)->count(), before + 1);
+        QVERIFY(part<EditorTabs>(*m_window)->currentEditor()->text().contains(
+            QStringLiteral("__kernel void sum")));
+        QVERIFY(part<EditorTabs>(*m_window)->isModified());
         QVERIFY(captures()->openProgram(0, false));
-        QVERIFY(m_window->editors()->currentEditor()->isReadOnly());
+        QVERIFY(part<EditorTabs>(*m_window)->currentEditor()->isReadOnly());
         // Dropped on the editor, a capture opens in the Capture panel, not as text.
         {
-            const int tabs = m_window->editors()->count();
+            const int tabs = part<EditorTabs>(*m_window)->count();
             QMimeData mime;
             mime.setUrls({QUrl::fromLocalFile(m_demoCapture)});
             // Drops go to whoever accepted the DragEnter, as during a real drag: here an editor's text.
-            QWidget *viewport = m_window->editors()->currentEditor()->viewport();
+            QWidget *viewport = part<EditorTabs>(*m_window)->currentEditor()->viewport();
             QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
             QCoreApplication::sendEvent(viewport, &enter);
             QVERIFY(enter.isAccepted());
@@ -279,7 +283,7 @@ private slots:
             QSignalSpy reread(captures(), &CaptureCoordinator::snapshotShown);
             QCoreApplication::sendEvent(viewport, &drop);
             QVERIFY(reread.wait(30000));
-            QCOMPARE(m_window->editors()->count(), tabs);
+            QCOMPARE(part<EditorTabs>(*m_window)->count(), tabs);
             QCOMPARE(captures()->capturePath(), m_demoCapture);
         }
         // A missing file is said, not crashed on.
@@ -295,24 +299,26 @@ private slots:
         QVERIFY(openInWorkbench(0, &problem));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QCOMPARE(captures()->boundLaunch(), qint64(0));
-        QCOMPARE(m_window->arguments()->currentKernel(), QStringLiteral("sum"));
-        QVERIFY(m_window->editors()->title().contains(QStringLiteral("sum (launch 0)")));
-        QVERIFY(m_window->builds()->optionsBox()->currentText().contains(QStringLiteral("pyopencl")));
-        QCOMPARE(m_window->results()->expected().size(), std::size_t(3));
+        QCOMPARE(part<ArgumentsPanel>(*m_window)->currentKernel(), QStringLiteral("sum"));
+        QVERIFY(part<EditorTabs>(*m_window)->title().contains(QStringLiteral("sum (launch 0)")));
+        QVERIFY(part<BuildCoordinator>(*m_window)->optionsBox()->currentText().contains(
+            QStringLiteral("pyopencl")));
+        QCOMPARE(part<ResultsViewer>(*m_window)->expected().size(), std::size_t(3));
         std::optional<RunResult> run = pressF5();
         QVERIFY(run);
-        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
-        QVERIFY(m_window->results()->expectedText().contains(QStringLiteral("res_g equal")));
+        QVERIFY2(part<ResultsViewer>(*m_window)->expectedEqual(),
+                 qPrintable(part<ResultsViewer>(*m_window)->expectedText()));
+        QVERIFY(part<ResultsViewer>(*m_window)->expectedText().contains(QStringLiteral("res_g equal")));
 
         // The user changes the kernel: the comparison says it differs.
-        KernelEditor *e = m_window->editors()->currentEditor();
+        KernelEditor *e = part<EditorTabs>(*m_window)->currentEditor();
         e->setText(
             e->text().replace(QStringLiteral("a_g[gid] + b_g[gid]"), QStringLiteral("a_g[gid] - b_g[gid]")));
         run = pressF5();
         QVERIFY(run);
-        QVERIFY(!m_window->results()->expectedEqual());
-        QVERIFY2(m_window->results()->expectedText().contains(QStringLiteral("res_g differs")),
-                 qPrintable(m_window->results()->expectedText()));
+        QVERIFY(!part<ResultsViewer>(*m_window)->expectedEqual());
+        QVERIFY2(part<ResultsViewer>(*m_window)->expectedText().contains(QStringLiteral("res_g differs")),
+                 qPrintable(part<ResultsViewer>(*m_window)->expectedText()));
         e->setText(
             e->text().replace(QStringLiteral("a_g[gid] - b_g[gid]"), QStringLiteral("a_g[gid] + b_g[gid]")));
 
@@ -322,7 +328,8 @@ private slots:
         run = pressF5();
         QVERIFY(run);
         QVERIFY(QString::fromStdString(run->device()).contains(QStringLiteral("Oclgrind")));
-        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
+        QVERIFY2(part<ResultsViewer>(*m_window)->expectedEqual(),
+                 qPrintable(part<ResultsViewer>(*m_window)->expectedText()));
         setDevice(QStringLiteral("Portable Computing Language"));
     }
 
@@ -369,12 +376,12 @@ private slots:
         s.environment << QStringLiteral("PYOPENCL_NO_CACHE=1");
         QVERIFY(profileToEnd(s));
         QString problem;
-        const int before = m_window->editors()->count();
+        const int before = part<EditorTabs>(*m_window)->count();
         QVERIFY(openInWorkbench(0, &problem));
         QVERIFY2(problem.contains(QStringLiteral("contents were not captured")), qPrintable(problem));
         QVERIFY2(problem.contains(QStringLiteral("Keep buffer contents")), qPrintable(problem));
         QVERIFY(dock()->launchProblemText().contains(QStringLiteral("not captured")));
-        QCOMPARE(m_window->editors()->count(), before + 1); // the source is there to read
+        QCOMPARE(part<EditorTabs>(*m_window)->count(), before + 1); // the source is there to read
     }
 
     // The program sees OpenCL as the user has it: variables the window set for itself (its private vendors
@@ -423,13 +430,14 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const std::optional<RunResult> run = pressF5();
         QVERIFY(run);
-        QVERIFY2(m_window->results()->expectedEqual(), qPrintable(m_window->results()->expectedText()));
+        QVERIFY2(part<ResultsViewer>(*m_window)->expectedEqual(),
+                 qPrintable(part<ResultsViewer>(*m_window)->expectedText()));
     }
 
     void cleanupTestCase()
     {
         if (m_window)
-            m_window->editors()->closeAll();
+            part<EditorTabs>(*m_window)->closeAll();
         m_window.reset();
     }
 };

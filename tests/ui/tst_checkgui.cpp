@@ -6,6 +6,7 @@
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/checkcoordinator.h"
 #include "windows/mainwindow.h"
@@ -22,6 +23,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestCheckGui : public QObject
 {
@@ -33,9 +35,9 @@ class TestCheckGui : public QObject
     {
         for (const QString &spec : specs) {
             QString error;
-            QVERIFY2(m_window->arguments()->applySpec(spec, &error), qPrintable(error));
+            QVERIFY2(part<ArgumentsPanel>(*m_window)->applySpec(spec, &error), qPrintable(error));
         }
-        m_window->arguments()->setRange(global, QString());
+        part<ArgumentsPanel>(*m_window)->setRange(global, QString());
     }
 
 private slots:
@@ -45,25 +47,25 @@ private slots:
         qputenv("CLSCOPE_CACHE_DIR", m_dir.path().toLocal8Bit());
         qputenv("CLSCOPE_DEVICE", "pocl");
         m_window = std::make_unique<MainWindow>();
-        m_window->checks()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        part<CheckCoordinator>(*m_window)->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
         m_window->show();
         QSignalSpy ready(m_window.get(), &MainWindow::ready);
         QVERIFY(m_window->isReady() || ready.wait(120000));
-        QVERIFY(m_window->editors()->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/check/bugs.cl")));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/check/bugs.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
     }
 
     void outOfBoundsReadAtItsLine()
     {
-        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("oob_read")));
+        QVERIFY(part<ArgumentsPanel>(*m_window)->setCurrentKernel(QStringLiteral("oob_read")));
         fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
              QStringLiteral("16"));
-        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
-        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
+        QSignalSpy finished(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFailed);
         QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::ControlModifier);
-        QVERIFY(m_window->checks()->isBusy());
+        QVERIFY(part<CheckCoordinator>(*m_window)->isBusy());
         QVERIFY(finished.wait(120000) || !failed.isEmpty());
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         QVERIFY(finished.at(0).at(1).toInt() >= 1);
@@ -85,41 +87,44 @@ private slots:
         }
         QVERIFY2(found, "no invalid read of oob_read at line 8 in the diagnostics list");
         // On the editor: an error marker on line 8.
-        KernelEditor *editor = m_window->builds()->builtEditor();
+        KernelEditor *editor = part<BuildCoordinator>(*m_window)->builtEditor();
         QVERIFY(editor);
         QVERIFY(editor->markedLines(EditorDiagnostic::Severity::Error).contains(8));
-        QVERIFY(m_window->checks()->lastView().summary.contains(QStringLiteral("error")));
+        QVERIFY(part<CheckCoordinator>(*m_window)->lastView().summary.contains(QStringLiteral("error")));
     }
 
     void cleanKernelChecksClean()
     {
-        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("clean")));
+        QVERIFY(part<ArgumentsPanel>(*m_window)->setCurrentKernel(QStringLiteral("clean")));
         fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros"),
               QStringLiteral("n=uint:16")},
              QStringLiteral("16"));
-        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
-        QVERIFY(m_window->checks()->checkCurrent());
+        QSignalSpy finished(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFinished);
+        QVERIFY(part<CheckCoordinator>(*m_window)->checkCurrent());
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.at(0).at(1).toInt(), 0);
-        QVERIFY(m_window->checks()->lastView().summary.endsWith(QStringLiteral("clean")));
-        QVERIFY(m_window->builds()->builtEditor()->markedLines(EditorDiagnostic::Severity::Error).isEmpty());
+        QVERIFY(part<CheckCoordinator>(*m_window)->lastView().summary.endsWith(QStringLiteral("clean")));
+        QVERIFY(part<BuildCoordinator>(*m_window)
+                    ->builtEditor()
+                    ->markedLines(EditorDiagnostic::Severity::Error)
+                    .isEmpty());
     }
 
     // The child is watched through QProcess, not waited on by a worker: a build started while the check
     // runs finishes before the check does (it used to queue behind it on the one shared worker).
     void buildDoesNotWaitForTheCheck()
     {
-        QVERIFY(m_window->arguments()->setCurrentKernel(QStringLiteral("clean")));
+        QVERIFY(part<ArgumentsPanel>(*m_window)->setCurrentKernel(QStringLiteral("clean")));
         fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros"),
               QStringLiteral("n=uint:16")},
              QStringLiteral("16"));
-        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->checks()->checkCurrent());
-        QVERIFY(m_window->builds()->buildCurrent());
+        QSignalSpy finished(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFinished);
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<CheckCoordinator>(*m_window)->checkCurrent());
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
         QVERIFY(finished.isEmpty());
-        QVERIFY(m_window->checks()->isBusy());
+        QVERIFY(part<CheckCoordinator>(*m_window)->isBusy());
         QVERIFY(finished.wait(120000));
     }
 
@@ -140,26 +145,26 @@ private slots:
     // An unsaved buffer: the report lands in its tab, at its line, never at the session's copy.
     void unsavedBufferReportsLandInItsTab()
     {
-        m_window->editors()->newDocument();
-        KernelEditor *editor = m_window->editors()->currentEditor();
+        part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
         editor->setText(
             QStringLiteral("__kernel void oob_read(__global const float *in, __global float *out)\n"
                            "{\n    const size_t i = get_global_id(0);\n    out[i] = in[i + 1];\n}\n"));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
         QTest::qWait(1);
         fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
              QStringLiteral("16"));
-        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
-        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
-        QVERIFY(m_window->checks()->checkCurrent());
+        QSignalSpy finished(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFailed);
+        QVERIFY(part<CheckCoordinator>(*m_window)->checkCurrent());
         QVERIFY(finished.wait(120000) || !failed.isEmpty());
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         QVERIFY(editor->markedLines(EditorDiagnostic::Severity::Error).contains(4));
         QTreeWidget *list = m_window->findChild<DiagnosticsPanel *>()->list();
         QVERIFY(list->topLevelItemCount() >= 1);
-        QCOMPARE(list->topLevelItem(0)->text(1), m_window->editors()->title());
+        QCOMPARE(list->topLevelItem(0)->text(1), part<EditorTabs>(*m_window)->title());
         QVERIFY(!list->topLevelItem(0)->toolTip(1).contains(QStringLiteral(".cl")) ||
                 list->topLevelItem(0)->toolTip(1).contains(QStringLiteral("unsaved")));
     }
@@ -178,18 +183,19 @@ private slots:
                 qunsetenv("CLSCOPE_BUILD_OPTIONS");
                 options->setEditText(QString());
             }
-        } restore{m_window->builds()->optionsBox()};
-        m_window->builds()->optionsBox()->setEditText(QStringLiteral("-D CLSCOPE_TEST_USER=2"));
-        m_window->editors()->newDocument();
-        m_window->editors()->currentEditor()->setText(
+        } restore{part<BuildCoordinator>(*m_window)->optionsBox()};
+        part<BuildCoordinator>(*m_window)->optionsBox()->setEditText(
+            QStringLiteral("-D CLSCOPE_TEST_USER=2"));
+        part<EditorTabs>(*m_window)->newDocument();
+        part<EditorTabs>(*m_window)->currentEditor()->setText(
             QStringLiteral("#if defined(CLSCOPE_USING_POCL) && defined(CLSCOPE_USING_OCLGRIND)\n"
                            "#error the check was handed the PoCL build's options\n"
                            "#endif\n"
                            "__kernel void scale(__global const float *in, __global float *out)\n"
                            "{\n    const size_t i = get_global_id(0);\n"
                            "    out[i] = in[i] * CLSCOPE_TEST_ENV * CLSCOPE_TEST_USER;\n}\n"));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
         const BuildResult build = built.at(0).at(0).value<BuildResult>();
         QVERIFY2(build.success(), build.logs().empty() ? "" : build.logs().front().log.c_str());
@@ -199,15 +205,15 @@ private slots:
         QTest::qWait(1);
         fill({QStringLiteral("in=buffer:float:16:iota"), QStringLiteral("out=buffer:float:16:zeros")},
              QStringLiteral("16"));
-        QSignalSpy finished(m_window->checks(), &CheckCoordinator::checkFinished);
-        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
-        QVERIFY(m_window->checks()->checkCurrent());
+        QSignalSpy finished(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFinished);
+        QSignalSpy failed(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFailed);
+        QVERIFY(part<CheckCoordinator>(*m_window)->checkCurrent());
         QVERIFY(finished.wait(120000) || !failed.isEmpty());
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
-        QVERIFY2(m_window->checks()->lastView().summary.endsWith(QStringLiteral("clean")),
-                 qPrintable(m_window->checks()->lastView().summary));
+        QVERIFY2(part<CheckCoordinator>(*m_window)->lastView().summary.endsWith(QStringLiteral("clean")),
+                 qPrintable(part<CheckCoordinator>(*m_window)->lastView().summary));
         // The child got the options as typed: an unsaved buffer has no folder to add.
-        const std::vector<std::string> &args = m_window->checks()->lastChildArguments();
+        const std::vector<std::string> &args = part<CheckCoordinator>(*m_window)->lastChildArguments();
         const auto options = std::find(args.begin(), args.end(), std::string("--options"));
         QVERIFY(options != args.end() && options + 1 != args.end());
         QCOMPARE(*(options + 1), std::string("-D CLSCOPE_TEST_USER=2"));
@@ -215,9 +221,9 @@ private slots:
 
     void noCheckWithoutARun()
     {
-        m_window->arguments()->setRange(QString(), QString());
-        QSignalSpy failed(m_window->checks(), &CheckCoordinator::checkFailed);
-        QVERIFY(!m_window->checks()->checkCurrent());
+        part<ArgumentsPanel>(*m_window)->setRange(QString(), QString());
+        QSignalSpy failed(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFailed);
+        QVERIFY(!part<CheckCoordinator>(*m_window)->checkCurrent());
         QCOMPARE(failed.size(), 1);
     }
 };

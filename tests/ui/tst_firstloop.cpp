@@ -3,12 +3,14 @@
 // what the user sees (never a failed build, never the previous tab's program, never the previous
 // device); the window fits 1280x800 and 1024x700; Quit with unsaved tabs asks once and Cancel keeps them.
 #include "clscope/runner.h"
+#include "models/devicemanager.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/runhistory.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -30,6 +32,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestFirstLoop : public QObject
 {
@@ -39,11 +42,11 @@ class TestFirstLoop : public QObject
     std::unique_ptr<MainWindow> m_window;
     bool m_haveOclgrind = false;
 
-    EditorTabs *tabs() const { return m_window->editors(); }
+    EditorTabs *tabs() const { return part<EditorTabs>(*m_window); }
 
     BuildResult pressCtrlB()
     {
-        QSignalSpy spy(m_window->builds(), &BuildCoordinator::buildFinished);
+        QSignalSpy spy(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
         QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
         if (!spy.wait(120000))
             return {};
@@ -54,9 +57,9 @@ class TestFirstLoop : public QObject
     // F5 as the user presses it; the run's result, or nothing when it was refused or failed.
     std::optional<RunResult> pressF5(QString *refusal = nullptr)
     {
-        QSignalSpy finished(m_window->runs(), &RunCoordinator::runFinished);
-        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
-        QSignalSpy refused(m_window->runs(), &RunCoordinator::runRefused);
+        QSignalSpy finished(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
+        QSignalSpy refused(part<RunCoordinator>(*m_window), &RunCoordinator::runRefused);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         for (int waited = 0; waited < 240 && finished.isEmpty() && failed.isEmpty() && refused.isEmpty();
              ++waited)
@@ -72,18 +75,18 @@ class TestFirstLoop : public QObject
 
     void setDevice(const QString &platformPart)
     {
-        const SnapshotPtr snapshot = m_window->deviceManager()->snapshot();
+        const SnapshotPtr snapshot = part<DeviceManager>(*m_window)->snapshot();
         for (const auto &p : snapshot->platforms) {
             if (QString::fromStdString(p.name()).contains(platformPart) && !p.devices.empty())
-                m_window->deviceManager()->setCurrentDevice({p.index, p.devices.front().index});
+                part<DeviceManager>(*m_window)->setCurrentDevice({p.index, p.devices.front().index});
         }
     }
 
     QString currentPlatform() const
     {
-        const auto key = m_window->deviceManager()->currentDevice();
+        const auto key = part<DeviceManager>(*m_window)->currentDevice();
         return QString::fromStdString(
-            m_window->deviceManager()->snapshot()->platforms[size_t(key.platform)].name());
+            part<DeviceManager>(*m_window)->snapshot()->platforms[size_t(key.platform)].name());
     }
 
 private slots:
@@ -120,7 +123,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QSignalSpy ready(m_window.get(), &MainWindow::ready);
         QVERIFY(m_window->isReady() || ready.wait(120000));
-        QVERIFY(m_window->deviceManager()->currentDeviceSnapshot());
+        QVERIFY(part<DeviceManager>(*m_window)->currentDeviceSnapshot());
     }
 
     void pocLIsTheDefaultDevice()
@@ -193,7 +196,8 @@ private slots:
         QCOMPARE(b->value(0), first);
         QCOMPARE(b->value(b->count - 1), last);
         // The run names its device: the history row and the status bar.
-        QVERIFY(m_window->runHistory()->entries().back().device.contains(QStringLiteral("pthread")));
+        QVERIFY(
+            part<RunHistoryPanel>(*m_window)->entries().back().device.contains(QStringLiteral("pthread")));
         QVERIFY(m_window->statusBar()->currentMessage().contains(QString::fromStdString(result->device())));
     }
 
@@ -209,7 +213,7 @@ private slots:
         const int line = editor->text().left(editor->text().indexOf(QStringLiteral("oops"))).count(u'\n') + 1;
         QVERIFY(!pressCtrlB().success());
         QCOMPARE(editor->markedLines(EditorDiagnostic::Error), QVector<int>{line});
-        QTreeWidget *list = m_window->diagnostics()->list();
+        QTreeWidget *list = part<DiagnosticsPanel>(*m_window)->list();
         QVERIFY(list->topLevelItemCount() >= 1);
         QCOMPARE(list->topLevelItem(0)->text(1), title);
         QVERIFY(!list->topLevelItem(0)->toolTip(1).contains(QStringLiteral("tempfile")));
@@ -242,7 +246,7 @@ private slots:
         QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
         QVERIFY(pressF5());
         QVERIFY(tabs()->openSample(QStringLiteral("reduction.cl")));
-        QSignalSpy builds(m_window->builds(), &BuildCoordinator::buildFinished);
+        QSignalSpy builds(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
         const auto result = pressF5();
         QVERIFY(result);
         QCOMPARE(builds.size(), 1);
@@ -271,7 +275,8 @@ private slots:
         QVERIFY2(QString::fromStdString(onOclgrind->device()).contains(QStringLiteral("Oclgrind")),
                  onOclgrind->device().c_str());
         QCOMPARE(onOclgrind->buffer("c")->value(7), 9.0);
-        QVERIFY(m_window->runHistory()->entries().back().device.contains(QStringLiteral("Oclgrind")));
+        QVERIFY(
+            part<RunHistoryPanel>(*m_window)->entries().back().device.contains(QStringLiteral("Oclgrind")));
         setDevice(QStringLiteral("Portable"));
     }
 
@@ -281,12 +286,12 @@ private slots:
     {
         QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
         QVERIFY(pressCtrlB().success());
-        ArgumentsPanel *panel = m_window->arguments();
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
         QString error;
         QVERIFY(panel->applySpec(QStringLiteral("c=buffer:float:4611686018427387903:zeros"), &error));
         QElapsedTimer timer;
         timer.start();
-        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         QVERIFY(!failed.isEmpty() || failed.wait(10000));
         QVERIFY(timer.elapsed() < 5000);
@@ -303,7 +308,7 @@ private slots:
 
         // A local size over the device limit: the Local field carries it.
         panel->setRange(QStringLiteral("1024"), QStringLiteral("999999"));
-        QSignalSpy failedAgain(m_window->runs(), &RunCoordinator::runFailed);
+        QSignalSpy failedAgain(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         QVERIFY(!failedAgain.isEmpty() || failedAgain.wait(60000));
         auto *local = panel->findChild<QLineEdit *>(QStringLiteral("localSize"));
@@ -362,16 +367,16 @@ private slots:
         setDevice(QStringLiteral("Oclgrind"));
         QVERIFY(pressCtrlB().success());
         QCOMPARE(tabs()->currentEditor()->markedLines(EditorDiagnostic::Warning), QVector<int>{4});
-        ArgumentsPanel *panel = m_window->arguments();
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
         QVERIFY(panel->setCurrentKernel(QStringLiteral("oob_read")));
         QString error;
         QVERIFY(panel->applySpec(QStringLiteral("in=buffer:float:16:iota"), &error));
         QVERIFY(panel->applySpec(QStringLiteral("out=buffer:float:16:zeros"), &error));
         panel->setRange(QStringLiteral("16"));
-        QSignalSpy reported(m_window->runs(), &RunCoordinator::oclgrindReported);
+        QSignalSpy reported(part<RunCoordinator>(*m_window), &RunCoordinator::oclgrindReported);
         pressF5();
         QVERIFY(!reported.isEmpty() || reported.wait(10000));
-        QTreeWidget *list = m_window->diagnostics()->list();
+        QTreeWidget *list = part<DiagnosticsPanel>(*m_window)->list();
         QVERIFY(list->topLevelItemCount() >= 1);
         QVERIFY2(list->topLevelItem(0)->text(4).contains(QStringLiteral("Invalid read")),
                  qPrintable(list->topLevelItem(0)->text(4)));
@@ -388,8 +393,8 @@ private slots:
         const QString data = QStringLiteral(CLSCOPE_TEST_DATA "/build/");
         QVERIFY(tabs()->openFile(data + QStringLiteral("warning.cl")));
         KernelEditor *main = tabs()->currentEditor();
-        m_window->builds()->optionsBox()->setEditText(QStringLiteral("-I ") + data +
-                                                      QStringLiteral("headers"));
+        part<BuildCoordinator>(*m_window)->optionsBox()->setEditText(QStringLiteral("-I ") + data +
+                                                                     QStringLiteral("headers"));
         QVERIFY(pressCtrlB().success());
         QVERIFY(tabs()->openFile(data + QStringLiteral("headers/helper.h")));
         KernelEditor *header = tabs()->currentEditor();
@@ -400,7 +405,7 @@ private slots:
         QVERIFY(again.success());
         QVERIFY2(QString::fromStdString(again.sourcePath()).endsWith(QStringLiteral("warning.cl")),
                  again.sourcePath().c_str());
-        m_window->builds()->optionsBox()->setEditText(QString());
+        part<BuildCoordinator>(*m_window)->optionsBox()->setEditText(QString());
     }
 
     // A program the cache cannot key (a header named by a macro) says why in the build's summary.

@@ -1,8 +1,10 @@
 // The real main window, offscreen: it shows at once, fills the device tree off the GUI thread, names the
 // current device in the status bar, remembers it, filters, exports JSON and saves a screenshot.
+#include "models/devicemanager.h"
 #include "models/devicetreemodel.h"
 #include "testicd.h"
 #include "widgets/devicedock.h"
+#include "windowparts.h"
 #include "windows/mainwindow.h"
 
 #include <QApplication>
@@ -20,6 +22,7 @@
 #include <QTreeView>
 
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestMainWindow : public QObject
 {
@@ -53,14 +56,14 @@ private slots:
         w.show();
         // Enumeration runs off the GUI thread: the window is up before the devices are known.
         QVERIFY(timer.elapsed() < 5000);
-        QCOMPARE(w.deviceDock()->currentPage(), QStringLiteral("loading"));
+        QCOMPARE(part<DeviceDock>(w)->currentPage(), QStringLiteral("loading"));
         QVERIFY(waitReady(w));
-        QCOMPARE(w.deviceDock()->currentPage(), QStringLiteral("tree"));
-        QCOMPARE(w.deviceDock()->model()->rowCount(), 2);
-        QVERIFY(w.deviceManager()->currentDevice().isValid());
-        const QString status = w.deviceStatusLabel()->text();
-        QVERIFY2(status.contains(w.deviceManager()->currentDeviceName()), qPrintable(status));
-        QVERIFY(w.deviceDock()->view()->currentIndex().isValid());
+        QCOMPARE(part<DeviceDock>(w)->currentPage(), QStringLiteral("tree"));
+        QCOMPARE(part<DeviceDock>(w)->model()->rowCount(), 2);
+        QVERIFY(part<DeviceManager>(w)->currentDevice().isValid());
+        const QString status = part<QLabel>(w, QStringLiteral("deviceStatus"))->text();
+        QVERIFY2(status.contains(part<DeviceManager>(w)->currentDeviceName()), qPrintable(status));
+        QVERIFY(part<DeviceDock>(w)->view()->currentIndex().isValid());
     }
 
     void filterCopyExport()
@@ -68,7 +71,7 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(waitReady(w));
-        DeviceDock *dock = w.deviceDock();
+        DeviceDock *dock = part<DeviceDock>(w);
         QTest::keyClicks(dock->filterEdit(), QStringLiteral("CL_DEVICE_MAX_COMPUTE_UNITS"));
         const QString text = modelToText(*dock->view()->model());
         QVERIFY2(text.contains(QStringLiteral("Oclgrind Simulator")), qPrintable(text));
@@ -97,17 +100,17 @@ private slots:
             w.show();
             QVERIFY(waitReady(w));
             const DeviceKey other{1, 0};
-            const DeviceKey first = w.deviceManager()->currentDevice();
+            const DeviceKey first = part<DeviceManager>(w)->currentDevice();
             const DeviceKey pick = first == other ? DeviceKey{0, 0} : other;
-            w.deviceManager()->setCurrentDevice(pick);
-            chosen = w.deviceManager()->currentDeviceName();
-            QVERIFY(w.deviceStatusLabel()->text().contains(chosen));
+            part<DeviceManager>(w)->setCurrentDevice(pick);
+            chosen = part<DeviceManager>(w)->currentDeviceName();
+            QVERIFY(part<QLabel>(w, QStringLiteral("deviceStatus"))->text().contains(chosen));
             w.close();
         }
         MainWindow again;
         again.show();
         QVERIFY(waitReady(again));
-        QCOMPARE(again.deviceManager()->currentDeviceName(), chosen);
+        QCOMPARE(part<DeviceManager>(again)->currentDeviceName(), chosen);
     }
 
     void docksAndScreenshot()

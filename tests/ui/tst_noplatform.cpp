@@ -1,5 +1,6 @@
 // With no OpenCL platform installed the device panel explains how to get one instead of an empty tree.
 #include "widgets/devicedock.h"
+#include "windowparts.h"
 #include "windows/mainwindow.h"
 
 #include <QLabel>
@@ -9,6 +10,7 @@
 #include <QTest>
 
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestNoPlatform : public QObject
 {
@@ -28,13 +30,14 @@ private slots:
         w.show();
         QSignalSpy spy(&w, &MainWindow::ready);
         QVERIFY(w.isReady() || spy.wait(60000));
-        QCOMPARE(w.deviceDock()->currentPage(), QStringLiteral("empty"));
-        const auto labels = w.deviceDock()->findChildren<QLabel *>();
+        QCOMPARE(part<DeviceDock>(w)->currentPage(), QStringLiteral("empty"));
+        const auto labels = part<DeviceDock>(w)->findChildren<QLabel *>();
         bool explained = false;
         for (const QLabel *l : labels)
             explained |= l->text().contains(QStringLiteral("pocl-opencl-icd")) && l->isVisible();
         QVERIFY(explained);
-        QCOMPARE(w.deviceStatusLabel()->text(), QStringLiteral("No OpenCL platform"));
+        QCOMPARE(part<QLabel>(w, QStringLiteral("deviceStatus"))->text(),
+                 QStringLiteral("No OpenCL platform"));
     }
 };
 

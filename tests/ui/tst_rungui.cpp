@@ -2,6 +2,7 @@
 // in the panel, run with F5, and its results read in the viewer; bad input names the argument; the run
 // history re-runs; per-kernel values come back.
 #include "models/buffertablemodel.h"
+#include "models/devicemanager.h"
 #include "models/poolmonitor.h"
 #include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
@@ -11,6 +12,7 @@
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 #include "widgets/timelinedock.h"
+#include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
@@ -26,6 +28,7 @@
 
 using namespace clscope;
 using namespace clscope::ui;
+using clscope::test::part;
 
 class TestRunGui : public QObject
 {
@@ -35,7 +38,7 @@ class TestRunGui : public QObject
 
     RunResult runWithF5()
     {
-        QSignalSpy spy(m_window->runs(), &RunCoordinator::runFinished);
+        QSignalSpy spy(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         if (!spy.wait(120000))
             return {};
@@ -52,16 +55,16 @@ private slots:
         m_window->show();
         QSignalSpy ready(m_window.get(), &MainWindow::ready);
         QVERIFY(m_window->isReady() || ready.wait(120000));
-        QVERIFY(m_window->editors()->openSample(QStringLiteral("vector_add.cl")));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QVERIFY(part<EditorTabs>(*m_window)->openSample(QStringLiteral("vector_add.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
-        QCOMPARE(m_window->arguments()->kernelNames(), QStringList{QStringLiteral("vector_add")});
+        QCOMPARE(part<ArgumentsPanel>(*m_window)->kernelNames(), QStringList{QStringLiteral("vector_add")});
     }
 
     void fillRunAndRead()
     {
-        ArgumentsPanel *panel = m_window->arguments();
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
         for (const char *spec : {"a=buffer:float:4096:iota", "b=buffer:float:4096:fill=0.5",
                                  "c=buffer:float:4096:zeros", "n=uint:4000"}) {
             QString error;
@@ -76,28 +79,32 @@ private slots:
         for (std::size_t i = 0; i < 4096; ++i)
             QCOMPARE(c->value(i), i < 4000 ? double(i) + 0.5 : 0.0);
         // The viewer shows it: one row per element, formatted.
-        QVERIFY(m_window->results()->selectBuffer(QStringLiteral("c")));
-        BufferTableModel *model = m_window->results()->model();
+        QVERIFY(part<ResultsViewer>(*m_window)->selectBuffer(QStringLiteral("c")));
+        BufferTableModel *model = part<ResultsViewer>(*m_window)->model();
         QCOMPARE(model->rowCount(), 4096);
         QCOMPARE(model->index(10, 0).data().toString(), QStringLiteral("10.5"));
-        QVERIFY(m_window->results()->summaryText().contains(QStringLiteral("max 3999.5")));
+        QVERIFY(part<ResultsViewer>(*m_window)->summaryText().contains(QStringLiteral("max 3999.5")));
         model->setFormat(NumberFormat::Scientific);
         QVERIFY(model->index(10, 0).data().toString().contains(u'e'));
         model->setFormat(NumberFormat::Decimal);
         // Compare a with itself and with c.
-        QVERIFY(m_window->results()->compareWith(QStringLiteral("c"), 0).startsWith(QStringLiteral("Equal")));
+        QVERIFY(part<ResultsViewer>(*m_window)
+                    ->compareWith(QStringLiteral("c"), 0)
+                    .startsWith(QStringLiteral("Equal")));
         // Save and compare with the saved .npy.
         const QString npy = m_dir.filePath(QStringLiteral("c.npy"));
-        QCOMPARE(m_window->results()->saveBuffer(npy), QString());
-        QVERIFY(m_window->results()->compareWith(npy, 1e-6).startsWith(QStringLiteral("Equal")));
-        QCOMPARE(m_window->results()->saveBuffer(m_dir.filePath(QStringLiteral("c.csv"))), QString());
-        QCOMPARE(m_window->runHistory()->entries().size(), 1);
+        QCOMPARE(part<ResultsViewer>(*m_window)->saveBuffer(npy), QString());
+        QVERIFY(part<ResultsViewer>(*m_window)->compareWith(npy, 1e-6).startsWith(QStringLiteral("Equal")));
+        QCOMPARE(part<ResultsViewer>(*m_window)->saveBuffer(m_dir.filePath(QStringLiteral("c.csv"))),
+                 QString());
+        QCOMPARE(part<RunHistoryPanel>(*m_window)->entries().size(), 1);
 
         // The run's buffers came from the runner's pool, which the pool dock now shows: three 16 KiB
         // buffers, all back in the pool (held) after the run.
         PoolDock *pool = m_window->findChild<PoolDock *>();
         QVERIFY(pool);
-        QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->pool(), m_window->runs()->controller()->pool(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->pool(),
+                                  part<RunCoordinator>(*m_window)->controller()->pool(), 10000);
         QVERIFY(pool->monitor()->pool());
         QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->stats().counters.heldBlocks, std::uint64_t(3), 10000);
         QCOMPARE(pool->monitor()->stats().counters.activeBlocks, std::uint64_t(0));
@@ -111,7 +118,7 @@ private slots:
 
     void badInputNamesTheArgument()
     {
-        ArgumentsPanel *panel = m_window->arguments();
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
         QString error;
         QVERIFY(panel->applySpec(QStringLiteral("n=uint:-5"), &error));
         QVERIFY(!panel->makeRequest(&error));
@@ -122,7 +129,7 @@ private slots:
         QVERIFY(panel->applySpec(QStringLiteral("n=uint:4000"), &error));
         // A local size over the device limit is refused by name when the run starts.
         panel->setRange(QStringLiteral("4096"), QStringLiteral("8192"));
-        QSignalSpy failed(m_window->runs(), &RunCoordinator::runFailed);
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
         QTest::keyClick(m_window.get(), Qt::Key_F5);
         QVERIFY(failed.wait(120000));
         QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("CL_DEVICE_MAX_WORK_GROUP_SIZE")),
@@ -132,10 +139,10 @@ private slots:
 
     void historyRerunsAndValuesPersist()
     {
-        RunHistoryPanel *history = m_window->runHistory();
+        RunHistoryPanel *history = part<RunHistoryPanel>(*m_window);
         const qsizetype before = history->entries().size();
         history->list()->setCurrentItem(history->list()->topLevelItem(0));
-        QSignalSpy spy(m_window->runs(), &RunCoordinator::runFinished);
+        QSignalSpy spy(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
         emit history->rerunRequested(history->entries().front().state);
         QVERIFY(spy.wait(120000));
         QCOMPARE(history->entries().size(), before + 1);
@@ -143,8 +150,9 @@ private slots:
 
         // Saved per kernel: a fresh panel on the same build gets the values back.
         ArgumentsPanel fresh;
-        fresh.setBuild(m_window->arguments()->build(), m_window->deviceManager()->currentDeviceSnapshot());
-        QCOMPARE(fresh.state().specs, m_window->arguments()->state().specs);
+        fresh.setBuild(part<ArgumentsPanel>(*m_window)->build(),
+                       part<DeviceManager>(*m_window)->currentDeviceSnapshot());
+        QCOMPARE(fresh.state().specs, part<ArgumentsPanel>(*m_window)->state().specs);
         QCOMPARE(fresh.state().global, QStringLiteral("4096"));
     }
 
@@ -152,32 +160,33 @@ private slots:
     // run that prints nothing hides the pane.
     void printfUnderResults()
     {
-        const int index = m_window->editors()->newDocument();
-        KernelEditor *editor = m_window->editors()->editor(index);
+        const int index = part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->editor(index);
         QVERIFY(editor);
         editor->setText(QStringLiteral("__kernel void hello(__global int *out)\n{\n"
                                        "    const int i = get_global_id(0);\n"
                                        "    printf(\"item %d\\n\", i);\n    out[i] = i;\n}\n"));
-        QSignalSpy built(m_window->builds(), &BuildCoordinator::buildFinished);
-        QVERIFY(m_window->builds()->buildCurrent());
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
         QVERIFY(built.wait(120000));
         QString error;
-        QVERIFY2(m_window->arguments()->applySpec(QStringLiteral("out=buffer:int:3:zeros"), &error),
+        QVERIFY2(part<ArgumentsPanel>(*m_window)->applySpec(QStringLiteral("out=buffer:int:3:zeros"), &error),
                  qPrintable(error));
-        m_window->arguments()->setRange(QStringLiteral("3"), QString());
+        part<ArgumentsPanel>(*m_window)->setRange(QStringLiteral("3"), QString());
         const RunResult result = runWithF5();
         QCOMPARE(result.printed(), std::string("item 0\nitem 1\nitem 2\n"));
-        auto *pane = m_window->results()->findChild<QPlainTextEdit *>(QStringLiteral("resultsPrintf"));
+        auto *pane =
+            part<ResultsViewer>(*m_window)->findChild<QPlainTextEdit *>(QStringLiteral("resultsPrintf"));
         QVERIFY(pane);
-        QVERIFY(pane->isVisibleTo(m_window->results()));
+        QVERIFY(pane->isVisibleTo(part<ResultsViewer>(*m_window)));
         QCOMPARE(pane->toPlainText(), QStringLiteral("item 0\nitem 1\nitem 2\n"));
-        m_window->results()->showResult(RunResult());
-        QVERIFY(!pane->isVisibleTo(m_window->results()));
+        part<ResultsViewer>(*m_window)->showResult(RunResult());
+        QVERIFY(!pane->isVisibleTo(part<ResultsViewer>(*m_window)));
     }
 
     void cleanupTestCase()
     {
-        m_window->editors()->setConfirmCallback(
+        part<EditorTabs>(*m_window)->setConfirmCallback(
             [](const QString &) { return EditorTabs::CloseChoice::Discard; });
         m_window.reset();
     }

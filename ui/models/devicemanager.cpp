@@ -17,6 +17,7 @@ DeviceManager::DeviceManager(QObject *parent)
     : QObject(parent)
     , m_enumerator(std::make_unique<DeviceWorker>(QStringLiteral("devices")))
 {
+    setObjectName(QStringLiteral("deviceManager"));
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<DeviceKey>();
 }

@@ -335,6 +335,17 @@ void PoolDock::setDevice(cl_device_id device, const QString &name)
     updateActions();
 }
 
+void PoolDock::onCurrentDeviceChanged(const DeviceSnapshot *device)
+{
+    setDevice(device ? device->id : nullptr, device ? QString::fromStdString(device->name()) : QString());
+}
+
+void PoolDock::onRunPoolInUse(const std::shared_ptr<MemoryPool> &pool)
+{
+    if (pool && m_monitor->pool() != pool && !m_monitor->isWorkloadRunning())
+        attachPool(pool, tr("Kernel runs"));
+}
+
 void PoolDock::attachPool(std::shared_ptr<MemoryPool> pool, const QString &label)
 {
     m_monitor->attachPool(std::move(pool), label);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "models/poolmonitor.h"
+#include "workbenchview.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -28,12 +29,19 @@ class DeviceWorkers;
 class PoolBinChart;
 class PoolChart;
 
-class PoolDock : public QWidget
+// A view of the window (WorkbenchView): the current device's pool, or the pool runs take their buffers
+// from.
+class PoolDock : public QWidget, public WorkbenchView
 {
     Q_OBJECT
 public:
     explicit PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent = nullptr);
     ~PoolDock() override;
+
+    // A fresh pool on the window's current device (setDevice).
+    void onCurrentDeviceChanged(const DeviceSnapshot *device) override;
+    // Shows the runs' pool, unless the user is watching a workload of their own here.
+    void onRunPoolInUse(const std::shared_ptr<MemoryPool> &pool) override;
 
     // The main window's current device; nullptr (or never called) shows that there is none yet. A fresh
     // pool is made on the device, off the GUI thread.

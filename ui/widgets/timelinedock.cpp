@@ -289,6 +289,11 @@ void TimelineDock::setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> p
     showRecords(false);
 }
 
+void TimelineDock::onRunFinished(const RunResult & /*result*/, const RunProfile &profile)
+{
+    appendRecords(profile.commands, profile.pool);
+}
+
 void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool)
 {
     // Records are shared, immutable vectors (the models and the timeline hold the same one), so a new run

@@ -6,6 +6,7 @@
 
 #include "clscope/profile.h"
 #include "models/eventtablemodel.h"
+#include "workbenchview.h"
 
 #include <QWidget>
 
@@ -26,11 +27,15 @@ class DeviceStatsModel;
 class KernelStatsModel;
 class TimelineWidget;
 
-class TimelineDock : public QWidget
+class TimelineDock : public QWidget, public WorkbenchView
 {
     Q_OBJECT
 public:
     explicit TimelineDock(QWidget *parent = nullptr);
+
+    // As a view of the window (WorkbenchView): each run's commands, over its pool's samples, after the
+    // ones shown.
+    void onRunFinished(const RunResult &result, const RunProfile &profile) override;
 
     void setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
     // The same records shared with their owner (a capture's million commands are not copied).

@@ -61,6 +61,7 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     , m_options(new QComboBox)
     , m_busy(new QProgressBar)
 {
+    setObjectName(QStringLiteral("buildCoordinator"));
     m_buildAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     m_buildAction->setToolTip(tr("Build the current kernel on the current device (Ctrl+B)"));
     m_buildAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));

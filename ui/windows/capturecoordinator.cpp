@@ -75,6 +75,7 @@ CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, D
     , m_status(status)
     , m_refresh(new QTimer(this))
 {
+    setObjectName(QStringLiteral("captureCoordinator"));
     m_refresh->setInterval(700);
     connect(m_refresh, &QTimer::timeout, this, &CaptureCoordinator::requestRead);
     connect(m_dock, &CaptureDock::stopRequested, this, &CaptureCoordinator::stop);

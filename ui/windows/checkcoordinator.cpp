@@ -119,6 +119,7 @@ CheckCoordinator::CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, Argum
     , m_action(new QAction(tr("Run with &memory check"), this))
     , m_cli(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("clscope-cli")))
 {
+    setObjectName(QStringLiteral("checkCoordinator"));
     m_action->setObjectName(QStringLiteral("memoryCheckAction"));
     m_action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
     m_action->setToolTip(

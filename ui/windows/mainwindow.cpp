@@ -1,4 +1,5 @@
-// Main window: builds the docks, restores their layout, and starts device enumeration after it shows.
+// Main window: builds the docks, restores their layout, starts device enumeration after it shows, and
+// tells its views (WorkbenchView) the current device, build and run. Its menus: mainwindowmenus.cpp.
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
@@ -15,27 +16,22 @@
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/findbar.h"
-#include "widgets/kerneleditor.h"
 #include "widgets/pooldock.h"
-#include "widgets/profiledialog.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 #include "widgets/startpage.h"
 #include "widgets/timelinedock.h"
+#include "widgets/workbenchview.h"
 #include "workers/deviceworkers.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QImageWriter>
-#include <QInputDialog>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -142,10 +138,6 @@ MainWindow::MainWindow(QWidget *parent)
     QDockWidget *poolDock =
         addPanel(pool, tr("Memory pool"), QStringLiteral("memoryPoolDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(benchDock, poolDock);
-    connect(m_devices, &DeviceManager::currentDeviceChanged, pool, [this, pool] {
-        const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
-        pool->setDevice(dev ? dev->id : nullptr, dev ? QString::fromStdString(dev->name()) : QString());
-    });
     tabifyDockWidget(diagDock, resultsDock);
     tabifyDockWidget(resultsDock, historyDock);
     diagDock->raise();
@@ -182,7 +174,7 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
             diagDock->raise();
     });
-    connect(m_builds, &BuildCoordinator::buildFinished, m_runs, &RunCoordinator::onBuildFinished);
+    connect(m_builds, &BuildCoordinator::buildFinished, this, &MainWindow::broadcastBuild);
     connect(m_builds, &BuildCoordinator::buildFinished, this, [argsDock](const BuildResult &result) {
         if (result.success())
             argsDock->raise();
@@ -191,26 +183,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
     buildBar->addAction(m_checks->checkAction());
-    // Runs' buffers come from the runner's pool: the pool dock follows it, unless the user is watching a
-    // workload of their own there.
-    auto showRunnerPool = [this, pool] {
-        const std::shared_ptr<MemoryPool> &runnerPool = m_runs->controller()->pool();
-        PoolMonitor *monitor = pool->monitor();
-        if (runnerPool && monitor->pool() != runnerPool && !monitor->isWorkloadRunning())
-            pool->attachPool(runnerPool, tr("Kernel runs"));
-    };
-    connect(m_runs->controller(), &RunController::poolCreated, this, showRunnerPool);
-    connect(m_runs->controller(), &RunController::runStarted, this, showRunnerPool);
+    connect(m_runs->controller(), &RunController::poolCreated, this, &MainWindow::broadcastRunPool);
+    connect(m_runs->controller(), &RunController::runStarted, this, &MainWindow::broadcastRunPool);
     auto *timeline = new TimelineDock;
     QDockWidget *timelineDock =
         addPanel(timeline, tr("Timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(historyDock, timelineDock);
     resultsDock->raise();
-    connect(m_runs, &RunCoordinator::runFinished, timeline, [this, timeline](const RunResult &result) {
-        // The runner's pool under the run's commands, both on the host clock.
-        RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
-        timeline->appendRecords(std::move(profile.commands), std::move(profile.pool));
-    });
+    connect(m_runs, &RunCoordinator::runFinished, this, &MainWindow::broadcastRun);
+    // Views are told of the current device, the latest build and the latest run, rather than each wired to
+    // the component that has the news.
+    m_views = {pool, m_runs, timeline};
     // Captures: the Capture panel beside the timeline, both fed from the capture file.
     m_captureDock = new CaptureDock;
     QDockWidget *captureDock =
@@ -284,31 +267,6 @@ void MainWindow::resetLayout()
     applyDefaultSizes();
 }
 
-void MainWindow::newKernelFromTemplate()
-{
-    const int index = m_editors->newDocument();
-    if (KernelEditor *editor = m_editors->editor(index)) {
-        editor->setText(StartPage::kernelTemplate());
-        editor->setCursorPosition(3, 0);
-    }
-}
-
-void MainWindow::chooseFilesToOpen()
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open kernel sources or a capture"), QString(),
-        tr("OpenCL sources and captures (*.cl *.clh *.h *.clscope);;OpenCL sources (*.cl *.clh *.h);;CLScope "
-           "captures (*.clscope);;All files (*)"));
-    openFiles(paths);
-}
-
-void MainWindow::chooseProgramToProfile()
-{
-    ProfileDialog dialog(this);
-    if (dialog.exec() == QDialog::Accepted)
-        m_captures->profile(dialog.settings());
-}
-
 void MainWindow::updateDeviceChoice()
 {
     m_deviceChoice->clear();
@@ -345,158 +303,6 @@ QDockWidget *MainWindow::addPanel(QWidget *panel, const QString &title, const QS
     addDockWidget(area, dock);
     m_docks << dock;
     return dock;
-}
-
-void MainWindow::createFileMenu()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New kernel"), QKeySequence::New, this, &MainWindow::newKernelFromTemplate);
-    file->addAction(tr("New &empty file"), this, [this] { m_editors->newDocument(); });
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFilesToOpen);
-    file->addAction(tr("&Profile application…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
-                    &MainWindow::chooseProgramToProfile);
-    QMenu *samples = file->addMenu(tr("Open &sample"));
-    for (const QString &name : EditorTabs::sampleNames())
-        samples->addAction(name, this, [this, name] { m_editors->openSample(name); });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    connect(m_editors, &EditorTabs::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
-    rebuildRecentMenu();
-    file->addSeparator();
-    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { m_editors->save(); });
-    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save kernel as"), m_editors->title(),
-                                                          tr("OpenCL sources (*.cl);;All files (*)"));
-        if (!path.isEmpty())
-            m_editors->saveAs(path);
-    });
-    file->addAction(tr("Save a&ll"), this, [this] { m_editors->saveAll(); });
-    file->addAction(tr("&Close tab"), QKeySequence::Close, this,
-                    [this] { m_editors->closeTab(m_editors->currentIndex()); });
-    file->addSeparator();
-    file->addAction(tr("Export devices as &JSON…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export devices as JSON"), QStringLiteral("clscope-devices.json"), tr("JSON (*.json)"));
-        if (path.isEmpty())
-            return;
-        const QString error = m_deviceDock->exportJson(path);
-        if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Export failed"), error);
-    });
-    file->addAction(tr("Save &screenshot…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save screenshot"), QStringLiteral("clscope.png"), tr("PNG images (*.png)"));
-        if (path.isEmpty())
-            return;
-        const QString error = saveScreenshot(path);
-        if (!error.isEmpty())
-            QMessageBox::warning(this, tr("Screenshot failed"), error);
-    });
-    file->addSeparator();
-    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = m_editors->recentFiles();
-    for (const QString &path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { m_editors->openFile(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::createEditMenu()
-{
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    auto onEditor = [this](auto call) {
-        return [this, call] {
-            if (KernelEditor *e = m_editors->currentEditor())
-                call(e);
-        };
-    };
-    edit->addAction(tr("&Undo"), QKeySequence::Undo, this, onEditor([](KernelEditor *e) { e->undo(); }));
-    edit->addAction(tr("&Redo"), QKeySequence::Redo, this, onEditor([](KernelEditor *e) { e->redo(); }));
-    edit->addSeparator();
-    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] { m_findBar->start(false); });
-    edit->addAction(tr("Find and &replace…"), QKeySequence(Qt::CTRL | Qt::Key_H), this,
-                    [this] { m_findBar->start(true); });
-    edit->addAction(tr("Find &next"), QKeySequence::FindNext, this, [this] { m_findBar->findNext(true); });
-    edit->addAction(tr("Find pre&vious"), QKeySequence::FindPrevious, this,
-                    [this] { m_findBar->findNext(false); });
-    edit->addSeparator();
-    edit->addAction(tr("&Go to line…"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
-        KernelEditor *e = m_editors->currentEditor();
-        if (!e)
-            return;
-        int line = 0, index = 0;
-        e->getCursorPosition(&line, &index);
-        bool ok = false;
-        const int to = QInputDialog::getInt(this, tr("Go to line"), tr("Line (1–%1):").arg(e->lines()),
-                                            line + 1, 1, std::max(1, e->lines()), 1, &ok);
-        if (ok)
-            e->goTo(to, 1);
-    });
-    edit->addAction(tr("Next &diagnostic"), QKeySequence(Qt::Key_F8), this, [this] { goToDiagnostic(true); });
-    edit->addAction(tr("Previous d&iagnostic"), QKeySequence(Qt::SHIFT | Qt::Key_F8), this,
-                    [this] { goToDiagnostic(false); });
-}
-
-bool MainWindow::goToDiagnostic(bool forward)
-{
-    KernelEditor *e = m_editors->currentEditor();
-    if (!e || e->diagnostics().isEmpty()) {
-        statusBar()->showMessage(tr("No diagnostics in this tab"), 3000);
-        return false;
-    }
-    int line = 0, index = 0;
-    e->getCursorPosition(&line, &index);
-    const int here = line + 1; // 1-based, as diagnostics count
-    std::vector<const EditorDiagnostic *> sorted;
-    for (const EditorDiagnostic &d : e->diagnostics())
-        sorted.push_back(&d);
-    std::sort(sorted.begin(), sorted.end(), [](auto *a, auto *b) { return a->line < b->line; });
-    const EditorDiagnostic *to = nullptr;
-    if (forward) {
-        auto it = std::find_if(sorted.begin(), sorted.end(), [&](auto *d) { return d->line > here; });
-        to = it != sorted.end() ? *it : sorted.front(); // wraps
-    } else {
-        auto it = std::find_if(sorted.rbegin(), sorted.rend(), [&](auto *d) { return d->line < here; });
-        to = it != sorted.rend() ? *it : sorted.back();
-    }
-    e->goTo(to->line, std::max(1, to->column));
-    statusBar()->showMessage(tr("Line %1: %2").arg(to->line).arg(to->message), 8000);
-    return true;
-}
-
-void MainWindow::createMenus()
-{
-    createFileMenu();
-    createEditMenu();
-
-    QMenu *build = menuBar()->addMenu(tr("&Build"));
-    build->addAction(m_builds->buildAction());
-    build->addAction(m_builds->buildAllAction());
-    build->addSeparator();
-    build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_runs->requestRun(); });
-    build->addAction(m_checks->checkAction());
-
-    QMenu *device = menuBar()->addMenu(tr("&Device"));
-    QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);
-    refresh->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)); // F5 is Run, as in IDEs
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget *dock : std::as_const(m_docks))
-        view->addAction(dock->toggleViewAction());
-    view->addSeparator();
-    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About CLScope"), this, [this] {
-        QMessageBox::about(this, tr("About CLScope"),
-                           tr("<h3>CLScope %1</h3><p>A desktop workbench for OpenCL: devices, kernels, runs, "
-                              "profiles and memory.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -583,6 +389,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 {
     const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onCurrentDeviceChanged(dev);
     if (!dev) {
         const bool none = m_devices->snapshot() && m_devices->snapshot()->platforms.empty();
         m_deviceLabel->setText(none ? tr("No OpenCL platform") : tr("No device selected"));
@@ -594,6 +402,31 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
             .arg(key.platform)
             .arg(key.device)
             .arg(QString::fromStdString(dev->name()), QString::fromStdString(platform.name())));
+}
+
+void MainWindow::broadcastBuild(const BuildResult &result)
+{
+    // The build's own device, for the limits a view shows; the current one when a refresh lost it.
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_builds->lastBuilt().device);
+    if (!device)
+        device = m_devices->currentDeviceSnapshot();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onProgramBuilt(result, device);
+}
+
+void MainWindow::broadcastRunPool()
+{
+    const std::shared_ptr<MemoryPool> &pool = m_runs->controller()->pool();
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onRunPoolInUse(pool);
+}
+
+void MainWindow::broadcastRun(const RunResult &result)
+{
+    // The runner's pool under the run's commands, both on the host clock.
+    const RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
+    for (WorkbenchView *view : std::as_const(m_views))
+        view->onRunFinished(result, profile);
 }
 
 QStringList MainWindow::dockNames() const

@@ -13,6 +13,11 @@ class QDockWidget;
 class QLabel;
 class QStackedWidget;
 
+namespace clscope {
+class BuildResult;
+class RunResult;
+} // namespace clscope
+
 namespace clscope::ui {
 
 class ArgumentsPanel;
@@ -30,6 +35,7 @@ class EditorTabs;
 class FindBar;
 class StartPage;
 class DeviceWorkers;
+class WorkbenchView;
 
 class MainWindow : public QMainWindow
 {
@@ -38,21 +44,8 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    DeviceManager *deviceManager() const { return m_devices; }
-    DeviceDock *deviceDock() const { return m_deviceDock; }
-    QLabel *deviceStatusLabel() const { return m_deviceLabel; }
-    EditorTabs *editors() const { return m_editors; }
-    BuildCoordinator *builds() const { return m_builds; }
-    BuildLogPanel *buildLog() const { return m_buildLog; }
-    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
-    const std::shared_ptr<DeviceWorkers> &workers() const { return m_workers; }
-    ArgumentsPanel *arguments() const { return m_arguments; }
-    ResultsViewer *results() const { return m_results; }
-    RunHistoryPanel *runHistory() const { return m_runHistory; }
-    RunCoordinator *runs() const { return m_runs; }
-    CheckCoordinator *checks() const { return m_checks; }
-    CaptureCoordinator *captures() const { return m_captures; }
-    CaptureDock *captureDock() const { return m_captureDock; }
+    // No accessors for the panels: a script or a test reaches them as a user of the window would, with
+    // findChild (each has an objectName; tests/ui/windowparts.h).
 
     // Opens files given on the command line or dropped on the window (kernel sources in the editor, .clscope
     // captures in the Capture panel); false if any failed.
@@ -102,6 +95,10 @@ private:
     void createFileMenu();
     void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
+    // What every view is told (WorkbenchView): the latest build, the runs' pool, the latest run.
+    void broadcastBuild(const BuildResult &result);
+    void broadcastRunPool();
+    void broadcastRun(const RunResult &result);
     QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName,
                           Qt::DockWidgetArea area);
 
@@ -131,6 +128,8 @@ private:
     QDockWidget *m_sideDock = nullptr;
     QByteArray m_defaultState;
     QList<QDockWidget *> m_docks;
+    // The panels (and the run coordinator) told of the current device, build and run, in this order.
+    QList<WorkbenchView *> m_views;
     bool m_ready = false;
     bool m_started = false;
     bool m_modalErrors = true;

@@ -28,6 +28,7 @@ RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceMan
     , m_statusBar(statusBar)
     , m_controller(new RunController(std::move(workers), this))
 {
+    setObjectName(QStringLiteral("runCoordinator"));
     connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::requestRun);
     connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {
         m_controller->abandon();
@@ -41,14 +42,12 @@ RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceMan
     connect(m_history, &RunHistoryPanel::rerunRequested, this, &RunCoordinator::rerun);
 }
 
-void RunCoordinator::onBuildFinished(const BuildResult &result)
+void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnapshot *device)
 {
     if (!result.success())
         return;
-    // The limits shown are those of the device the build was made for.
+    m_panel->setBuild(result, device);
     const BuildStamp &built = m_builds->lastBuilt();
-    const DeviceSnapshot *device = m_devices->deviceSnapshot(built.device);
-    m_panel->setBuild(result, device ? device : m_devices->currentDeviceSnapshot());
     // The first good build of a tab fills the panel from the source's own `// clscope-run:` launch (the
     // samples carry one); later builds keep what the user typed.
     KernelEditor *editor = built.editor;

@@ -5,6 +5,7 @@
 
 #include "clscope/runner.h"
 #include "models/devicemanager.h"
+#include "widgets/workbenchview.h"
 
 #include <QObject>
 
@@ -22,7 +23,8 @@ class RunHistoryPanel;
 class DeviceWorkers;
 struct ArgumentsState;
 
-class RunCoordinator : public QObject
+// A view of the window (WorkbenchView): a good build fills the arguments panel.
+class RunCoordinator : public QObject, public WorkbenchView
 {
     Q_OBJECT
 public:
@@ -31,7 +33,9 @@ public:
                    QStatusBar *statusBar, QObject *parent = nullptr);
 
     RunController *controller() const { return m_controller; }
-    void onBuildFinished(const BuildResult &result);
+    // A good build fills the panel, with the limits of the device it was made for; a tab's first good build
+    // also takes the source's own `// clscope-run:` launch.
+    void onProgramBuilt(const BuildResult &result, const DeviceSnapshot *device) override;
     // F5: runs what the user sees: the current tab's program on the current device, rebuilt first when its
     // text, options or device changed since the last build; a failed build is not run (runRefused says why).
     bool requestRun();

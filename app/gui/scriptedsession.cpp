@@ -1,0 +1,254 @@
+// The command line's session in the main window: open, build, run, benchmark or play a pool workload, then
+// (scripted) take the picture and exit.
+#include "scriptedsession.h"
+
+#include "models/benchmarkrunner.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/benchmarkdock.h"
+#include "widgets/capturedock.h"
+#include "widgets/editortabs.h"
+#include "widgets/pooldock.h"
+#include "widgets/resultsviewer.h"
+#include "widgets/timelinedock.h"
+#include "widgets/timelinewidget.h"
+#include "windows/buildcoordinator.h"
+#include "windows/capturecoordinator.h"
+#include "windows/checkcoordinator.h"
+#include "windows/mainwindow.h"
+#include "windows/runcoordinator.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+using namespace clscope;
+using namespace clscope::ui;
+
+namespace {
+
+// OUT.png -> OUT-03.png: the index-th picture of a series.
+QString seriesPath(const QString &path, int index)
+{
+    const qsizetype dot = path.lastIndexOf(u'.');
+    const QString stem = dot > 0 ? path.left(dot) : path;
+    const QString ext = dot > 0 ? path.mid(dot) : QStringLiteral(".png");
+    return QStringLiteral("%1-%2%3").arg(stem).arg(index, 2, 10, QLatin1Char('0')).arg(ext);
+}
+
+} // namespace
+
+ScriptedSession::ScriptedSession(ScriptOptions options, MainWindow &window, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_window(window)
+{}
+
+template<class T> T *ScriptedSession::part() const
+{
+    return m_window.findChild<T *>();
+}
+
+void ScriptedSession::fail(const QString &message)
+{
+    // The first failure sets the exit status: a scripted session still takes its picture, then exits 1.
+    m_failed = true;
+    std::fprintf(stderr, "clscope: %s\n", qPrintable(message));
+}
+
+std::optional<int> ScriptedSession::start()
+{
+    if (m_options.windowSize)
+        m_window.resize(*m_options.windowSize);
+    if (scripted()) {
+        // Nobody is there to close a message box: errors go to stderr and the exit status.
+        m_window.setModalErrors(false);
+        connect(part<EditorTabs>(), &EditorTabs::errorOccurred, this, &ScriptedSession::fail);
+    }
+    if (!m_window.openFiles(m_options.files) && scripted())
+        return 1;
+    m_window.show();
+    if (!scripted() && m_options.files.isEmpty())
+        m_window.restoreSession();
+    if (!scripted())
+        m_window.offerRecovery();
+    // Panels are raised after show so that tabified docks come to the front.
+    for (const QString &dock : std::as_const(m_options.showDocks)) {
+        if (!m_window.showDock(dock)) {
+            fail(QStringLiteral("no panel named '%1' (panels: %2)")
+                     .arg(dock, m_window.dockNames().join(QStringLiteral(", "))));
+            return 2;
+        }
+    }
+
+    auto *bench = part<BenchmarkDock>();
+    if (m_options.baseline) {
+        const QString error = bench->loadBaseline(*m_options.baseline);
+        if (!error.isEmpty()) {
+            fail(error);
+            return 1;
+        }
+    }
+    if (m_options.bench) {
+        // The benchmark instead of a build: the picture is taken once it has finished.
+        connect(bench->runner(), &BenchmarkRunner::finished, this, [this] { finish(); });
+        connect(bench->runner(), &BenchmarkRunner::failed, this, [this](const QString &message) {
+            fail(message);
+            finish();
+        });
+        connect(&m_window, &MainWindow::ready, bench, [this, bench] {
+            if (!bench->start(*m_options.bench, BenchEffort::Quick)) {
+                fail(QStringLiteral("cannot start benchmark '%1'").arg(*m_options.bench));
+                finish();
+            }
+        });
+    }
+    if (m_options.workload) {
+        // The pool dock makes its pool when the current device is known; the workload starts on it then.
+        auto *pool = part<PoolDock>();
+        connect(&m_window, &MainWindow::ready, pool, [this, pool] {
+            pool->setWorkload(*m_options.workload, m_options.rate, m_options.trace);
+            pool->runWorkload();
+        });
+    }
+    connect(&m_window, &MainWindow::ready, this, &ScriptedSession::onReady);
+    if (scripted()) {
+        // A driver that hangs must not hang a scripted screenshot forever.
+        QTimer::singleShot(180000 + m_options.shots * m_options.everyMs, this, [this] {
+            fail(QStringLiteral("timed out waiting for the work to finish"));
+            QApplication::exit(1);
+        });
+    }
+    return std::nullopt;
+}
+
+void ScriptedSession::onReady()
+{
+    if (m_options.bench)
+        return; // finishes when the benchmark has
+    const bool captureOpened =
+        std::any_of(m_options.files.begin(), m_options.files.end(), [](const QString &f) {
+            return f.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive);
+        });
+    if (captureOpened) {
+        // The picture once the capture has been read into the panels.
+        auto show = [this] {
+            if (m_options.captureTab && !part<CaptureDock>()->showTab(*m_options.captureTab))
+                fail(QStringLiteral("the Capture panel has no tab '%1'").arg(*m_options.captureTab));
+            finish();
+        };
+        auto *captures = part<CaptureCoordinator>();
+        if (captures->snapshotCount() > 0)
+            show();
+        else
+            connect(captures, &CaptureCoordinator::snapshotShown, this, show, Qt::SingleShotConnection);
+        return;
+    }
+    if (!m_options.build) {
+        finish();
+        return;
+    }
+    auto *builds = part<BuildCoordinator>();
+    if (m_options.buildOptions)
+        builds->optionsBox()->setEditText(*m_options.buildOptions);
+    connect(builds, &BuildCoordinator::buildFinished, this, &ScriptedSession::onBuilt);
+    connect(builds, &BuildCoordinator::buildFailed, this, [this](const QString &message) {
+        fail(message);
+        finish();
+    });
+    if (!builds->buildCurrent()) {
+        fail(QStringLiteral("cannot build: no kernel is open or no device was found"));
+        finish();
+    }
+}
+
+void ScriptedSession::onBuilt(const BuildResult &result)
+{
+    if (!result.success()) {
+        QString first = QStringLiteral("see the build log");
+        for (const Diagnostic &d : result.diagnostics()) {
+            if (d.severity == Severity::Error) {
+                first = QStringLiteral("line %1: %2").arg(d.line).arg(QString::fromStdString(d.message));
+                break;
+            }
+        }
+        fail(QStringLiteral("the build failed (%1)").arg(first));
+    }
+    if (!m_options.runKernel || !result.success()) {
+        finish();
+        return;
+    }
+    // The run the command line describes, through the arguments panel as a user would fill it.
+    auto *panel = part<ArgumentsPanel>();
+    QString error;
+    bool ok = panel->setCurrentKernel(*m_options.runKernel);
+    if (!ok)
+        error = QStringLiteral("no kernel '%1' in the build").arg(*m_options.runKernel);
+    for (qsizetype i = 0; ok && i < m_options.args.size(); ++i)
+        ok = panel->applySpec(m_options.args[i], &error);
+    if (!ok) {
+        fail(error);
+        finish();
+        return;
+    }
+    panel->setRange(m_options.global, m_options.local);
+    for (const QString &name : std::as_const(m_options.prints))
+        panel->setReadBack(name, true);
+    panel->setRepeat(m_options.repeat);
+    auto *runs = part<RunCoordinator>();
+    auto *checks = part<CheckCoordinator>();
+    connect(runs, &RunCoordinator::runFinished, this, &ScriptedSession::onRunFinished);
+    connect(runs, &RunCoordinator::runFailed, this, [this](const QString &message) {
+        fail(message);
+        finish();
+    });
+    connect(checks, &CheckCoordinator::checkFinished, this, [this] { finish(); });
+    connect(checks, &CheckCoordinator::checkFailed, this, [this](const QString &message) {
+        fail(message);
+        finish();
+    });
+    // Either reports its own failure through the signals above.
+    if (m_options.memoryCheck)
+        checks->checkCurrent();
+    else
+        runs->runCurrent();
+}
+
+void ScriptedSession::onRunFinished()
+{
+    if (!m_options.prints.isEmpty())
+        part<ResultsViewer>()->selectBuffer(m_options.prints.front());
+    if (m_options.timelineView) {
+        TimelineWidget *timeline = part<TimelineDock>()->timeline();
+        timeline->setView(m_options.timelineView->first * 1e3, m_options.timelineView->second * 1e3);
+    }
+    finish();
+}
+
+void ScriptedSession::finish()
+{
+    if (!scripted())
+        return;
+    for (const QString &dock : std::as_const(m_options.showDocks))
+        m_window.showDock(dock);
+    // One picture after pending layout requests (status bar, tree columns) have had a moment, or a series
+    // --screenshot-every apart; the app exits after the last one or at the first error.
+    const QString path = *m_options.screenshot;
+    const int shots = m_options.shots;
+    auto *timer = new QTimer(this);
+    auto taken = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [this, timer, taken, path, shots] {
+        ++*taken;
+        const QString error = m_window.saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
+        if (!error.isEmpty() || *taken == shots) {
+            timer->stop();
+            if (!error.isEmpty())
+                fail(error);
+            QApplication::exit(m_failed ? 1 : 0);
+        }
+    });
+    timer->start(shots == 1 ? 300 : m_options.everyMs);
+}
