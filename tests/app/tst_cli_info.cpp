@@ -6,6 +6,7 @@
 #include "clscope/error.h"
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <QFile>
 #include <QJsonArray>
@@ -55,6 +56,15 @@ qint64 enumValue(const QString &name)
         {QStringLiteral("CL_DEVICE_PARTITION_EQUALLY"), CL_DEVICE_PARTITION_EQUALLY},
         {QStringLiteral("CL_DEVICE_PARTITION_BY_COUNTS"), CL_DEVICE_PARTITION_BY_COUNTS},
         {QStringLiteral("CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN"), CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN},
+        // cl_khr_external_memory and cl_khr_external_semaphore handle types (NVIDIA lists them).
+        {QStringLiteral("CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR"), CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR},
+        {QStringLiteral("CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR"),
+         CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_WIN32_KHR},
+        {QStringLiteral("CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR"), CL_EXTERNAL_MEMORY_HANDLE_DMA_BUF_KHR},
+        {QStringLiteral("CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR"), CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR},
+        {QStringLiteral("CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR"), CL_SEMAPHORE_HANDLE_OPAQUE_WIN32_KHR},
+        {QStringLiteral("CL_SEMAPHORE_HANDLE_SYNC_FD_KHR"), CL_SEMAPHORE_HANDLE_SYNC_FD_KHR},
+        {QStringLiteral("CL_SEMAPHORE_TYPE_BINARY_KHR"), CL_SEMAPHORE_TYPE_BINARY_KHR},
     };
     return kNames.value(name, -1);
 }

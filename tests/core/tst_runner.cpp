@@ -168,6 +168,23 @@ private slots:
             QVERIFY(result.commands()[i].hostSubmitNs >= result.commands()[i - 1].hostSubmitNs);
     }
 
+    // A value parsed already (the Arguments panel parses it as the user types) is bound as it was parsed,
+    // not parsed again; parsed for another type, the text is parsed for the argument's.
+    void parsedValueIsBoundAsParsed()
+    {
+        const KernelInfo &kernel = *m_vectorAdd.kernel("vector_add");
+        const ElementType uintType = *parseElementType("uint");
+        const cl_uint seven = 7;
+        std::vector<unsigned char> sevenBytes(sizeof seven);
+        std::memcpy(sevenBytes.data(), &seven, sizeof seven);
+        std::vector<ArgValue> values =
+            specs(QStringLiteral("a=buffer:float:8 b=buffer:float:8 c=buffer:float:8"));
+        values.push_back({"n", ScalarArg{std::nullopt, "1", uintType, sevenBytes}});
+        QCOMPARE(bindArguments(kernel, values).back().value, sevenBytes);
+        values.back() = {"n", ScalarArg{std::nullopt, "1", *parseElementType("float"), sevenBytes}};
+        QCOMPARE(bindArguments(kernel, values).back().value, parseValue("1", uintType, "n"));
+    }
+
     void reductionWithLocalBuffer()
     {
         const BuildResult b = build(kernelPath("reduction.cl"));

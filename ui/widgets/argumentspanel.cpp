@@ -359,9 +359,11 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
             const std::string text = row.value->text().trimmed().toStdString();
             if (text.empty())
                 throw RunInputError(name + ": no value given", name);
-            if (row.slot.type)
-                parseValue(text, *row.slot.type, name); // validates now, the run parses again
-            return ArgValue{name, ScalarArg{std::nullopt, text}};
+            if (!row.slot.type)
+                return ArgValue{name, ScalarArg{std::nullopt, text}};
+            // Parsed once, here: the run binds these bytes (ScalarArg::parsed).
+            std::vector<unsigned char> bytes = parseValue(text, *row.slot.type, name);
+            return ArgValue{name, ScalarArg{std::nullopt, text, *row.slot.type, std::move(bytes)}};
         }
         case ArgKind::Buffer: {
             BufferArg b;

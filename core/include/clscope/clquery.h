@@ -56,11 +56,19 @@ struct InfoBytes
 
 // query(size, value, size_ret) is one clGet*Info call with its object and parameter bound. The value is
 // read only when the driver's size is within `limit`.
-template<typename Query> InfoBytes readInfoBytes(Query &&query, std::size_t limit)
+// `readEmpty`: after a size of 0, ask for the (empty) value all the same and keep the driver's answer, as
+// clinfo does for platform parameters: NVIDIA's driver answers 0 bytes for
+// CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, then CL_INVALID_VALUE for the value.
+template<typename Query> InfoBytes readInfoBytes(Query &&query, std::size_t limit, bool readEmpty = false)
 {
     InfoBytes r;
     r.limit = limit;
     r.error = query(0, nullptr, &r.reported);
+    if (r.error == CL_SUCCESS && r.reported == 0 && readEmpty) {
+        char none = 0;
+        r.error = query(0, &none, nullptr);
+        return r;
+    }
     if (r.error != CL_SUCCESS || r.reported > limit || r.reported == 0)
         return r;
     r.bytes.assign(r.reported, '\0');

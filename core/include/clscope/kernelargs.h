@@ -206,6 +206,11 @@ struct ScalarArg
 {
     std::optional<ElementType> type;
     std::string text; // "1024", "1,2,3,4", "0x1.8p1"
+    // The bytes `text` gave for the type `parsedFor`, when whoever made the value has parsed it already (the
+    // GUI's Arguments panel does, to check it as the user types): binding takes them instead of parsing
+    // the text again, when the argument's type is that one.
+    std::optional<ElementType> parsedFor = std::nullopt;
+    std::vector<unsigned char> parsed = {};
 
     bool operator==(const ScalarArg &) const = default;
 };

@@ -40,7 +40,7 @@ InfoBytes platformInfoBytes(cl_platform_id platform, cl_platform_info param, std
         [&](std::size_t size, void *value, std::size_t *ret) {
             return clGetPlatformInfo(platform, param, size, value, ret);
         },
-        limit);
+        limit, true);
 }
 
 std::string deviceString(cl_device_id device, cl_device_info param)

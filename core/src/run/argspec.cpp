@@ -514,7 +514,7 @@ BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v, const TypeTable *typ
                             (t.size ? "bytes" + std::to_string(*t.size) : std::string("bytesN")) +
                             ":HEX for a struct)");
     }
-    b.value = parseValue(v.text, b.type, slot.name);
+    b.value = v.parsedFor && *v.parsedFor == b.type ? v.parsed : parseValue(v.text, b.type, slot.name);
     return b;
 }
 
