@@ -254,6 +254,8 @@ private slots:
                  QStringLiteral("<error: CL_INVALID_VALUE>"));
         QCOMPARE(mp.value(QStringLiteral("CL_PLATFORM_SEMAPHORE_TYPES_KHR")).toString(),
                  QStringLiteral("<error: CL_INVALID_VALUE>"));
+        QCOMPARE(mp.value(QStringLiteral("CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR")).toString(),
+                 QStringLiteral("<error: CL_INVALID_VALUE>"));
         // clinfo reports both errors too, so the comparison above covered them.
         const QJsonObject clinfoDoc = QJsonDocument::fromJson(clinfo.out).object();
         QVERIFY(clinfoDoc.value(QStringLiteral("platforms"))[0]

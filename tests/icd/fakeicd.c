@@ -9,7 +9,8 @@
  *   FAKEICD_quirky            a working device that answers as NVIDIA's 580 driver does on an H200: it
  *                             lists cl_khr_semaphore but refuses CL_{PLATFORM,DEVICE}_SEMAPHORE_TYPES_KHR
  *                             with CL_INVALID_VALUE, and says CL_DEVICE_LUID_VALID_KHR is false while
- *                             CL_DEVICE_LUID_KHR returns bytes left from its previous answer
+ *                             CL_DEVICE_LUID_KHR returns bytes left from its previous answer; and reports 0
+ *                             bytes for CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, then refuses the read
  * What ocl-icd needs from a driver: clIcdGetPlatformIDsKHR, clGetExtensionFunctionAddress and
  * clGetPlatformInfo exported, cl_khr_icd in CL_PLATFORM_EXTENSIONS, an ICD suffix, and objects whose first
  * member points at the dispatch table (CL/cl_icd.h). Only the entries the tests reach are filled. */
@@ -102,7 +103,7 @@ static cl_int CL_API_CALL fake_get_platform_info(cl_platform_id platform, cl_pla
     switch (param) {
     case CL_PLATFORM_EXTENSIONS:
 #if defined(FAKEICD_quirky)
-        return text("cl_khr_icd cl_khr_semaphore", size, value, size_ret);
+        return text("cl_khr_icd cl_khr_semaphore cl_khr_external_semaphore", size, value, size_ret);
 #else
         return text("cl_khr_icd", size, value, size_ret);
 #endif
@@ -121,6 +122,15 @@ static cl_int CL_API_CALL fake_get_platform_info(cl_platform_id platform, cl_pla
         return text("CLScope tests", size, value, size_ret);
     case CL_PLATFORM_VERSION:
         return text("OpenCL 1.2 fake", size, value, size_ret);
+#if defined(FAKEICD_quirky)
+    case CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR:
+        /* As NVIDIA's: no bytes to give, and a read of them refused. */
+        if (value)
+            return CL_INVALID_VALUE;
+        if (size_ret)
+            *size_ret = 0;
+        return CL_SUCCESS;
+#endif
     case CL_PLATFORM_PROFILE:
         if (liar && !platform->lies_about_devices)
             return lie(SIZE_MAX / 2, value, size_ret);
