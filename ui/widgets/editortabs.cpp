@@ -1,10 +1,10 @@
 // Editor tabs: document bookkeeping, atomic saves, recent files, drops, samples and autosave/recovery.
 #include "editortabs.h"
 
+#include "files/filewatch.h"
+#include "files/safewrite.h"
+#include "files/textfile.h"
 #include "kerneleditor.h"
-#include "models/filewatch.h"
-#include "models/safewrite.h"
-#include "models/textfile.h"
 #include "noticebar.h"
 
 #include <Qsci/qsciapis.h>

@@ -3,8 +3,9 @@
 
 #include "buildcoordinator.h"
 #include "clscope/loaderenv.h"
-#include "models/buildcontroller.h"
-#include "models/devicemanager.h"
+#include "controllers/buildcontroller.h"
+#include "controllers/devicemanager.h"
+#include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
