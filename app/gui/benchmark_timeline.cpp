@@ -8,7 +8,7 @@
 // them). CLSCOPE_BENCHMARK_TIMELINE_PNG=PREFIX also saves PREFIX-fit.png and PREFIX-1000x.png to look at.
 #include "benchmark_timeline.h"
 
-#include "models/safewrite.h"
+#include "files/safewrite.h"
 #include "widgets/capturedock.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"

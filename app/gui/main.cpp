@@ -4,7 +4,7 @@
 // ScriptedSession (scriptedsession.h) does what they ask of the window.
 #include "benchmark_timeline.h"
 #include "clscope/loaderenv.h"
-#include "models/poolworkload.h"
+#include "controllers/poolworkload.h"
 #include "scriptedsession.h"
 #include "windows/mainwindow.h"
 

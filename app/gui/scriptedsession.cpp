@@ -2,7 +2,7 @@
 // (scripted) take the picture and exit.
 #include "scriptedsession.h"
 
-#include "models/benchmarkrunner.h"
+#include "controllers/benchmarkrunner.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
 #include "widgets/capturedock.h"

@@ -5,7 +5,7 @@
 // done, and the application exits, with status 1 after any failure (the reason on stderr).
 #pragma once
 
-#include "models/poolworkload.h"
+#include "controllers/poolworkload.h"
 
 #include <QObject>
 #include <QSize>

@@ -1,7 +1,7 @@
 // A kernel that runs for seconds never freezes the window: offscreen, a spinning kernel is started with
 // F5, the event loop keeps its pace while it runs, Stop abandons it, its late result never arrives, and
 // the next run works.
-#include "models/runcontroller.h"
+#include "controllers/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
 #include "windowparts.h"

@@ -5,7 +5,7 @@
 // exits. Before, the crashing driver took the GUI down with SIGSEGV and the hanging one kept it from ever
 // showing a device or exiting.
 #include "clscope/loaderenv.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "testicd.h"
 #include "widgets/devicedock.h"
 #include "widgets/noticebar.h"

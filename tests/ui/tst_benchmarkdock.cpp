@@ -2,8 +2,8 @@
 // fills the figure list and the charts, Cancel stops a run, and a loaded baseline shows each figure's
 // ratio coloured better or worse with its bars beside the run's. Offscreen; a PNG of the page is saved
 // to /tmp for a look.
-#include "models/benchmarkrunner.h"
-#include "models/devicemanager.h"
+#include "controllers/benchmarkrunner.h"
+#include "controllers/devicemanager.h"
 #include "widgets/benchmarkdock.h"
 #include "windows/mainwindow.h"
 #include "workers/deviceworkers.h"

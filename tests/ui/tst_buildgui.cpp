@@ -1,8 +1,8 @@
 // A build through the real main window, offscreen: a kernel with an error and one with warnings show
 // their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
 // identical build is a cache hit.
-#include "models/buildcontroller.h"
-#include "models/devicemanager.h"
+#include "controllers/buildcontroller.h"
+#include "controllers/devicemanager.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"

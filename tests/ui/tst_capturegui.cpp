@@ -5,7 +5,7 @@
 // device; the export; a launch without contents says why and what keeps them.
 #include "clscope/capture.h"
 #include "clscope/loaderenv.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "sanitizers.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"

@@ -3,9 +3,9 @@
 // a controller destroyed while its build runs, and a benchmark cancelled through its token. Qt Core only
 // (no widget, no QtGui call), so it also runs under ThreadSanitizer (the tsan preset), where the hand-over
 // of every request and result between the GUI thread and the workers is checked.
-#include "models/benchmarkrunner.h"
-#include "models/buildcontroller.h"
-#include "models/runcontroller.h"
+#include "controllers/benchmarkrunner.h"
+#include "controllers/buildcontroller.h"
+#include "controllers/runcontroller.h"
 #include "workers/deviceworkers.h"
 
 #include "clscope/devicespec.h"

@@ -1,8 +1,8 @@
 // Tests of the charts' peak-keeping decimation and of the pool history it draws from: spikes at random
 // places always survive, the output stays within its bound and sorted, and the history keeps every
 // extreme through compaction.
-#include "models/decimate.h"
-#include "models/poolhistory.h"
+#include "display/decimate.h"
+#include "display/poolhistory.h"
 
 #include <QBuffer>
 #include <QRandomGenerator>

@@ -2,7 +2,7 @@
 // on a worker of its own, which its destructor leaves behind after a bounded wait. Before, enumeration
 // ran on the global thread pool and ~QCoreApplication waited for it forever (this test then timed out).
 // The only driver here is tests/ui/hangicd.c, whose first call never returns.
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 
 #include <QDir>
 #include <QElapsedTimer>

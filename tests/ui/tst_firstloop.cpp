@@ -3,7 +3,7 @@
 // what the user sees (never a failed build, never the previous tab's program, never the previous
 // device); the window fits 1280x800 and 1024x700; Quit with unsaved tabs asks once and Cancel keeps them.
 #include "clscope/runner.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/buildlogpanel.h"

@@ -1,6 +1,6 @@
 // The real main window, offscreen: it shows at once, fills the device tree off the GUI thread, names the
 // current device in the status bar, remembers it, filters, exports JSON and saves a screenshot.
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "models/devicetreemodel.h"
 #include "testicd.h"
 #include "widgets/devicedock.h"

@@ -2,7 +2,7 @@
 // the chart and the counters, the pool actions reach the pool, traces replay or fail clearly, exports
 // write files, and destroying the panel mid-run is clean. Saves three grabs of the panel while a
 // workload runs (QDir::tempPath()/clscope-pooldock-N.png) for people to look at.
-#include "models/poolmonitor.h"
+#include "controllers/poolmonitor.h"
 #include "widgets/poolbinchart.h"
 #include "widgets/poolchart.h"
 #include "widgets/pooldock.h"

@@ -1,10 +1,10 @@
 // A run through the real main window, offscreen: a sample kernel is opened, built, its arguments filled
 // in the panel, run with F5, and its results read in the viewer; bad input names the argument; the run
 // history re-runs; per-kernel values come back.
+#include "controllers/devicemanager.h"
+#include "controllers/poolmonitor.h"
+#include "controllers/runcontroller.h"
 #include "models/buffertablemodel.h"
-#include "models/devicemanager.h"
-#include "models/poolmonitor.h"
-#include "models/runcontroller.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"

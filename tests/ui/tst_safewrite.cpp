@@ -1,10 +1,10 @@
 // writeFileSafely and every GUI writer that uses it: a full disk (a filled tmpfs, as root), a missing
 // folder or a folder in the way fail with the reason by name, leave the existing file as it was and
 // leave no temporary file behind.
+#include "files/safewrite.h"
 #include "fulldisk.h"
 #include "models/buffertablemodel.h"
 #include "models/devicetreemodel.h"
-#include "models/safewrite.h"
 #include "widgets/benchmarkdock.h"
 #include "widgets/devicedock.h"
 #include "widgets/poolchart.h"

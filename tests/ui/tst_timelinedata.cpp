@@ -1,9 +1,11 @@
 // Timeline geometry (time <-> x, zoom, pan, fit, clamping), the lane index (visible ranges and hit tests by
 // binary search), axis ticks, and the events/statistics models (QAbstractItemModelTester + text snapshots).
+#include "display/recordformat.h"
+#include "display/timelinedata.h"
 #include "models/devicestatsmodel.h"
+#include "models/eventfilterproxy.h"
 #include "models/eventtablemodel.h"
 #include "models/kernelstatsmodel.h"
-#include "models/timelinedata.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>

@@ -3,6 +3,7 @@
 // histogram, exports, appending a run, Clear, zoom to the last run and to rows selected in the table,
 // per-device statistics, lanes that name their device, an axis counted from the view start; and pictures of
 // the panel zoomed out and in for a person to look at.
+#include "display/recordformat.h"
 #include "models/devicestatsmodel.h"
 #include "models/eventtablemodel.h"
 #include "models/kernelstatsmodel.h"

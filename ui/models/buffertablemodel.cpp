@@ -2,7 +2,7 @@
 #include "buffertablemodel.h"
 
 #include "clscope/npy.h"
-#include "safewrite.h"
+#include "files/safewrite.h"
 
 #include <algorithm>
 #include <cmath>

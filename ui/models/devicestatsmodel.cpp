@@ -1,6 +1,7 @@
 // Per-device kernel statistics.
 #include "devicestatsmodel.h"
 
+#include "display/recordformat.h"
 #include "eventtablemodel.h"
 
 #include <algorithm>

@@ -1,30 +1,18 @@
-// The profiling events table: one row per command record (shared, immutable vector), a proxy that filters
-// by kernel name and command type and sorts on raw numbers, and the palette and number formats that the
-// timeline shares with the tables so a kernel has one colour everywhere.
+// The profiling events table: one row per command record (shared, immutable vector). Its filter and sort
+// proxy is EventFilterProxy (eventfilterproxy.h); the palette and number formats it shares with the
+// timeline are in display/recordformat.h.
 #pragma once
 
 #include "clscope/profile.h"
 
 #include <QAbstractTableModel>
-#include <QColor>
-#include <QSortFilterProxyModel>
 
 #include <memory>
-#include <string>
 #include <vector>
 
 namespace clscope::ui {
 
 using RecordsPtr = std::shared_ptr<const std::vector<CommandRecord>>;
-
-// Palette entry of colourIndexFor() (timelinedata.h): fixed colours for command types, 16 for kernels.
-QColor timelineColour(std::uint32_t colourIndex);
-// "850 ns", "4.12 µs", "12.3 ms", "2.5 s": the unit that fits, three significant digits (trailing zeros
-// dropped). Every time a person reads in the GUI (results, history, timeline) goes through this.
-QString durationText(double ns);
-// "4 KiB", "1.5 MiB".
-QString bytesText(std::uint64_t bytes);
-QString typeText(CommandRecord::Type type);
 
 class EventTableModel : public QAbstractTableModel
 {
@@ -76,32 +64,6 @@ private:
 
     RecordsPtr m_records;
     std::uint64_t m_origin = 0;
-};
-
-// Filters by kernel/command name (case-insensitive substring) and by command type; sorts on SortRole.
-class EventFilterProxy : public QSortFilterProxyModel
-{
-    Q_OBJECT
-public:
-    explicit EventFilterProxy(QObject *parent = nullptr);
-
-    void setNameFilter(const QString &text);
-    QString nameFilter() const { return m_name; }
-    // -1: every type.
-    void setTypeFilter(int type);
-    int typeFilter() const { return m_type; }
-
-    // The proxy index (column 0) of a record, or an invalid index when it is filtered out.
-    QModelIndex indexOfRecord(int record) const;
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
-
-private:
-    QString m_name;
-    std::string m_needle; // lower-case UTF-8 of m_name
-    int m_type = -1;
 };
 
 } // namespace clscope::ui

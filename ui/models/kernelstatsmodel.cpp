@@ -1,8 +1,9 @@
 // Statistics table over DurationStats groups.
 #include "kernelstatsmodel.h"
 
+#include "display/recordformat.h"
+#include "display/timelinedata.h"
 #include "eventtablemodel.h"
-#include "timelinedata.h"
 
 namespace clscope::ui {
 

@@ -3,9 +3,9 @@
 #include "autosave.h"
 
 #include "editortabs.h"
+#include "files/filewatch.h"
+#include "files/safewrite.h"
 #include "kerneleditor.h"
-#include "models/filewatch.h"
-#include "models/safewrite.h"
 #include "noticebar.h"
 
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 // Benchmarks page (see benchmarkdock.h).
 #include "benchmarkdock.h"
 
-#include "models/benchmarkrunner.h"
-#include "models/safewrite.h"
+#include "controllers/benchmarkrunner.h"
+#include "files/safewrite.h"
 
 #include "qcustomplotinclude.h"
 

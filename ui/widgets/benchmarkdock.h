@@ -5,7 +5,7 @@
 #pragma once
 
 #include "clscope/devicebench.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 
 #include <QHash>
 #include <QWidget>

@@ -2,6 +2,7 @@
 #include "capturedock.h"
 
 #include "capturememoryview.h"
+#include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 
 #include <QFontDatabase>

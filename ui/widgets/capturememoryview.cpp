@@ -1,6 +1,7 @@
 // A capture's device memory: the chart, the lifetime bars and the table of memory objects.
 #include "capturememoryview.h"
 
+#include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 #include "poolchart.h"
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "clscope/capture.h"
-#include "models/poolhistory.h"
+#include "display/poolhistory.h"
 
 #include <QWidget>
 

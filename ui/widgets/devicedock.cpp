@@ -1,9 +1,9 @@
 // Device explorer panel: tree view over DeviceTreeModel with a recursive filter and actions.
 #include "devicedock.h"
 
+#include "files/safewrite.h"
 #include "models/devicefilterproxy.h"
 #include "models/devicetreemodel.h"
-#include "models/safewrite.h"
 #include "noticebar.h"
 
 #include <QAction>

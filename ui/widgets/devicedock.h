@@ -2,7 +2,7 @@
 // JSON export, and a page that explains what to do when no OpenCL platform is installed.
 #pragma once
 
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 
 #include <QWidget>
 

@@ -1,6 +1,8 @@
 // The central editing area: one KernelEditor per tab, with open/save (atomic), recent files, dropped
-// files, sample kernels, and crash-safe autosave with recovery after a crash (the autosave part of the
-// class is implemented in autosave.cpp).
+// files, sample kernels, and crash-safe autosave with recovery after a crash. The class is implemented in
+// four files: editortabs.cpp (tabs, documents, closing, recent files, drops, samples), editorfiles.cpp
+// (reading, saving, files changed on disk), autosave.cpp (autosave and recovery) and editorsession.cpp
+// (quit and the last session).
 #pragma once
 
 #include "widgets/autosave.h"

@@ -4,9 +4,9 @@
 
 #include "plottheme.h"
 
-#include "models/decimate.h"
-#include "models/poolmonitor.h"
-#include "models/safewrite.h"
+#include "controllers/poolmonitor.h"
+#include "display/decimate.h"
+#include "files/safewrite.h"
 
 #include <QBuffer>
 #include <QComboBox>

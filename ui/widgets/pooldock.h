@@ -3,7 +3,7 @@
 // it work. It can also show a pool made elsewhere (the kernel runner's) through attachPool().
 #pragma once
 
-#include "models/poolmonitor.h"
+#include "controllers/poolmonitor.h"
 #include "workbenchview.h"
 
 #include <QElapsedTimer>

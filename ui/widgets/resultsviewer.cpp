@@ -2,6 +2,7 @@
 #include "resultsviewer.h"
 
 #include "bufferimageview.h"
+#include "display/recordformat.h"
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 

@@ -1,6 +1,7 @@
 // The run history list.
 #include "runhistory.h"
 
+#include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 
 #include <QBrush>

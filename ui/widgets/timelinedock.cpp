@@ -1,9 +1,11 @@
 // The profiling panel: layout, selection sync between timeline and tables, histogram, exports.
 #include "timelinedock.h"
 
+#include "display/recordformat.h"
+#include "files/safewrite.h"
 #include "models/devicestatsmodel.h"
+#include "models/eventfilterproxy.h"
 #include "models/kernelstatsmodel.h"
-#include "models/safewrite.h"
 #include "plottheme.h"
 #include "timelinewidget.h"
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/profile.h"
+#include "models/eventfilterproxy.h"
 #include "models/eventtablemodel.h"
 #include "workbenchview.h"
 

@@ -1,6 +1,7 @@
 // Timeline state, layout, hit tests, tooltips and mouse/keyboard interaction. The painting is in
 // timelinewidgetpaint.cpp.
 #include "timelinewidget.h"
+#include "display/recordformat.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

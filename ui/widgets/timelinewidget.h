@@ -7,8 +7,8 @@
 // frame. Interaction is in timelinewidget.cpp, painting in timelinewidgetpaint.cpp.
 #pragma once
 
+#include "display/timelinedata.h"
 #include "models/eventtablemodel.h"
-#include "models/timelinedata.h"
 
 #include <QWidget>
 

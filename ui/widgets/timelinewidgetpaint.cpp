@@ -1,6 +1,7 @@
 // Timeline painting: one primitive per pixel column per row, boxes without antialiasing, visible ranges
 // by binary search (TimelineRow), the axis with label steps chosen from the text width, the pool track as
 // a filled step line that keeps per-column peaks, and the legend.
+#include "display/recordformat.h"
 #include "timelinewidget.h"
 
 #include <QImage>

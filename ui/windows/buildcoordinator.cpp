@@ -1,7 +1,7 @@
 // Build flow between the editor and the build panels.
 #include "buildcoordinator.h"
 
-#include "models/buildcontroller.h"
+#include "controllers/buildcontroller.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"

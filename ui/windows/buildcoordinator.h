@@ -4,7 +4,7 @@
 #pragma once
 
 #include "clscope/build.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "widgets/kerneleditor.h"
 
 #include <QObject>

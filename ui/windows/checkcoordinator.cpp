@@ -3,7 +3,7 @@
 #include "checkcoordinator.h"
 
 #include "buildcoordinator.h"
-#include "models/safewrite.h"
+#include "files/safewrite.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
 #include "workers/deviceworkers.h"

@@ -2,7 +2,7 @@
 // the current device.
 #pragma once
 
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 
 #include <QMainWindow>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "clscope/runner.h"
-#include "models/devicemanager.h"
+#include "controllers/devicemanager.h"
 #include "widgets/workbenchview.h"
 
 #include <QObject>

@@ -5,7 +5,7 @@
 // microseconds); everything that can reach the driver is submitted to the worker.
 #pragma once
 
-#include "poolhistory.h"
+#include "display/poolhistory.h"
 #include "poolworker.h"
 #include "poolworkload.h"
 

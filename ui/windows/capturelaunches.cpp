@@ -1,0 +1,340 @@
+// What a captured launch offers (the Capture panel's and the timeline's launch actions): open in the
+// workbench (sources in an editor tab, arguments bound from the captured contents once the build is done),
+// replay on every device, export as a pyopencl script, and a captured program's sources in a tab.
+#include "capturecoordinator.h"
+
+#include "buildcoordinator.h"
+#include "controllers/buildcontroller.h"
+#include "controllers/devicemanager.h"
+#include "display/recordformat.h"
+#include "widgets/argumentspanel.h"
+#include "widgets/editortabs.h"
+#include "widgets/resultsviewer.h"
+#include "workers/deviceworkers.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace clscope::ui {
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+// Where Open in workbench keeps a launch's contents: .npy files the Arguments panel reads.
+QString contentsFolder(const QString &capture, qint64 launch)
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    return QDir(base).filePath(
+        QStringLiteral("replay/%1-launch%2").arg(QFileInfo(capture).completeBaseName()).arg(launch));
+}
+
+// replayBlocker's reason, with the Profile application choice that keeps what the launch lacks.
+QString whyNot(const CapturedLaunch &l)
+{
+    QString why = qs(replayBlocker(l));
+    if (l.programKind == "binary")
+        why += QObject::tr(" (any Keep buffer contents choice of File → Profile application… sets "
+                           "PYOPENCL_NO_CACHE=1; for other programs, capture where they build from source)");
+    if (why.contains(QStringLiteral("contents were not captured")))
+        why += QObject::tr(" (in File → Profile application…, Keep buffer contents: \u201cLaunches of these "
+                           "kernels\u201d with %1, or \u201cEvery launch\u201d)")
+                   .arg(qs(l.kernel));
+    return why;
+}
+
+} // namespace
+
+void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
+                                        TimelineDock::LaunchAction action)
+{
+    if (launch < 0) {
+        // A kernel's statistics row: its first launch with contents, else its first.
+        for (std::size_t i = 0; i < m_snapshot.commandCount; ++i) {
+            const CommandRecord &r = (*m_snapshot.records)[i];
+            if (r.launch < 0 || qs(r.name) != kernel)
+                continue;
+            if (launch < 0)
+                launch = r.launch;
+            if (m_snapshot.launchesWithContents.count(r.launch)) {
+                launch = r.launch;
+                break;
+            }
+        }
+        if (launch < 0)
+            return;
+    }
+    m_dock->setCurrentLaunch(launch, kernel);
+    switch (action) {
+    case TimelineDock::LaunchAction::OpenInWorkbench:
+        openInWorkbench(launch);
+        break;
+    case TimelineDock::LaunchAction::ReplayOnEveryDevice:
+        replayOnEveryDevice(launch);
+        break;
+    case TimelineDock::LaunchAction::ExportPyopencl:
+        exportPyopencl(launch);
+        break;
+    }
+}
+
+void CaptureCoordinator::withLaunch(qint64 launch,
+                                    std::function<void(std::shared_ptr<const CapturedLaunch>)> then)
+{
+    if (m_path.isEmpty())
+        return;
+    const QString path = m_path;
+    using Result = std::pair<std::shared_ptr<const CapturedLaunch>, QString>;
+    m_workers->deviceless().submit<std::shared_ptr<Result>>(
+        QStringLiteral("capture-launch"),
+        [path, launch](const CancelToken &, const Progress &) {
+            auto r = std::make_shared<Result>();
+            try {
+                r->first =
+                    std::make_shared<const CapturedLaunch>(CaptureReader(path.toStdString()).launch(launch));
+            } catch (const std::exception &e) {
+                r->second = qs(e.what());
+            }
+            return r;
+        },
+        this,
+        [this, then = std::move(then)](std::shared_ptr<Result> r) {
+            if (!r->second.isEmpty()) {
+                m_dock->showLaunchProblem(r->second);
+                message(r->second);
+                return;
+            }
+            then(r->first);
+        });
+}
+
+void CaptureCoordinator::openInWorkbench(qint64 launch)
+{
+    withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
+        m_dock->showLaunchProblem({});
+        m_results->setExpected({}, {});
+        if (l->programKind != "source") {
+            const QString why = whyNot(*l);
+            m_dock->showLaunchProblem(why);
+            message(why);
+            emit launchBound(l->index, why);
+            return;
+        }
+        QString text;
+        for (const std::string &src : l->sources)
+            text += qs(src);
+        m_editors->newDocument(tr("%1 (launch %2).cl").arg(qs(l->kernel)).arg(l->index), text);
+        m_builds->optionsBox()->setCurrentText(qs(l->options));
+        if (!replayBlocker(*l).empty()) {
+            // The source is there to read and change; what the arguments lack is said, with the option.
+            const QString why =
+                tr("%1. The source is open in the editor; its arguments are not bound.").arg(whyNot(*l));
+            m_dock->showLaunchProblem(why);
+            message(why);
+            emit launchBound(l->index, why);
+            return;
+        }
+        m_pending = l;
+        message(tr("Building launch %1 (%2) to bind its arguments…").arg(l->index).arg(qs(l->kernel)));
+        m_builds->buildThen([this, l] { bindLaunch(l); },
+                            [this, l](const QString &why) {
+                                if (m_pending == l)
+                                    m_pending.reset();
+                                const QString text =
+                                    tr("Launch %1 is open but not bound: %2").arg(l->index).arg(why);
+                                m_dock->showLaunchProblem(text);
+                                message(text);
+                                emit launchBound(l->index, text);
+                            });
+    });
+}
+
+void CaptureCoordinator::bindLaunch(std::shared_ptr<const CapturedLaunch> l)
+{
+    if (m_pending != l)
+        return; // another launch was opened since
+    m_pending.reset();
+    const BuildResult &build = m_builds->controller()->lastResult();
+    const KernelInfo *info = build.kernel(l->kernel);
+    if (!info) {
+        const QString why = tr("the program built here has no kernel %1").arg(qs(l->kernel));
+        m_dock->showLaunchProblem(why);
+        emit launchBound(l->index, why);
+        return;
+    }
+    const std::vector<KernelArg> args = info->args;
+    const QString dir = contentsFolder(m_path, l->index);
+    using Result = std::pair<std::shared_ptr<WorkbenchLaunch>, QString>;
+    // The contents go to files on the worker: they can be hundreds of megabytes.
+    m_workers->deviceless().submit<std::shared_ptr<Result>>(
+        QStringLiteral("capture-bind"),
+        [l, args, dir](const CancelToken &, const Progress &) {
+            auto r = std::make_shared<Result>();
+            try {
+                r->first = std::make_shared<WorkbenchLaunch>(workbenchLaunch(*l, args, dir.toStdString()));
+            } catch (const std::exception &e) {
+                r->second = qs(e.what());
+            }
+            return r;
+        },
+        this,
+        [this, l](std::shared_ptr<Result> r) {
+            QString problem = r->second;
+            if (problem.isEmpty()) {
+                const WorkbenchLaunch &w = *r->first;
+                m_arguments->setCurrentKernel(qs(w.kernel));
+                QStringList errors;
+                for (const std::string &spec : w.args) {
+                    QString error;
+                    if (!m_arguments->applySpec(qs(spec), &error))
+                        errors << error;
+                }
+                m_arguments->setRange(qs(w.global), qs(w.local), qs(w.offset));
+                m_arguments->setRepeat(1);
+                std::vector<ResultsViewer::Expected> expected;
+                for (const WorkbenchLaunch::Expected &e : w.expected) {
+                    m_arguments->setReadBack(qs(e.buffer), true);
+                    expected.push_back({qs(e.buffer), qs(e.path), e.written});
+                }
+                m_results->setExpected(std::move(expected),
+                                       tr("Captured launch %1 (%2)").arg(l->index).arg(qs(l->kernel)));
+                problem = errors.join(QStringLiteral("; "));
+            }
+            if (problem.isEmpty()) {
+                m_bound = l->index;
+                m_dock->showLaunchProblem({});
+                message(
+                    tr("Launch %1 (%2) is in the workbench: F5 runs it and compares with the captured result")
+                        .arg(l->index)
+                        .arg(qs(l->kernel)),
+                    15000);
+            } else {
+                m_dock->showLaunchProblem(problem);
+                message(problem);
+            }
+            emit launchBound(l->index, problem);
+        });
+}
+
+void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
+{
+    withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
+        m_dock->clearReplays();
+        m_dock->showTab(tr("Replay"));
+        if (!replayBlocker(*l).empty()) {
+            m_dock->showLaunchProblem(whyNot(*l));
+            emit replayFinished(l->index, 0);
+            return;
+        }
+        const SnapshotPtr snapshot = m_devices->snapshot();
+        if (!snapshot)
+            return;
+        auto remaining = std::make_shared<int>(0);
+        for (const auto &p : snapshot->platforms)
+            *remaining += int(p.devices.size());
+        const int total = *remaining;
+        for (const auto &p : snapshot->platforms) {
+            for (const auto &d : p.devices) {
+                const QString name = qs(d.name()) + QStringLiteral(" — ") + qs(p.name());
+                using Result = std::pair<std::optional<ReplayResult>, QString>;
+                cl_device_id id = d.id;
+                m_workers->forDevice(id).submit<std::shared_ptr<Result>>(
+                    QStringLiteral("replay-%1").arg(l->index),
+                    [l, id](const CancelToken &, const Progress &) {
+                        auto r = std::make_shared<Result>();
+                        try {
+                            r->first = replayLaunch(*l, id);
+                        } catch (const std::exception &e) {
+                            r->second = qs(e.what());
+                        }
+                        return r;
+                    },
+                    this,
+                    [this, name, remaining, total, index = l->index](std::shared_ptr<Result> r) {
+                        if (!r->first) {
+                            m_dock->addReplay(name, QString(), r->second, false);
+                        } else {
+                            const ReplayResult &res = *r->first;
+                            QString verdict = res.equal() ? tr("equal") : QString();
+                            for (const ReplayOutput &o : res.outputs) {
+                                if (o.equal)
+                                    continue;
+                                verdict +=
+                                    tr("%1 differs at element %2 (expected %3, got %4) ")
+                                        .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
+                                        .arg(o.firstDifference.value_or(0))
+                                        .arg(o.expected)
+                                        .arg(o.actual);
+                            }
+                            if (res.outputs.empty())
+                                verdict = tr("ran (no captured result to compare)");
+                            m_dock->addReplay(name, durationText(double(res.durationNs)), verdict.trimmed(),
+                                              res.equal());
+                        }
+                        if (--*remaining == 0)
+                            emit replayFinished(index, total);
+                    });
+            }
+        }
+    });
+}
+
+void CaptureCoordinator::exportPyopencl(qint64 launch, const QString &directory)
+{
+    QString dir = directory;
+    if (dir.isEmpty()) {
+        dir = QFileDialog::getSaveFileName(nullptr, tr("Export launch %1 as a pyopencl script").arg(launch),
+                                           QDir::home().filePath(QStringLiteral("launch%1").arg(launch)),
+                                           tr("Folder (*)"), nullptr, QFileDialog::ShowDirsOnly);
+        if (dir.isEmpty())
+            return;
+    }
+    withLaunch(launch, [this, dir](std::shared_ptr<const CapturedLaunch> l) {
+        m_workers->deviceless().submit<QString>(
+            QStringLiteral("capture-export"),
+            [l, dir](const CancelToken &, const Progress &) {
+                try {
+                    clscope::exportPyopencl(*l, dir.toStdString());
+                    return QString();
+                } catch (const std::exception &e) {
+                    return qs(e.what());
+                }
+            },
+            this,
+            [this, dir](QString error) {
+                if (error.isEmpty())
+                    message(tr("Exported to %1: python3 %1/replay.py").arg(dir), 15000);
+                else {
+                    m_dock->showLaunchProblem(error);
+                    message(error);
+                }
+                emit exportFinished(dir, error);
+            });
+    });
+}
+
+bool CaptureCoordinator::openProgram(int index, bool copy)
+{
+    if (index < 0 || std::size_t(index) >= m_snapshot.programs.size())
+        return false;
+    const CapturedProgram &p = m_snapshot.programs[std::size_t(index)];
+    if (p.kind != "source")
+        return false;
+    QString text;
+    for (const std::string &s : p.sources)
+        text += qs(s);
+    const QString name = p.kernels.empty() ? tr("program %1").arg(p.id) : qs(p.kernels.front());
+    m_editors->newDocument(copy ? tr("%1 (copy).cl").arg(name) : tr("%1 (captured, read-only).cl").arg(name),
+                           text, !copy);
+    if (copy && !p.builds.empty())
+        m_builds->optionsBox()->setCurrentText(qs(p.builds.back().options));
+    return true;
+}
+
+} // namespace clscope::ui
