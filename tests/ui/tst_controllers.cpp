@@ -129,6 +129,28 @@ private slots:
         QVERIFY(builds.lastResult().kernel("third"));
     }
 
+    // Cancel: the build in flight reports nothing, the controller is idle at once, and the next build
+    // (queued behind the cancelled one on the same worker) is the only result.
+    void cancelledBuildNeverReports()
+    {
+        BuildController builds(m_workers);
+        QSignalSpy finished(&builds, &BuildController::buildFinished);
+        QSignalSpy cancelled(&builds, &BuildController::buildCancelled);
+        builds.build(job("__kernel void dropped(__global int *o) { o[0] = 1; }"));
+        QVERIFY(builds.isBusy());
+        builds.cancel();
+        QCOMPARE(cancelled.size(), 1);
+        QVERIFY(!builds.isBusy());
+        builds.cancel(); // nothing in flight: nothing to say
+        QCOMPARE(cancelled.size(), 1);
+        builds.build(job("__kernel void kept(__global int *o) { o[0] = 2; }"));
+        QVERIFY(finished.wait(120000));
+        QTest::qWait(200); // anything late of the cancelled build would have arrived by now
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(finished.at(0).at(0).value<BuildResult>().kernel("kept"));
+        QVERIFY(!builds.lastResult().kernel("dropped"));
+    }
+
     void abandonedRunNeverReports()
     {
         BuildController builds(m_workers);

@@ -62,4 +62,15 @@ void BuildController::build(const BuildJob &job)
         });
 }
 
+void BuildController::cancel()
+{
+    if (!m_busy)
+        return;
+    ++m_generation; // the result of the build in flight no longer belongs to anyone
+    m_busy = false;
+    if (m_worker)
+        m_worker->discard(kBuildTag);
+    emit buildCancelled();
+}
+
 } // namespace clscope::ui

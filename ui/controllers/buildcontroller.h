@@ -33,6 +33,9 @@ public:
     explicit BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
 
     void build(const BuildJob &job);
+    // Gives up the build in flight: a queued one never starts, a running one (a driver's compile cannot be
+    // interrupted) finishes on its worker and its result is dropped there. buildCancelled() follows.
+    void cancel();
     bool isBusy() const { return m_busy; }
     const BuildResult &lastResult() const { return m_last; }
 
@@ -41,6 +44,7 @@ signals:
     void buildFinished(const clscope::BuildResult &result);
     // The build could not be attempted (unreadable include, malformed options, driver error).
     void buildFailed(const QString &message);
+    void buildCancelled();
 
 private:
     std::shared_ptr<DeviceWorkers> m_workers;

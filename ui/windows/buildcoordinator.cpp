@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolButton>
 
 #include <algorithm>
 #include <utility>
@@ -60,6 +61,7 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     , m_buildAllAction(new QAction(tr("Build for &all devices of the platform"), this))
     , m_options(new QComboBox)
     , m_busy(new QProgressBar)
+    , m_cancel(new QToolButton)
 {
     setObjectName(QStringLiteral("buildCoordinator"));
     m_buildAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -83,9 +85,16 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     m_busy->setMaximumWidth(120);
     m_busy->setVisible(false);
     m_statusBar->addPermanentWidget(m_busy);
+    m_cancel->setObjectName(QStringLiteral("cancelBuild"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Give up this build: its result is dropped when the driver is done"));
+    m_cancel->setVisible(false);
+    m_statusBar->addPermanentWidget(m_cancel);
+    connect(m_cancel, &QToolButton::clicked, this, &BuildCoordinator::cancelBuild);
 
     connect(m_controller, &BuildController::buildFinished, this, &BuildCoordinator::onFinished);
     connect(m_controller, &BuildController::buildFailed, this, &BuildCoordinator::onFailed);
+    connect(m_controller, &BuildController::buildCancelled, this, &BuildCoordinator::onCancelled);
     connect(m_diagnostics, &DiagnosticsPanel::diagnosticActivated, this, &BuildCoordinator::jumpTo);
     connect(m_editors, &EditorTabs::currentDocumentChanged, this, &BuildCoordinator::markEditors);
 }
@@ -211,9 +220,25 @@ bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlat
     return true;
 }
 
+void BuildCoordinator::cancelBuild()
+{
+    m_controller->cancel();
+}
+
+void BuildCoordinator::onCancelled()
+{
+    setBusy(false);
+    m_pending = {};
+    m_statusBar->showMessage(tr("Build cancelled"));
+    m_then = nullptr;
+    if (auto refused = std::exchange(m_refused, nullptr))
+        refused(tr("the build was cancelled"));
+}
+
 void BuildCoordinator::setBusy(bool busy)
 {
     m_busy->setVisible(busy);
+    m_cancel->setVisible(busy);
     m_buildAction->setEnabled(true); // a new build supersedes the running one; the editor stays usable
 }
 

@@ -19,6 +19,7 @@ class QAction;
 class QComboBox;
 class QProgressBar;
 class QStatusBar;
+class QToolButton;
 
 namespace clscope::ui {
 
@@ -62,6 +63,9 @@ public:
     // Builds the current document's program (a header's includer when the current tab is a header of the
     // latest build); false (with a status message) when there is nothing to build on.
     bool buildCurrent(bool allDevicesOfPlatform = false);
+    // Gives up the build in flight (the status bar's Cancel): the editor, the log and the
+    // diagnostics stay as they were, a run that waited for it is refused.
+    void cancelBuild();
     // Calls then() once the current program is built on the current device from what the editor shows:
     // at once when the latest build is of exactly that, else after a new build succeeds. A failed build
     // calls refused(why) instead, and so does a build that cannot start. Returns false when refused at once.
@@ -92,6 +96,7 @@ private:
     void markEditors();
     void onFinished(const BuildResult &result);
     void onFailed(const QString &message);
+    void onCancelled();
     void setBusy(bool busy);
     void rememberOptions(const QString &options);
     void jumpTo(const QString &file, int line, int column);
@@ -106,6 +111,7 @@ private:
     QAction *m_buildAllAction;
     QComboBox *m_options;
     QProgressBar *m_busy;
+    QToolButton *m_cancel;
     BuildStamp m_pending; // the build in flight
     BuildStamp m_built;   // the latest finished build
     bool m_builtOk = false;
