@@ -36,6 +36,28 @@ struct Prepared
     std::vector<SourceText> parts; // every source with its text, the first being the request's own
 };
 
+// The absolute folder of a file, without a trailing '/' (its -I, searched first for its quoted includes).
+std::string folderOf(const std::string &path)
+{
+    std::error_code ec;
+    std::string dir = fs::absolute(fs::path(path), ec).parent_path().lexically_normal().string();
+    if (dir.size() > 1 && dir.back() == '/')
+        dir.pop_back();
+    return dir;
+}
+
+// An OpenCL C program object of the text; an empty text is a valid translation unit, but drivers reject a
+// zero length, so it is given as one newline.
+ClProgram programFromSource(cl_context context, const std::string &source)
+{
+    const char *text = source.empty() ? "\n" : source.c_str();
+    const size_t length = source.empty() ? 1 : source.size();
+    cl_int err = CL_SUCCESS;
+    ClProgram program(clCreateProgramWithSource(context, 1, &text, &length, &err));
+    check(err, "clCreateProgramWithSource");
+    return program;
+}
+
 // `#line 1 "PATH"` with the path as a C string literal.
 std::string lineMarker(const std::string &path)
 {
@@ -113,13 +135,8 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
                 p.knownFiles.push_back(more.path);
         }
     }
-    if (!request.sourcePath.empty() && fromSource) {
-        std::error_code ec;
-        fs::path dir = fs::absolute(fs::path(request.sourcePath), ec).parent_path();
-        p.sourceDirectory = dir.lexically_normal().string();
-        if (p.sourceDirectory.size() > 1 && p.sourceDirectory.back() == '/')
-            p.sourceDirectory.pop_back();
-    }
+    if (!request.sourcePath.empty() && fromSource)
+        p.sourceDirectory = folderOf(request.sourcePath);
     OptionInputs in;
     in.platformName = request.platformDefaults ? p.platformName : std::string();
     in.userOptions = request.options;
@@ -154,8 +171,6 @@ Prepared prepare(const BuildRequest &request, bool fromSource)
         }
         p.includes = std::move(scan.files);
         p.uncacheable = scan.unresolved.empty() ? optionIncludes(p.tokens) : scan.unresolved;
-        if (request.link)
-            p.uncacheable = "compiled apart and linked";
         for (const auto &f : p.includes) {
             if (f.found)
                 p.knownFiles.push_back(f.path);
@@ -344,19 +359,13 @@ std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &
 
 Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepared &p, ClProgram &program)
 {
-    // An empty file is a valid translation unit, but drivers reject a zero length.
-    const char *text = p.source.empty() ? "\n" : p.source.c_str();
-    const size_t length = p.source.empty() ? 1 : p.source.size();
-    cl_int err = CL_SUCCESS;
-    program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
-    check(err, "clCreateProgramWithSource");
+    program = programFromSource(context, p.source);
     Attempt a = runBuild(program.get(), request, p, p.options);
     // Some platforms refuse -cl-kernel-arg-info; the build must not fail because we added it.
     if (a.error != CL_SUCCESS && p.argInfoAdded &&
         (a.error == CL_INVALID_BUILD_OPTIONS || mentionsArgInfo(a))) {
         const std::string options = optionsWithoutArgInfo(p.tokens);
-        program.reset(clCreateProgramWithSource(context, 1, &text, &length, &err));
-        check(err, "clCreateProgramWithSource");
+        program = programFromSource(context, p.source);
         Attempt retry = runBuild(program.get(), request, p, options);
         if (retry.error == CL_SUCCESS) {
             p.options = options;
@@ -367,8 +376,8 @@ Attempt buildFromSource(cl_context context, const BuildRequest &request, Prepare
 }
 
 // The functions the parts declare and call that none defines, each added to `to` as an error at its
-// declaration; returned by name.
-std::set<std::string> undefinedFunctions(const std::vector<SourceText> &parts, std::vector<Diagnostic> &to)
+// declaration; true when there is one.
+bool undefinedFunctions(const std::vector<SourceText> &parts, std::vector<Diagnostic> &to)
 {
     std::vector<FunctionNames> names;
     std::set<std::string> defined;
@@ -386,7 +395,7 @@ std::set<std::string> undefinedFunctions(const std::vector<SourceText> &parts, s
                                  "needs its definition"});
         }
     }
-    return missing;
+    return !missing.empty();
 }
 
 // Separate compilation: each part compiled on its own (its folder searched first for its quoted includes),
@@ -407,20 +416,13 @@ Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p
     };
     std::vector<ClProgram> objects;
     for (const SourceText &part : p.parts) {
-        const char *text = part.text.empty() ? "\n" : part.text.c_str();
-        const size_t length = part.text.empty() ? 1 : part.text.size();
-        cl_int err = CL_SUCCESS;
-        ClProgram object(clCreateProgramWithSource(context, 1, &text, &length, &err));
-        check(err, "clCreateProgramWithSource");
+        ClProgram object = programFromSource(context, part.text);
         std::vector<std::string> tokens = p.tokens;
-        if (!part.path.empty() && part.path != request.sourcePath) {
-            std::error_code ec;
-            const std::string dir =
-                fs::absolute(fs::path(part.path), ec).parent_path().lexically_normal().string();
-            tokens.insert(tokens.begin(), {"-I", dir});
-        }
-        err = clCompileProgram(object.get(), cl_uint(request.devices.size()), request.devices.data(),
-                               joinOptions(tokens).c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+        if (!part.path.empty() && part.path != request.sourcePath)
+            tokens.insert(tokens.begin(), {"-I", folderOf(part.path)});
+        const cl_int err =
+            clCompileProgram(object.get(), cl_uint(request.devices.size()), request.devices.data(),
+                             joinOptions(tokens).c_str(), 0, nullptr, nullptr, nullptr, nullptr);
         if (err != CL_SUCCESS && !isBuildFailure(err))
             throw ClError("clCompileProgram", err);
         const std::string name = part.path.empty() ? "source" : part.path;
@@ -435,7 +437,7 @@ Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p
             a.error = err;
         objects.push_back(std::move(object));
     }
-    if (a.error == CL_SUCCESS && !undefinedFunctions(p.parts, a.diagnostics).empty()) {
+    if (a.error == CL_SUCCESS && undefinedFunctions(p.parts, a.diagnostics)) {
         a.error = CL_LINK_PROGRAM_FAILURE;
         for (DeviceBuildLog &log : a.logs)
             log.success = false;
@@ -456,8 +458,7 @@ Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p
             if (err != CL_SUCCESS) {
                 a.logs[i].success = false;
                 // A linker's messages name no file of ours: each line is a diagnostic of the program.
-                for (Diagnostic &diag : parseDiagnostics(log, {}, p.knownFiles))
-                    addDiagnostics(a.diagnostics, {std::move(diag)});
+                addDiagnostics(a.diagnostics, parseDiagnostics(log, {}, p.knownFiles));
             }
         }
         a.error = err;
@@ -534,9 +535,11 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
 
     // A program whose headers cannot all be known is never cached: its key could miss the header that
     // changed, and the cache would hand back a stale binary as a hit.
-    const bool useCache = cache.enabled() && p.uncacheable.empty();
-    std::string note =
-        cache.enabled() && !useCache ? "cache off for this program: " + p.uncacheable : std::string();
+    // Nor is a linked program (its objects are not what the key describes).
+    const bool useCache = cache.enabled() && p.uncacheable.empty() && !request.link;
+    std::string note = cache.enabled() && !p.uncacheable.empty()
+                           ? "cache off for this program: " + p.uncacheable
+                           : std::string();
     std::vector<CacheKey> keys;
     if (useCache) {
         for (cl_device_id d : request.devices)
