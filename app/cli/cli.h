@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clscope/build.h"
+#include "clscope/runner.h"
 
 #include <CLI/CLI.hpp>
 
@@ -54,6 +55,35 @@ void checkProgramInput(const ProgramInput &in);
 // request.source, when set, is the file's text already read.
 BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, const BinaryCache &cache);
 
+// The launch that run and sweep take: the program, the kernel, its range and arguments, the build options
+// (launchinput.cpp).
+struct LaunchOptions
+{
+    CommonOptions common;
+    ProgramInput input;
+    std::string kernel;
+    std::string global;
+    std::string local;
+    std::string offset;
+    int repeat = 1; // run's --repeat, or the file's // clscope-run: line's
+    std::vector<std::string> args;
+    std::vector<std::string> prints;
+    std::string options;
+};
+// FILE..., --kernel, --global, --local (localHelp), --offset, --arg, --options, --device and --json.
+void addLaunchOptions(CLI::App *sub, LaunchOptions &opts, const std::string &localHelp);
+// The "INIT: ..., Types: ..." part of run's and sweep's help.
+std::string argumentHelp();
+// Without --global and --arg the file's own `// clscope-run:` line for the kernel says how to run it.
+// *source gets the file's text when it had to be read for its launch, so the build does not read it again.
+void applyRunDirective(LaunchOptions &opts, std::string *source);
+// The request's kernel, range, arguments and read-backs (--print), parsed: bad input is found before any
+// driver is touched. repeat, build and device are left for the caller.
+RunRequest launchRequest(const LaunchOptions &opts);
+// Builds the launch's program for the device (source: the file's text when already read). A failed build
+// shows what the compiler said on stderr and throws CliFailure naming the first diagnostic.
+BuildResult buildForLaunch(const LaunchOptions &opts, const std::string &source, cl_device_id device);
+
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);
 
@@ -86,6 +116,7 @@ void addBuildCommand(CLI::App &app, Action &action);
 // words are returned as they are.
 std::vector<std::string> nameCompilerOptions(int argc, char **argv);
 void addRunCommand(CLI::App &app, Action &action);
+void addSweepCommand(CLI::App &app, Action &action);
 void addCaptureCommand(CLI::App &app, Action &action); // capture, capture-info (cmd_capture.cpp)
 void addReplayCommand(CLI::App &app, Action &action);  // replay, export (cmd_capture_replay.cpp)
 

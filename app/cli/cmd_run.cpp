@@ -10,7 +10,6 @@
 #include "clscope/kernelargs.h"
 #include "clscope/npy.h"
 #include "clscope/profile.h"
-#include "clscope/rundirective.h"
 #include "clscope/runner.h"
 #include "clscope/structs.h"
 
@@ -25,19 +24,9 @@
 namespace clscope::cli {
 namespace {
 
-struct RunOptionsCli
+struct RunOptionsCli : LaunchOptions
 {
-    CommonOptions common;
-    ProgramInput input;
-    std::string kernel;
-    std::string global;
-    std::string local;
-    std::string offset;
-    int repeat = 1;
-    std::vector<std::string> args;
-    std::vector<std::string> prints;
     std::vector<std::string> saves; // NAME=PATH
-    std::string options;
     std::string trace;
     bool check = false;
 };
@@ -264,83 +253,19 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
     }
 }
 
-// A failed build shows what the compiler said, device by device, on stderr, and fails with one line (with
-// --json also the error document) naming the first diagnostic.
-[[noreturn]] void failBuild(const BuildResult &build, const std::string &file)
-{
-    for (const auto &log : build.logs()) {
-        if (!log.log.empty())
-            std::cerr << log.log << '\n';
-    }
-    std::string message = "build of " + file + " failed";
-    if (!build.diagnostics().empty()) {
-        const Diagnostic &d = build.diagnostics().front();
-        message += " (" + d.file + ':' + std::to_string(d.line) + ':' + std::to_string(d.column) + ": " +
-                   d.message + ')';
-    }
-    throw CliFailure{ExitFailed, message};
-}
-
-// Without --global and --arg the file's own `// clscope-run:` line for the kernel says how to run it.
-// *source gets the file's text when it had to be read for its launch, so the build does not read it again.
-RunOptionsCli withDirective(RunOptionsCli opts, std::string *source)
-{
-    if (!opts.input.builtins.empty() && opts.kernel.empty() &&
-        opts.input.builtins.find(';') == std::string::npos)
-        opts.kernel = opts.input.builtins; // one built-in kernel: the one to run
-    if (!opts.global.empty() || !opts.args.empty() || !opts.input.builtins.empty() || opts.input.binary) {
-        if (opts.kernel.empty())
-            throw CliFailure{ExitUsage, "--kernel is required"};
-        if (opts.global.empty())
-            throw CliFailure{ExitUsage, "--global is required"};
-        return opts;
-    }
-    *source = readSourceFile(opts.input.file);
-    const std::vector<RunDirective> directives = parseRunDirectives(*source);
-    const RunDirective *d = findRunDirective(directives, opts.kernel);
-    if (!d) {
-        std::string what =
-            opts.kernel.empty() ? std::string("--kernel") : "--global for kernel " + opts.kernel;
-        if (directives.size() > 1 && opts.kernel.empty())
-            what += " (the file has " + std::to_string(directives.size()) + " clscope-run launches)";
-        throw CliFailure{ExitUsage, "no " + what + " given and " + opts.input.file +
-                                        " has no // clscope-run: line for it"};
-    }
-    opts.kernel = d->kernel;
-    opts.global = d->global;
-    if (opts.local.empty())
-        opts.local = d->local;
-    if (opts.offset.empty())
-        opts.offset = d->offset;
-    if (opts.repeat == 1)
-        opts.repeat = d->repeat;
-    opts.args = d->args;
-    if (opts.prints.empty())
-        opts.prints = d->prints;
-    return opts;
-}
-
 int runRun(const RunOptionsCli &given)
 {
     checkProgramInput(given.input);
     const std::string spec = checkUsage(given.common, given.input.file);
     std::string source; // read here only when the file's own launch is used
-    const RunOptionsCli opts = withDirective(given, &source);
+    RunOptionsCli opts = given;
+    applyRunDirective(opts, &source);
     if (opts.repeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 
     // What can be checked without a device is checked before the build.
-    RunRequest request;
-    request.kernel = opts.kernel;
+    RunRequest request = launchRequest(opts);
     request.repeat = opts.repeat;
-    request.range.global = parseSizeList(opts.global, "global size");
-    if (!opts.local.empty())
-        request.range.local = parseSizeList(opts.local, "local size");
-    if (!opts.offset.empty())
-        request.range.offset = parseSizeList(opts.offset, "offset");
-    for (const std::string &arg : opts.args)
-        request.args.push_back(parseArgSpec(arg));
-    request.readBack = opts.prints;
     const std::vector<SaveRequest> saves = parseSaves(opts.saves);
     for (const SaveRequest &s : saves)
         request.readBack.push_back(s.name);
@@ -351,17 +276,7 @@ int runRun(const RunOptionsCli &given)
     // The child of --check sees Oclgrind only. No -g: Oclgrind always compiles with debug info
     // (-debug-info-kind=standalone), and its front end refuses -g.
     const SelectedDevice device = selectDevice(checkChild ? std::string("oclgrind") : spec);
-    BuildRequest build;
-    build.devices = {device.device};
-    build.sourcePath = opts.input.file;
-    build.source = source; // empty: the build reads the file
-    build.options = opts.options;
-    request.build = buildProgramInput(opts.input, build, BinaryCache::fromEnvironment());
-    if (!request.build.cacheNote().empty())
-        std::cerr << "clscope-cli: warning: " << request.build.cacheNote() << '\n';
-    if (!request.build.success())
-        failBuild(request.build,
-                  opts.input.builtins.empty() ? opts.input.file : "--builtin " + opts.input.builtins);
+    request.build = buildForLaunch(opts, source, device.device);
     request.device = device.device;
     RunOptions runOptions;
     runOptions.writeInsteadOfFill = checkChild;
@@ -400,37 +315,17 @@ void addRunCommand(CLI::App &app, Action &action)
     auto opts = std::make_shared<RunOptionsCli>();
     CLI::App *sub =
         app.add_subcommand("run", "Build an OpenCL C file and run one kernel with typed arguments");
-    addProgramInputOptions(sub, opts->input,
-                           "The .cl files of the program (or SPIR-V, or a binary with --binary)");
-    sub->add_option("--kernel", opts->kernel,
-                    "The kernel to run (default: the one of the file's only // clscope-run: line)");
-    sub->add_option("--global", opts->global,
-                    "Global size X[,Y[,Z]] (default, with the arguments: the file's // clscope-run: line)");
-    sub->add_option("--local", opts->local, "Local size X[,Y[,Z]] (default: the driver chooses)");
-    sub->add_option("--offset", opts->offset, "Global offset X[,Y[,Z]] (default: 0)");
+    addLaunchOptions(sub, *opts, "Local size X[,Y[,Z]] (default: the driver chooses)");
     sub->add_option("--repeat", opts->repeat, "Launches, one after another (default 1)");
-    // One value per --arg and --print, so that a later positional is never taken for one.
-    sub->add_option("--arg", opts->args,
-                    "NAME=TYPE:VALUE, NAME=VALUE, NAME=struct:FIELD=VALUE,..., NAME=buffer:TYPE:COUNT[:INIT] "
-                    "(TYPE may be a struct of the program) or NAME=local:BYTES")
-        ->allow_extra_args(false);
     sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
     sub->add_option("--save", opts->saves,
                     "NAME=PATH: write the buffer NAME after the run to PATH as .npy (instead of printing it)")
         ->allow_extra_args(false);
-    sub->add_option("--options", opts->options, "Build options as one string, split like a shell");
     sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
     sub->add_flag("--check", opts->check,
                   "Run on Oclgrind with its checks on and report invalid accesses, data races, uninitialised "
                   "values, barrier divergence and invalid API use at the kernel's lines (exit 3 when any)");
-    addCommonOptions(sub, opts->common);
-    sub->footer("INIT: zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH (raw or .npy), "
-                "copy=NAME; a buffer of structs takes zeros, fill={FIELD=VALUE,...}, file=PATH (structured "
-                ".npy) or copy=NAME\n"
-                "Structs: p=struct:x=1,v=(1,2,3,4),inner={a=3} (fields by name, missing ones zero; layouts "
-                "from the device)\n"
-                "Types: " +
-                elementTypeNames() +
+    sub->footer(argumentHelp() +
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
                 "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"
                 "    --arg c=buffer:float:1024 --arg n=uint:1024 --print c --json");

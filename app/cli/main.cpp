@@ -123,6 +123,7 @@ int main(int argc, char **argv)
     addBenchCommand(app, action);
     addBuildCommand(app, action);
     addRunCommand(app, action);
+    addSweepCommand(app, action);
     addCaptureCommand(app, action);
     addReplayCommand(app, action);
     refuseNegativeUnsigned(app);
