@@ -653,6 +653,11 @@ void ArgumentsPanel::setRange(const QString &global, const QString &local, const
     m_offset->setText(offset);
 }
 
+void ArgumentsPanel::setLocalSize(const QString &local)
+{
+    m_local->setText(local);
+}
+
 void ArgumentsPanel::setReadBack(const QString &name, bool readBack)
 {
     for (auto &row : m_rowState) {

@@ -62,6 +62,8 @@ public:
     // Fills a row from the CLI's --arg form (n=uint:1024, a=buffer:float:1024:iota, s=local:256).
     bool applySpec(const QString &spec, QString *error = nullptr);
     void setRange(const QString &global, const QString &local = {}, const QString &offset = {});
+    // The local size alone ("64", "16,16"; empty: the driver chooses), as a sweep's "Use best" sets it.
+    void setLocalSize(const QString &local);
     void setReadBack(const QString &name, bool readBack);
     void setRepeat(int repeat);
 

@@ -1,0 +1,487 @@
+// The sweep's chart (see sweepchart.h).
+#include "sweepchart.h"
+
+#include "display/recordformat.h"
+#include "plottheme.h"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
+
+namespace clscope::ui {
+
+namespace {
+const QColor kSeries(0x1a, 0x73, 0xe8);
+const QColor kWarning(0xd3, 0x2f, 0x2f);
+const QColor kBest(0x18, 0x80, 0x38);
+const QColor kDriver(0xe8, 0x71, 0x0a);
+
+double us(double ns)
+{
+    return ns / 1e3;
+}
+
+QString label(const std::vector<std::size_t> &local)
+{
+    return QString::fromStdString(localSizeLabel(local));
+}
+
+bool isPowerOfTwo(std::size_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+// Viridis, dark for fast and bright for slow: even steps to the eye, and readable without colour vision.
+QCPColorGradient timeGradient()
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+    g.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+    g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+    g.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+    g.setNanHandling(QCPColorGradient::nhTransparent); // a shape that was not tried
+    return g;
+}
+
+// Tick labels of an index axis: every position when they fit, else every k-th.
+QSharedPointer<QCPAxisTickerText> indexTicker(const QStringList &labels, int most)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int stride = std::max(1, int(std::ceil(double(labels.size()) / most)));
+    for (qsizetype i = 0; i < labels.size(); i += stride)
+        ticker->addTick(double(i), labels[i]);
+    return ticker;
+}
+} // namespace
+
+SweepChart::SweepChart(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("sweepChart"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    clear();
+}
+
+void SweepChart::clear()
+{
+    setResult(SweepResult{});
+}
+
+void SweepChart::resetPlot()
+{
+    // A result of another kind needs other axes, layers and layout: a fresh plot is simpler than undoing.
+    delete m_plot;
+    m_times = m_differ = m_failed = m_best = m_driver = nullptr;
+    m_errors = nullptr;
+    m_map = nullptr;
+    m_placed.clear();
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName(QStringLiteral("sweepPlot"));
+    m_plot->setMinimumSize(320, 200);
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &SweepChart::showToolTip);
+    // The legend above the plot, never over the points.
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(font());
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    layout()->addWidget(m_plot);
+}
+
+void SweepChart::setResult(const SweepResult &result)
+{
+    m_result = result;
+    resetPlot();
+    std::set<std::size_t> dims;
+    std::set<std::size_t> widths;
+    std::set<std::size_t> heights;
+    for (const SweepPoint &p : result.points) {
+        if (p.local.empty())
+            continue; // the driver's choice fits every kind
+        dims.insert(p.local.size());
+        if (p.local.size() == 2) {
+            widths.insert(p.local[0]);
+            heights.insert(p.local[1]);
+        }
+    }
+    if (result.points.empty())
+        m_kind = Kind::Empty;
+    else if (dims == std::set<std::size_t>{1})
+        m_kind = Kind::Sizes;
+    else if (dims == std::set<std::size_t>{2} && widths.size() >= 2 && heights.size() >= 2)
+        m_kind = Kind::HeatMap;
+    else
+        m_kind = Kind::Labels;
+
+    if (m_kind == Kind::HeatMap) {
+        drawHeatMap();
+    } else if (m_kind == Kind::Empty) {
+        auto *text = new QCPItemText(m_plot);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setText(tr("No sweep yet"));
+        text->setColor(palette().color(QPalette::PlaceholderText));
+        m_plot->xAxis->setTicks(false);
+        m_plot->yAxis->setTicks(false);
+    } else {
+        drawSeries(m_kind == Kind::Labels);
+    }
+    finishLegend();
+    applyTheme();
+}
+
+QCPGraph *SweepChart::addMarks(const QString &name, const QColor &pen, const QColor &brush, int shape,
+                               double size)
+{
+    auto *graph = m_plot->addGraph();
+    graph->setName(name);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setPen(QPen(pen, 2));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ScatterShape(shape), QPen(pen, 2),
+                                           brush.isValid() ? QBrush(brush) : QBrush(Qt::NoBrush), size));
+    return graph;
+}
+
+void SweepChart::drawSeries(bool byLabel)
+{
+    const std::vector<SweepPoint> &points = m_result.points;
+    struct Row
+    {
+        double x;
+        int point;
+    };
+    std::vector<Row> rows;
+    bool logScale = false;
+    QStringList labels;
+    std::optional<int> driver;
+    if (byLabel) {
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            rows.push_back({double(rows.size()), int(i)});
+            labels << label(points[i].local);
+        }
+    } else {
+        bool powers = true;
+        std::size_t lo = std::numeric_limits<std::size_t>::max(), hi = 0;
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            if (points[i].local.empty()) {
+                driver = int(i);
+                continue;
+            }
+            const std::size_t v = points[i].local[0];
+            rows.push_back({double(v), int(i)});
+            powers = powers && isPowerOfTwo(v);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.x < b.x; });
+        logScale = powers && hi >= 8 * lo;
+    }
+
+    // The time axis from the error bars' extent, from zero unless that would flatten the differences.
+    double top = 0;
+    double bottom = std::numeric_limits<double>::infinity();
+    for (const SweepPoint &p : points) {
+        if (!p.ran)
+            continue;
+        top = std::max(top, us(p.stats.medianNs + p.stats.stddevNs));
+        bottom = std::min(bottom, us(p.stats.medianNs - p.stats.stddevNs));
+    }
+    if (!(top > 0)) {
+        top = 1;
+        bottom = 0;
+    }
+    bottom = std::max(0.0, bottom);
+    double low = bottom < top * 0.5 ? 0 : bottom - (top - bottom) * 0.25;
+    const double high = top + (top - low) * 0.08 + (top == low ? 1 : 0);
+    const double failedY = low + (high - low) * 0.04;
+
+    m_times = m_plot->addGraph();
+    m_times->setName(tr("median ± std dev"));
+    m_times->setPen(QPen(kSeries, 1.5));
+    m_times->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kSeries, 1.5), palette().brush(QPalette::Base), 7));
+    if (byLabel)
+        m_times->setLineStyle(QCPGraph::lsNone); // no order between shapes of different dimensions
+    m_errors = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+    m_errors->setName(tr("std dev"));
+    m_errors->setPen(QPen(kSeries, 1));
+    m_errors->setWhiskerWidth(7);
+    m_differ = addMarks(tr("outputs differ"), kWarning, kWarning, QCPScatterStyle::ssDiamond, 11);
+    m_failed =
+        addMarks(tr("did not run"), palette().color(QPalette::WindowText), {}, QCPScatterStyle::ssCross, 10);
+    m_best = addMarks(tr("best"), kBest, {}, QCPScatterStyle::ssCircle, 18);
+    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kBest, 2.5), Qt::NoBrush, 18));
+
+    QList<double> tx, ty, te, dx, dy, fx, fy, bx, by;
+    for (const Row &r : rows) {
+        const SweepPoint &p = points[std::size_t(r.point)];
+        if (!p.ran) {
+            fx << r.x;
+            fy << failedY;
+            m_placed.push_back({r.x, failedY, r.point});
+            continue;
+        }
+        const double y = us(p.stats.medianNs);
+        tx << r.x;
+        ty << y;
+        te << us(p.stats.stddevNs);
+        m_placed.push_back({r.x, y, r.point});
+        if (!p.matches) {
+            dx << r.x;
+            dy << y;
+        }
+        if (m_result.best == std::size_t(r.point)) {
+            bx << r.x;
+            by << y;
+        }
+    }
+    m_times->setData(tx, ty, true);
+    m_errors->setDataPlottable(m_times);
+    m_errors->setData(te);
+    m_differ->setData(dx, dy, true);
+    m_failed->setData(fx, fy, true);
+    m_best->setData(bx, by, true);
+
+    if (byLabel) {
+        m_plot->xAxis->setTicker(indexTicker(labels, 32));
+        m_plot->xAxis->setTickLabelRotation(labels.size() > 10 ? 45 : 0);
+        m_plot->xAxis->setRange(-0.6, double(labels.size()) - 0.4);
+        m_plot->xAxis->setLabel(tr("Local size, in the order tried"));
+        m_plot->xAxis->grid()->setVisible(false);
+    } else {
+        const double lo = rows.empty() ? 1 : rows.front().x;
+        const double hi = rows.empty() ? 1 : rows.back().x;
+        if (logScale) {
+            m_plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+            auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+            ticker->setLogBase(2);
+            ticker->setSubTickCount(0);
+            m_plot->xAxis->setTicker(ticker);
+            m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
+            m_plot->xAxis->setNumberPrecision(0);
+            m_plot->xAxis->setRange(lo / 1.4, hi * 1.4);
+        } else {
+            const double pad = hi > lo ? (hi - lo) * 0.06 : std::max(1.0, lo * 0.5);
+            m_plot->xAxis->setRange(lo - pad, hi + pad);
+        }
+        m_plot->xAxis->setLabel(tr("Local size (work-items)"));
+        // The driver's choice has no size to stand at: a dashed line across, at its median.
+        if (driver && points[std::size_t(*driver)].ran) {
+            const SweepPoint &d = points[std::size_t(*driver)];
+            const bool best = m_result.best == std::size_t(*driver);
+            m_driver = m_plot->addGraph();
+            m_driver->setName(best ? tr("driver's choice (best), %1").arg(durationText(d.stats.medianNs))
+                              : d.matches ? tr("driver's choice, %1").arg(durationText(d.stats.medianNs))
+                                          : tr("driver's choice, outputs differ"));
+            m_driver->setPen(QPen(best        ? kBest
+                                  : d.matches ? kDriver
+                                              : kWarning,
+                                  best ? 2 : 1.5, Qt::DashLine));
+            const QCPRange range = m_plot->xAxis->range();
+            m_driver->setData({range.lower, range.upper}, {us(d.stats.medianNs), us(d.stats.medianNs)}, true);
+        }
+    }
+    m_plot->yAxis->setLabel(tr("Median time (µs)"));
+    m_plot->yAxis->setRange(low, high);
+}
+
+void SweepChart::drawHeatMap()
+{
+    const std::vector<SweepPoint> &points = m_result.points;
+    std::vector<std::size_t> xs;
+    std::vector<std::size_t> ys;
+    for (const SweepPoint &p : points) {
+        if (p.local.size() == 2) {
+            xs.push_back(p.local[0]);
+            ys.push_back(p.local[1]);
+        }
+    }
+    for (auto *v : {&xs, &ys}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    auto indexOf = [](const std::vector<std::size_t> &v, std::size_t value) {
+        return double(std::lower_bound(v.begin(), v.end(), value) - v.begin());
+    };
+    const int nx = int(xs.size());
+    const int ny = int(ys.size());
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_map->setName(tr("median"));
+    m_map->data()->setSize(nx, ny);
+    m_map->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
+    m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
+    m_map->setGradient(timeGradient());
+    m_map->setInterpolate(false);
+
+    m_differ = addMarks(tr("outputs differ"), kWarning, kWarning, QCPScatterStyle::ssDiamond, 12);
+    m_differ->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::white, 1.5), QBrush(kWarning), 13));
+    m_failed =
+        addMarks(tr("did not run"), palette().color(QPalette::WindowText), {}, QCPScatterStyle::ssCross, 11);
+    m_best = addMarks(tr("best"), kBest, {}, QCPScatterStyle::ssStar, 20);
+    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::white, 3), Qt::NoBrush, 20));
+
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    QList<double> dx, dy, fx, fy, bx, by;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const SweepPoint &p = points[i];
+        if (p.local.size() != 2)
+            continue;
+        const double x = indexOf(xs, p.local[0]);
+        const double y = indexOf(ys, p.local[1]);
+        m_placed.push_back({x, y, int(i)});
+        if (!p.ran) {
+            fx << x;
+            fy << y;
+            continue;
+        }
+        const double median = us(p.stats.medianNs);
+        m_map->data()->setCell(int(x), int(y), median);
+        lo = std::min(lo, median);
+        hi = std::max(hi, median);
+        if (!p.matches) {
+            dx << x;
+            dy << y;
+        }
+        if (m_result.best == i) {
+            bx << x;
+            by << y;
+        }
+    }
+    m_differ->setData(dx, dy);
+    m_failed->setData(fx, fy);
+    m_best->setData(bx, by);
+    if (!(hi >= lo)) {
+        lo = 0;
+        hi = 1;
+    } else if (hi == lo) {
+        hi = lo * 1.01 + 1e-3;
+    }
+
+    auto *scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setBarWidth(14);
+    scale->axis()->setLabel(tr("Median time (µs)"));
+    m_map->setColorScale(scale); // takes the scale's range: set the map's after
+    m_map->setDataRange(QCPRange(lo, hi));
+    auto *group = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+
+    QStringList xLabels;
+    QStringList yLabels;
+    for (std::size_t v : xs)
+        xLabels << QString::number(v);
+    for (std::size_t v : ys)
+        yLabels << QString::number(v);
+    m_plot->xAxis->setTicker(indexTicker(xLabels, 24));
+    m_plot->yAxis->setTicker(indexTicker(yLabels, 24));
+    m_plot->xAxis->setRange(-0.5, nx - 0.5);
+    m_plot->yAxis->setRange(-0.5, ny - 0.5);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+    m_plot->xAxis->setLabel(tr("Local size x (work-items)"));
+    m_plot->yAxis->setLabel(tr("Local size y"));
+}
+
+void SweepChart::finishLegend()
+{
+    for (int i = 0; i < m_plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *p = m_plot->plottable(i);
+        auto *graph = qobject_cast<QCPGraph *>(p);
+        if (!graph || graph->data()->isEmpty())
+            p->removeFromLegend();
+    }
+    m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
+}
+
+void SweepChart::applyTheme()
+{
+    applyPlotTheme(m_plot, palette(), {m_plot->xAxis, m_plot->yAxis});
+    if (m_map && m_map->colorScale())
+        applyPlotTheme(m_plot, palette(), {m_map->colorScale()->axis()});
+}
+
+void SweepChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (m_plot && (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange))
+        applyTheme();
+}
+
+int SweepChart::pointAt(const QPointF &pixel) const
+{
+    if (m_kind == Kind::HeatMap) {
+        const double x = m_plot->xAxis->pixelToCoord(pixel.x());
+        const double y = m_plot->yAxis->pixelToCoord(pixel.y());
+        for (const Placed &p : m_placed) {
+            if (std::abs(p.x - x) <= 0.5 && std::abs(p.y - y) <= 0.5)
+                return p.point;
+        }
+        return -1;
+    }
+    int nearest = -1;
+    double best = 12.0 * 12.0; // pixels, squared
+    for (const Placed &p : m_placed) {
+        const double dx = m_plot->xAxis->coordToPixel(p.x) - pixel.x();
+        const double dy = m_plot->yAxis->coordToPixel(p.y) - pixel.y();
+        if (dx * dx + dy * dy < best) {
+            best = dx * dx + dy * dy;
+            nearest = p.point;
+        }
+    }
+    return nearest;
+}
+
+QString SweepChart::describe(int point) const
+{
+    if (point < 0 || std::size_t(point) >= m_result.points.size())
+        return {};
+    const SweepPoint &p = m_result.points[std::size_t(point)];
+    QString text = tr("Local %1").arg(label(p.local));
+    if (!p.ran)
+        return text + tr(": did not run\n%1").arg(QString::fromStdString(p.error));
+    text += tr(": median %1 (min %2, mean %3, std dev %4, %n launch(es))", nullptr, int(p.stats.count))
+                .arg(durationText(p.stats.medianNs), durationText(double(p.stats.minNs)),
+                     durationText(p.stats.meanNs), durationText(p.stats.stddevNs));
+    if (m_result.reference == std::size_t(point))
+        text += tr("\nThe reference: the others' outputs are compared with its");
+    else if (p.matches)
+        text += tr("\nOutputs equal the reference's");
+    else {
+        QStringList names;
+        for (const std::string &n : p.differing)
+            names << QString::fromStdString(n);
+        text += tr("\nOutputs differ from the reference's: %1").arg(names.join(QStringLiteral(", ")));
+    }
+    if (m_result.best == std::size_t(point))
+        text += tr("\nBest: the lowest median among the sizes whose outputs match");
+    return text;
+}
+
+void SweepChart::showToolTip(QMouseEvent *event)
+{
+    const int point = pointAt(event->position());
+    if (point < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), describe(point), m_plot);
+}
+
+} // namespace clscope::ui

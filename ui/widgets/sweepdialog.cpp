@@ -1,0 +1,415 @@
+// The local-size sweep window (see sweepdialog.h).
+#include "sweepdialog.h"
+
+#include "controllers/sweepcontroller.h"
+#include "display/recordformat.h"
+#include "sweepchart.h"
+
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace clscope::ui {
+
+namespace {
+const QColor kWarning(0xc6, 0x28, 0x28);
+const QColor kBest(0x18, 0x80, 0x38);
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QString localText(const std::vector<std::size_t> &local)
+{
+    return qs(localSizeLabel(local));
+}
+
+// Microseconds with three significant digits or more: 0.123, 12.35, 1234.5.
+QString usText(double ns)
+{
+    const double us = ns / 1e3;
+    const int decimals = us >= 100 ? 1 : us >= 10 ? 2 : 3;
+    return QString::number(us, 'f', decimals);
+}
+
+// Sorts by the number each cell keeps (Qt::UserRole), not by its text; a size that did not run sorts last.
+class SweepItem : public QTreeWidgetItem
+{
+public:
+    using QTreeWidgetItem::QTreeWidgetItem;
+    bool operator<(const QTreeWidgetItem &other) const override
+    {
+        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
+        if (column == SweepDialog::OutputsColumn)
+            return text(column) < other.text(column);
+        return data(column, Qt::UserRole).toDouble() < other.data(column, Qt::UserRole).toDouble();
+    }
+};
+} // namespace
+
+SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
+    : QDialog(parent)
+    , m_controller(new SweepController(std::move(workers), this))
+    , m_header(new QLabel)
+    , m_candidates(new QLineEdit)
+    , m_repeat(new QSpinBox)
+    , m_sweep(new QPushButton(tr("&Sweep")))
+    , m_progress(new QProgressBar)
+    , m_cancel(new QPushButton(tr("&Cancel")))
+    , m_status(new QLabel)
+    , m_chart(new SweepChart)
+    , m_table(new QTreeWidget)
+    , m_useBest(new QPushButton(tr("&Use best")))
+{
+    setObjectName(QStringLiteral("sweepDialog"));
+    setWindowTitle(tr("Sweep local size"));
+    setModal(false);
+    setSizeGripEnabled(true);
+
+    m_header->setObjectName(QStringLiteral("sweepHeader"));
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setWordWrap(true);
+    m_header->setText(tr("Sweeps the launch of the Arguments panel over work-group sizes: each size runs the "
+                         "kernel several times after a warm-up, and its outputs are compared with those of "
+                         "the panel's own local size."));
+    m_candidates->setObjectName(QStringLiteral("sweepCandidates"));
+    m_candidates->setPlaceholderText(tr("auto: every size the device and kernel allow"));
+    m_candidates->setToolTip(
+        tr("Local sizes to try after the panel's own, separated by ';' or spaces: \"32;64;128\", "
+           "\"16,16;32,8;driver\" (driver: the driver chooses). Empty or auto: every size the device and "
+           "the kernel allow, and the driver's choice."));
+    m_candidates->setClearButtonEnabled(true);
+    m_repeat->setObjectName(QStringLiteral("sweepRepeat"));
+    m_repeat->setRange(1, 100000);
+    m_repeat->setValue(10);
+    m_repeat->setToolTip(tr("Timed launches per local size, after one warm-up launch"));
+    m_sweep->setObjectName(QStringLiteral("sweepStart"));
+    m_sweep->setToolTip(tr("Sweep the Arguments panel's launch (built first if the source changed)"));
+    m_progress->setObjectName(QStringLiteral("sweepProgress"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    m_progress->setFormat(tr("%v of %m"));
+    m_cancel->setObjectName(QStringLiteral("sweepCancel"));
+    m_cancel->setEnabled(false);
+    m_status->setObjectName(QStringLiteral("sweepStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_table->setObjectName(QStringLiteral("sweepTable"));
+    m_table->setColumnCount(OutputsColumn + 1);
+    m_table->setHeaderLabels({tr("Local"), tr("Work-items"), tr("Median µs"), tr("Min µs"), tr("Mean µs"),
+                              tr("Std dev µs"), tr("Outputs")});
+    m_table->setRootIsDecorated(false);
+    m_table->setAlternatingRowColors(true);
+    m_table->setUniformRowHeights(true);
+    m_table->setSortingEnabled(true);
+    m_table->header()->setStretchLastSection(true);
+    m_table->header()->setSortIndicatorShown(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the order tried until a header is clicked
+
+    m_useBest->setObjectName(QStringLiteral("sweepUseBest"));
+    m_useBest->setEnabled(false);
+    m_useBest->setToolTip(tr("Put the best local size in the Arguments panel"));
+
+    auto *controls = new QHBoxLayout;
+    auto *sizesLabel = new QLabel(tr("&Local sizes:"));
+    sizesLabel->setBuddy(m_candidates);
+    auto *repeatLabel = new QLabel(tr("L&aunches each:"));
+    repeatLabel->setBuddy(m_repeat);
+    controls->addWidget(sizesLabel);
+    controls->addWidget(m_candidates, 3);
+    controls->addWidget(repeatLabel);
+    controls->addWidget(m_repeat);
+    controls->addWidget(m_sweep);
+    controls->addWidget(m_progress, 2);
+    controls->addWidget(m_cancel);
+
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("sweepSplitter"));
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(m_chart);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->addButton(m_useBest, QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SweepDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addLayout(controls);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(buttons);
+
+    connect(m_sweep, &QPushButton::clicked, this, &SweepDialog::sweepRequested);
+    connect(m_candidates, &QLineEdit::returnPressed, this, &SweepDialog::sweepRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &SweepDialog::cancel);
+    connect(m_useBest, &QPushButton::clicked, this, &SweepDialog::useBest);
+    connect(m_controller, &SweepController::progressChanged, this, &SweepDialog::onProgress);
+    connect(m_controller, &SweepController::finished, this, &SweepDialog::onFinished);
+    connect(m_controller, &SweepController::failed, this, &SweepDialog::onFailed);
+    m_sweep->setDefault(false);
+    m_sweep->setAutoDefault(false);
+    m_useBest->setAutoDefault(false);
+}
+
+SweepDialog::~SweepDialog() = default;
+
+void SweepDialog::showEvent(QShowEvent *event)
+{
+    // The first time: most of the main window, so the chart and the table both have room.
+    if (!m_sized) {
+        m_sized = true;
+        if (QWidget *window = parentWidget() ? parentWidget()->window() : nullptr) {
+            resize(std::min(1180, int(window->width() * 0.86)), std::min(860, int(window->height() * 0.9)));
+            move(window->geometry().center() - rect().center());
+        }
+    }
+    QDialog::showEvent(event);
+}
+
+bool SweepDialog::start(const RunRequest &launch)
+{
+    SweepRequest request;
+    request.run = launch;
+    request.repeat = m_repeat->value();
+    const QString text = m_candidates->text().trimmed();
+    if (!text.isEmpty() && text.compare(QStringLiteral("auto"), Qt::CaseInsensitive) != 0) {
+        try {
+            request.candidates = parseLocalCandidates(text.toStdString());
+        } catch (const std::exception &e) {
+            m_status->setText(tr("Not swept: %1").arg(qs(e.what())));
+            m_candidates->setFocus();
+            emit sweepFailed(qs(e.what()));
+            return false;
+        }
+    }
+    m_kernel = qs(launch.kernel);
+    m_header->setText(tr("<b>%1</b>: global %2, reference local %3; %n timed launch(es) per local size "
+                         "after a warm-up",
+                         nullptr, request.repeat)
+                          .arg(m_kernel.toHtmlEscaped(), qs(formatSizeList(launch.range.global)),
+                               localText(launch.range.local)));
+    setRunning(true);
+    m_controller->start(request);
+    return true;
+}
+
+void SweepDialog::cancel()
+{
+    if (!isRunning())
+        return;
+    m_controller->cancel();
+    m_cancel->setEnabled(false);
+    m_status->setText(tr("Cancelling: the launch in flight finishes first…"));
+}
+
+bool SweepDialog::isRunning() const
+{
+    return m_controller->isRunning();
+}
+
+void SweepDialog::reject()
+{
+    cancel();
+    QDialog::reject();
+}
+
+void SweepDialog::setRunning(bool running)
+{
+    m_cancel->setEnabled(running);
+    m_sweep->setEnabled(!running);
+    m_candidates->setEnabled(!running);
+    m_repeat->setEnabled(!running);
+    if (running) {
+        m_useBest->setEnabled(false);
+        m_progress->setRange(0, 0); // busy until the candidates are known
+        m_progress->setTextVisible(false);
+        m_status->setText(tr("Sweeping %1…").arg(m_kernel));
+    }
+}
+
+void SweepDialog::onProgress(int done, int total)
+{
+    if (total <= 0) {
+        m_progress->setRange(0, 0);
+        return;
+    }
+    m_progress->setRange(0, total);
+    m_progress->setValue(done);
+    m_progress->setTextVisible(true);
+    m_status->setText(
+        tr("Sweeping %1: %2 of %n local size(s) done…", nullptr, total).arg(m_kernel).arg(done));
+}
+
+void SweepDialog::onFinished(const SweepResult &result)
+{
+    setRunning(false);
+    m_progress->setRange(0, std::max<int>(1, int(result.points.size())));
+    m_progress->setValue(m_progress->maximum());
+    showResult(result);
+    emit sweepFinished(result);
+}
+
+void SweepDialog::onFailed(const QString &message)
+{
+    setRunning(false);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    m_status->setText(tr("Sweep failed: %1").arg(message));
+    emit sweepFailed(message);
+}
+
+void SweepDialog::showResult(const SweepResult &result)
+{
+    m_result = result;
+    if (!result.kernel.empty()) {
+        m_header->setText(
+            tr("<b>%1</b> on %2: global %3; %n timed launch(es) per local size after %4 "
+               "warm-up",
+               nullptr, result.repeat)
+                .arg(qs(result.kernel).toHtmlEscaped(),
+                     (result.device.empty() ? tr("the device") : qs(result.device)).toHtmlEscaped(),
+                     qs(formatSizeList(result.global)))
+                .arg(result.warmup));
+    }
+    m_chart->setResult(result);
+    fillTable();
+    m_status->setText(summary());
+    const std::optional<QString> best = bestLocal();
+    m_useBest->setEnabled(best.has_value() && !isRunning());
+    m_useBest->setText(!best             ? tr("&Use best")
+                       : best->isEmpty() ? tr("&Use best (driver's choice)")
+                                         : tr("&Use best (%1)").arg(*best));
+}
+
+std::optional<QString> SweepDialog::bestLocal() const
+{
+    if (!m_result.best || *m_result.best >= m_result.points.size())
+        return std::nullopt;
+    const auto &local = m_result.points[*m_result.best].local;
+    return local.empty() ? QString() : qs(formatSizeList(local));
+}
+
+void SweepDialog::useBest()
+{
+    if (const std::optional<QString> best = bestLocal())
+        emit useLocalSize(*best);
+}
+
+void SweepDialog::fillTable()
+{
+    m_table->setSortingEnabled(false);
+    m_table->clear();
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    for (std::size_t i = 0; i < m_result.points.size(); ++i) {
+        const SweepPoint &p = m_result.points[i];
+        auto *item = new SweepItem(m_table);
+        std::size_t items = 1;
+        for (std::size_t s : p.local)
+            items *= s;
+        item->setText(LocalColumn, localText(p.local));
+        item->setData(LocalColumn, Qt::UserRole, double(i)); // the order tried
+        item->setText(ItemsColumn, p.local.empty() ? QString() : QString::number(items));
+        item->setData(ItemsColumn, Qt::UserRole, p.local.empty() ? 0.0 : double(items));
+        for (int c = LocalColumn; c <= StddevColumn; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(LocalColumn, Qt::AlignLeft | Qt::AlignVCenter);
+        if (!p.ran) {
+            for (int c = MedianColumn; c <= StddevColumn; ++c)
+                item->setData(c, Qt::UserRole, std::numeric_limits<double>::infinity());
+            item->setText(OutputsColumn, tr("did not run: %1").arg(qs(p.error)));
+            item->setToolTip(OutputsColumn, qs(p.error));
+            for (int c = 0; c <= OutputsColumn; ++c)
+                item->setForeground(c, muted);
+            continue;
+        }
+        const double figures[] = {p.stats.medianNs, double(p.stats.minNs), p.stats.meanNs, p.stats.stddevNs};
+        for (int c = MedianColumn; c <= StddevColumn; ++c) {
+            item->setText(c, usText(figures[c - MedianColumn]));
+            item->setData(c, Qt::UserRole, figures[c - MedianColumn]);
+        }
+        QString outputs;
+        if (m_result.reference == i) {
+            outputs = tr("reference");
+        } else if (p.matches) {
+            outputs = tr("equal");
+        } else {
+            QStringList names;
+            for (const std::string &n : p.differing)
+                names << qs(n);
+            outputs = tr("DIFFER: %1").arg(names.join(QStringLiteral(", ")));
+            for (int c = 0; c <= OutputsColumn; ++c)
+                item->setForeground(c, kWarning);
+        }
+        if (m_result.best == i) {
+            outputs += tr(" — best");
+            QFont bold = item->font(0);
+            bold.setBold(true);
+            for (int c = 0; c <= OutputsColumn; ++c) {
+                item->setFont(c, bold);
+                item->setForeground(c, kBest);
+            }
+        }
+        item->setText(OutputsColumn, outputs);
+    }
+    m_table->setSortingEnabled(true);
+    for (int c = LocalColumn; c < OutputsColumn; ++c)
+        m_table->resizeColumnToContents(c);
+}
+
+QString SweepDialog::summary() const
+{
+    const SweepResult &r = m_result;
+    if (r.points.empty())
+        return r.cancelled ? tr("Cancelled before any local size ran.") : QString();
+    int differ = 0;
+    int failed = 0;
+    const SweepPoint *driver = nullptr;
+    for (const SweepPoint &p : r.points) {
+        differ += p.ran && !p.matches ? 1 : 0;
+        failed += p.ran ? 0 : 1;
+        if (p.local.empty() && p.ran)
+            driver = &p;
+    }
+    QString text;
+    if (r.best) {
+        const SweepPoint &b = r.points[*r.best];
+        text = tr("Best: local %1, median %2").arg(localText(b.local), durationText(b.stats.medianNs));
+        if (driver && driver != &b && b.stats.medianNs > 0)
+            text += tr(", %1× as fast as the driver's choice (%2)")
+                        .arg(QString::number(driver->stats.medianNs / b.stats.medianNs, 'f', 2),
+                             durationText(driver->stats.medianNs));
+        text += u'.';
+    } else {
+        text = tr("No local size ran with the reference's outputs.");
+    }
+    text += tr(" %n local size(s) tried", nullptr, int(r.points.size()));
+    if (differ)
+        text += tr(", %n with outputs that differ from the reference's", nullptr, differ);
+    if (failed)
+        text += tr(", %n that did not run", nullptr, failed);
+    text += u'.';
+    if (r.cancelled)
+        text += tr(" Cancelled: the sizes that ran are shown.");
+    return text;
+}
+
+} // namespace clscope::ui
