@@ -126,6 +126,13 @@ int main(int argc, char **argv)
                                          QStringLiteral("X[,Y[,Z]]"));
     const QCommandLineOption repeatOption(QStringLiteral("repeat"), QStringLiteral("Launches of --run."),
                                           QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption sweepOption(
+        QStringLiteral("sweep"),
+        QStringLiteral(
+            "After --build (with --run, or the source's clscope-run launch): Run → Sweep local size "
+            "over these local sizes (auto, or a list such as \"8,8;16,16;driver\"); "
+            "--screenshot then saves the sweep's window."),
+        QStringLiteral("LIST"));
     const QCommandLineOption timelineViewOption(
         QStringLiteral("timeline-view"),
         QStringLiteral("After --run, zoom the timeline to this span, in microseconds from its start."),
@@ -200,6 +207,7 @@ int main(int argc, char **argv)
     parser.addOption(screenshotOption);
     parser.addOption(repeatOption);
     parser.addOption(memoryCheckOption);
+    parser.addOption(sweepOption);
     parser.addOption(benchOption);
     parser.addOption(baselineOption);
     parser.addOption(timelineViewOption);
@@ -273,6 +281,7 @@ int main(int argc, char **argv)
     options.local = parser.value(localOption);
     options.prints = parser.values(printOption);
     options.memoryCheck = parser.isSet(memoryCheckOption);
+    options.sweep = given(sweepOption);
     options.bench = given(benchOption);
     options.baseline = given(baselineOption);
     options.trace = parser.value(traceOption);

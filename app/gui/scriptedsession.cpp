@@ -1,14 +1,16 @@
-// The command line's session in the main window: open, build, run, benchmark or play a pool workload, then
-// (scripted) take the picture and exit.
+// The command line's session in the main window: open, build, run or sweep, benchmark or play a pool
+// workload, then (scripted) take the picture and exit.
 #include "scriptedsession.h"
 
 #include "controllers/benchmarkrunner.h"
+#include "files/safewrite.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
 #include "widgets/capturedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/sweepdialog.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 #include "windows/buildcoordinator.h"
@@ -17,8 +19,10 @@
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QTimer>
 
 #include <algorithm>
@@ -177,6 +181,10 @@ void ScriptedSession::onBuilt(const BuildResult &result)
         }
         fail(QStringLiteral("the build failed (%1)").arg(first));
     }
+    if (m_options.sweep && result.success() && !m_options.runKernel) {
+        startSweep(); // the launch the source's clscope-run line put in the panel
+        return;
+    }
     if (!m_options.runKernel || !result.success()) {
         finish();
         return;
@@ -198,6 +206,10 @@ void ScriptedSession::onBuilt(const BuildResult &result)
     for (const QString &name : std::as_const(m_options.prints))
         panel->setReadBack(name, true);
     panel->setRepeat(m_options.repeat);
+    if (m_options.sweep) {
+        startSweep();
+        return;
+    }
     auto *runs = part<RunCoordinator>();
     auto *checks = part<CheckCoordinator>();
     connect(runs, &RunCoordinator::runFinished, this, &ScriptedSession::onRunFinished);
@@ -215,6 +227,34 @@ void ScriptedSession::onBuilt(const BuildResult &result)
         checks->checkCurrent();
     else
         runs->runCurrent();
+}
+
+void ScriptedSession::startSweep()
+{
+    auto *dialog = part<SweepDialog>();
+    if (m_options.sweep->compare(QStringLiteral("auto"), Qt::CaseInsensitive) != 0)
+        dialog->candidatesField()->setText(*m_options.sweep);
+    connect(dialog, &SweepDialog::sweepFinished, this, [this] { finish(); });
+    connect(dialog, &SweepDialog::sweepFailed, this, [this](const QString &message) {
+        fail(message);
+        finish();
+    });
+    connect(part<RunCoordinator>(), &RunCoordinator::sweepRefused, this, [this](const QString &why) {
+        fail(QStringLiteral("not swept: %1").arg(why));
+        finish();
+    });
+    m_window.findChild<QAction *>(QStringLiteral("sweepAction"))->trigger();
+}
+
+QString ScriptedSession::saveScreenshot(const QString &path)
+{
+    // A sweep's picture is of its window, which stands beside the main one.
+    auto *dialog = m_options.sweep ? part<SweepDialog>() : nullptr;
+    if (!dialog || !dialog->isVisible())
+        return m_window.saveScreenshot(path);
+    if (const QString error = writeImageSafely(path, dialog->grab().toImage()); !error.isEmpty())
+        return QStringLiteral("cannot write %1: %2").arg(path, error);
+    return {};
 }
 
 void ScriptedSession::onRunFinished()
@@ -242,7 +282,7 @@ void ScriptedSession::finish()
     auto taken = std::make_shared<int>(0);
     connect(timer, &QTimer::timeout, this, [this, timer, taken, path, shots] {
         ++*taken;
-        const QString error = m_window.saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
+        const QString error = saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
         if (!error.isEmpty() || *taken == shots) {
             timer->stop();
             if (!error.isEmpty())

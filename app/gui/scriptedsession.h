@@ -1,8 +1,8 @@
-// The session the command line describes: clscope [FILE...] [--build] [--run KERNEL --arg ...] [--bench KIND]
-// [--workload KIND] [--show DOCK] [--screenshot OUT.png]. It drives the main window as a user would, through
-// its panels (found with findChild, as any scripted user of the window finds them). With --screenshot it
-// is scripted: no modal message box waits for anyone, the picture (or a series) is saved once the work is
-// done, and the application exits, with status 1 after any failure (the reason on stderr).
+// The session the command line describes: clscope [FILE...] [--build] [--run KERNEL --arg ...] [--sweep LIST]
+// [--bench KIND] [--workload KIND] [--show DOCK] [--screenshot OUT.png]. It drives the main window as a user
+// would, through its panels (found with findChild, as any scripted user of the window finds them). With
+// --screenshot it is scripted: no modal message box waits for anyone, the picture (or a series) is saved once
+// the work is done, and the application exits, with status 1 after any failure (the reason on stderr).
 #pragma once
 
 #include "controllers/poolworkload.h"
@@ -40,6 +40,7 @@ struct ScriptOptions
     int repeat = 1;                      // --repeat
     QStringList prints;                  // --print NAME
     bool memoryCheck = false;            // --memory-check
+    std::optional<QString> sweep;        // --sweep LIST: Run → Sweep local size instead of the run
     std::optional<std::pair<double, double>> timelineView; // --timeline-view FROM,TO in microseconds
     std::optional<QString> bench;                          // --bench KIND
     std::optional<QString> baseline;                       // --baseline FILE
@@ -72,6 +73,9 @@ private:
     void onReady();
     void onBuilt(const clscope::BuildResult &result);
     void onRunFinished();
+    // Run → Sweep local size with the local sizes of --sweep; the picture is then of its window.
+    void startSweep();
+    QString saveScreenshot(const QString &path);
     template<class T> T *part() const;
 
     ScriptOptions m_options;

@@ -1,6 +1,7 @@
 // A run through the real main window, offscreen: a sample kernel is opened, built, its arguments filled
 // in the panel, run with F5, and its results read in the viewer; bad input names the argument; the run
-// history re-runs; per-kernel values come back.
+// history re-runs; per-kernel values come back; Run → Sweep local size times the tiled matrix multiply's
+// shapes, and Use best puts the best one in the panel for the next run.
 #include "controllers/devicemanager.h"
 #include "controllers/poolmonitor.h"
 #include "controllers/runcontroller.h"
@@ -11,15 +12,20 @@
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
+#include "widgets/sweepchart.h"
+#include "widgets/sweepdialog.h"
 #include "widgets/timelinedock.h"
 #include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
+#include <QAction>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -182,6 +188,68 @@ private slots:
         QCOMPARE(pane->toPlainText(), QStringLiteral("item 0\nitem 1\nitem 2\n"));
         part<ResultsViewer>(*m_window)->showResult(RunResult());
         QVERIFY(!pane->isVisibleTo(part<ResultsViewer>(*m_window)));
+    }
+
+    // The sweep end to end: an invalid launch is refused with its reason, a good one sweeps the shapes
+    // given, Use best fills the panel's local size, and F5 runs with it.
+    void sweepUseBestThenRun()
+    {
+        QVERIFY(part<EditorTabs>(*m_window)->openSample(QStringLiteral("matmul_tiled.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
+        QVERIFY(built.wait(120000));
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
+        QCOMPARE(panel->currentKernel(), QStringLiteral("matmul_tiled")); // its clscope-run launch
+        QCOMPARE(panel->state().global, QStringLiteral("256,256"));
+        auto *action = m_window->findChild<QAction *>(QStringLiteral("sweepAction"));
+        QVERIFY(action);
+        SweepDialog *dialog = part<SweepDialog>(*m_window);
+        QVERIFY(!dialog->isVisible());
+
+        panel->setRange(QStringLiteral("256,x"), QStringLiteral("16,16"));
+        QSignalSpy refused(part<RunCoordinator>(*m_window), &RunCoordinator::sweepRefused);
+        action->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(refused.size(), 1, 120000);
+        QVERIFY2(m_window->statusBar()->currentMessage().startsWith(QStringLiteral("Not swept: global size")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QVERIFY(!dialog->isVisible());
+        QVERIFY(!dialog->isRunning());
+
+        panel->setRange(QStringLiteral("256,256"), QStringLiteral("16,16"));
+        dialog->candidatesField()->setText(QStringLiteral("8,8;32,4;64,2;4,16;driver"));
+        dialog->repeatBox()->setValue(2);
+        QSignalSpy finished(dialog, &SweepDialog::sweepFinished);
+        action->trigger();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->isRunning());
+        QVERIFY(finished.wait(180000));
+        const SweepResult result = finished.at(0).at(0).value<SweepResult>();
+        QCOMPARE(result.points.size(), std::size_t(6)); // the panel's 16,16 first, then the five
+        for (const SweepPoint &p : result.points) {
+            QVERIFY2(p.ran, p.error.c_str());
+            QVERIFY(p.matches); // every shape gives the same C
+        }
+        QVERIFY(result.best);
+        QCOMPARE(dialog->chart()->kind(), SweepChart::Kind::HeatMap);
+        QCOMPARE(dialog->table()->topLevelItemCount(), 6);
+        QVERIFY(!dialog->cancelButton()->isEnabled());
+
+        const std::optional<QString> best = dialog->bestLocal();
+        QVERIFY(best);
+        dialog->useBestButton()->click();
+        QCOMPARE(panel->state().local, *best);
+        // Run, beside the field Use best filled, runs with it.
+        QSignalSpy ran(part<RunCoordinator>(*m_window), &RunCoordinator::runFinished);
+        panel->runButton()->click();
+        QVERIFY(ran.wait(120000));
+        const RunResult run = ran.at(0).at(0).value<RunResult>();
+        QCOMPARE(run.launches().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(formatSizeList(run.local())), *best);
+        const BufferData *c = run.buffer("C");
+        QVERIFY(c);
+        QCOMPARE(c->value(0), 512.0);
+        QCOMPARE(c->value(256 * 256 - 1), 512.0);
+        dialog->close();
     }
 
     void cleanupTestCase()

@@ -34,6 +34,7 @@ class DiagnosticsPanel;
 class EditorTabs;
 class FindBar;
 class StartPage;
+class SweepDialog;
 class DeviceWorkers;
 class WorkbenchView;
 
@@ -93,6 +94,9 @@ private:
     // F8 / Shift+F8: the next or previous diagnostic of the current tab (wrapping); false when it has none.
     bool goToDiagnostic(bool forward);
     void createFileMenu();
+    // Run → Sweep local size and its window.
+    void createSweepAction(QMenu *menu);
+    void startSweep();
     void rebuildRecentMenu();
     void onCurrentDeviceChanged(DeviceKey key);
     // What every view is told (WorkbenchView): the latest build, the runs' pool, the latest run.
@@ -123,6 +127,7 @@ private:
     QComboBox *m_deviceChoice = nullptr;
     StartPage *m_startPage = nullptr;
     FindBar *m_findBar = nullptr;
+    SweepDialog *m_sweepDialog = nullptr;
     QStackedWidget *m_centre = nullptr;
     QDockWidget *m_bottomDock = nullptr;
     QDockWidget *m_sideDock = nullptr;

@@ -1,22 +1,25 @@
 // The main window's menus, and what only they start: a new kernel from the template, the open and
-// profile dialogs, go to line and to the next diagnostic.
+// profile dialogs, go to line and to the next diagnostic, the local-size sweep window.
 #include "mainwindow.h"
 
 #include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "runcoordinator.h"
+#include "widgets/argumentspanel.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/findbar.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/profiledialog.h"
 #include "widgets/startpage.h"
+#include "widgets/sweepdialog.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -172,6 +175,41 @@ bool MainWindow::goToDiagnostic(bool forward)
     return true;
 }
 
+void MainWindow::createSweepAction(QMenu *menu)
+{
+    // Made with the window (hidden), so that a script or a test can set its local sizes before the first
+    // sweep; it stays beside the window, not modal, and keeps the last sweep between two openings.
+    m_sweepDialog = new SweepDialog(m_workers, this);
+    connect(m_sweepDialog, &SweepDialog::sweepRequested, this, &MainWindow::startSweep);
+    connect(m_runs, &RunCoordinator::sweepRefused, m_sweepDialog, [this](const QString &why) {
+        if (m_sweepDialog->isVisible())
+            m_sweepDialog->statusLabel()->setText(tr("Not swept: %1").arg(why));
+    });
+    connect(m_sweepDialog, &SweepDialog::useLocalSize, this, [this](const QString &local) {
+        m_arguments->setLocalSize(local);
+        showDock(QStringLiteral("argumentsDock"));
+        statusBar()->showMessage(
+            local.isEmpty()
+                ? tr("Local size cleared: the driver chooses, the best of the sweep; F5 runs it")
+                : tr("Local size %1, the best of the sweep, is in the Arguments panel; F5 runs it")
+                      .arg(local),
+            10000);
+    });
+    QAction *sweep = menu->addAction(tr("S&weep local size…"), this, &MainWindow::startSweep);
+    sweep->setObjectName(QStringLiteral("sweepAction"));
+    sweep->setStatusTip(tr("Time the Arguments panel's launch with every work-group size the device allows"));
+}
+
+void MainWindow::startSweep()
+{
+    m_runs->requestSweep([this](const RunRequest &launch) {
+        m_sweepDialog->show();
+        m_sweepDialog->raise();
+        m_sweepDialog->activateWindow();
+        m_sweepDialog->start(launch);
+    });
+}
+
 void MainWindow::createMenus()
 {
     createFileMenu();
@@ -183,6 +221,7 @@ void MainWindow::createMenus()
     build->addSeparator();
     build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_runs->requestRun(); });
     build->addAction(m_checks->checkAction());
+    createSweepAction(build);
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);

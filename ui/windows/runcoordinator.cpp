@@ -110,6 +110,30 @@ bool RunCoordinator::runCurrent()
     return true;
 }
 
+bool RunCoordinator::requestSweep(std::function<void(const RunRequest &)> sweep)
+{
+    auto refuse = [this](const QString &why) {
+        const QString text = tr("Not swept: %1").arg(why);
+        m_statusBar->showMessage(text, 15000);
+        m_panel->showMessage(text);
+        emit sweepRefused(why);
+    };
+    return m_builds->buildThen(
+        [this, sweep = std::move(sweep), refuse] {
+            QString error;
+            const auto request = m_panel->makeRequest(&error);
+            if (!request) {
+                refuse(error);
+                m_panel->markError(error);
+                return;
+            }
+            m_panel->saveValues();
+            m_panel->showMessage({});
+            sweep(*request);
+        },
+        refuse);
+}
+
 void RunCoordinator::rerun(const ArgumentsState &state)
 {
     QString error;

@@ -9,6 +9,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 class QStatusBar;
@@ -41,6 +42,10 @@ public:
     bool requestRun();
     // Runs what the panel holds; false (with a status message) when it does not describe a run.
     bool runCurrent();
+    // Run → Sweep local size: the launch F5 would run (built first, as F5 does) goes to `sweep`; refused
+    // (sweepRefused, with the reason in the status bar and the panel) when there is no good build or the
+    // panel's launch is not one.
+    bool requestSweep(std::function<void(const RunRequest &)> sweep);
     void rerun(const ArgumentsState &state);
 
 signals:
@@ -48,6 +53,8 @@ signals:
     void runFailed(const QString &message);
     // F5 did not run: the build failed, or there is nothing to build on.
     void runRefused(const QString &why);
+    // A sweep was not started, and why.
+    void sweepRefused(const QString &why);
     // A run on Oclgrind produced Oclgrind's own reports (now in Diagnostics).
     void oclgrindReported(int count);
 
