@@ -184,9 +184,16 @@ private slots:
         QVERIFY(std::isnan(map->data()->cell(1, 0))); // 16,4 was not tried
         QCOMPARE(map->dataRange().lower, 200.0);
         QCOMPARE(map->dataRange().upper, 500.0);
-        QCOMPARE(points(chart->differGraph()), QList<QPointF>{QPointF(2, 1)});
-        QCOMPARE(points(chart->failedGraph()), QList<QPointF>{QPointF(0, 2)});
-        QCOMPARE(points(chart->bestGraph()), QList<QPointF>{QPointF(1, 1)});
+        // The marks in the left part of their cells (column 2, row 1 is 32,8).
+        auto cellOf = [](const QCPGraph *graph) {
+            QList<QPoint> cells;
+            for (const QPointF &p : points(graph))
+                cells << QPoint(int(std::lround(p.x())), int(std::lround(p.y())));
+            return cells;
+        };
+        QCOMPARE(cellOf(chart->differGraph()), QList<QPoint>{QPoint(2, 1)});
+        QCOMPARE(cellOf(chart->failedGraph()), QList<QPoint>{QPoint(0, 2)});
+        QCOMPARE(cellOf(chart->bestGraph()), QList<QPoint>{QPoint(1, 1)});
         QVERIFY(!chart->timesGraph());
         chart->resize(600, 400);
         chart->plot()->replot();

@@ -5,6 +5,7 @@
 #include "plottheme.h"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -22,11 +23,8 @@ const QColor kSeries(0x1a, 0x73, 0xe8);
 const QColor kWarning(0xd3, 0x2f, 0x2f);
 const QColor kBest(0x18, 0x80, 0x38);
 const QColor kDriver(0xe8, 0x71, 0x0a);
-
-double us(double ns)
-{
-    return ns / 1e3;
-}
+// How far left of a heat-map cell's centre its marks stand (in cells).
+constexpr double kMarkOffset = 0.28;
 
 QString label(const std::vector<std::size_t> &local)
 {
@@ -72,8 +70,9 @@ SweepChart::SweepChart(QWidget *parent)
     clear();
 }
 
-void SweepChart::clear()
+void SweepChart::clear(const QString &message)
 {
+    m_emptyText = message;
     setResult(SweepResult{});
 }
 
@@ -85,19 +84,26 @@ void SweepChart::resetPlot()
     m_errors = nullptr;
     m_map = nullptr;
     m_placed.clear();
+    m_cellLabels.clear(); // the plot's items
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(QStringLiteral("sweepPlot"));
     m_plot->setMinimumSize(320, 200);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &SweepChart::showToolTip);
-    // The legend above the plot, never over the points.
+    // The legend above the plot, never over the points, its entries side by side from the left (a spacer
+    // beside it takes the rest of the row, which the legend's columns would otherwise spread over).
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(font());
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    auto *legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(m_plot));
+    legendRow->setColumnStretchFactors({0.001, 1});
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    m_plot->legend->setIconSize(28, 20); // room for the best's ring
     layout()->addWidget(m_plot);
 }
 
@@ -105,6 +111,12 @@ void SweepChart::setResult(const SweepResult &result)
 {
     m_result = result;
     resetPlot();
+    // Microseconds, or milliseconds once the medians reach ten thousand of them.
+    double slowest = 0;
+    for (const SweepPoint &p : result.points)
+        slowest = std::max(slowest, p.ran ? p.stats.medianNs : 0.0);
+    m_unitNs = slowest >= 1e7 ? 1e6 : 1e3;
+    m_unit = slowest >= 1e7 ? tr("ms") : tr("µs");
     std::set<std::size_t> dims;
     std::set<std::size_t> widths;
     std::set<std::size_t> heights;
@@ -132,7 +144,7 @@ void SweepChart::setResult(const SweepResult &result)
         auto *text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);
-        text->setText(tr("No sweep yet"));
+        text->setText(m_emptyText.isEmpty() ? tr("No sweep yet") : m_emptyText);
         text->setColor(palette().color(QPalette::PlaceholderText));
         m_plot->xAxis->setTicks(false);
         m_plot->yAxis->setTicks(false);
@@ -141,6 +153,14 @@ void SweepChart::setResult(const SweepResult &result)
     }
     finishLegend();
     applyTheme();
+}
+
+QString SweepChart::bestName() const
+{
+    if (!m_result.best || *m_result.best >= m_result.points.size())
+        return tr("best");
+    const SweepPoint &b = m_result.points[*m_result.best];
+    return tr("best: %1, %2").arg(label(b.local), durationText(b.stats.medianNs));
 }
 
 QCPGraph *SweepChart::addMarks(const QString &name, const QColor &pen, const QColor &brush, int shape,
@@ -190,15 +210,20 @@ void SweepChart::drawSeries(bool byLabel)
         logScale = powers && hi >= 8 * lo;
     }
 
-    // The time axis from the error bars' extent, from zero unless that would flatten the differences.
+    // The time axis from the error bars' extent, from zero unless that would flatten the differences. A
+    // few slow outliers make a standard deviation many times the median: the axis stops at three times
+    // the largest median, so that the medians stay apart, and longer bars run off the top.
     double top = 0;
+    double topMedian = 0;
     double bottom = std::numeric_limits<double>::infinity();
     for (const SweepPoint &p : points) {
         if (!p.ran)
             continue;
-        top = std::max(top, us(p.stats.medianNs + p.stats.stddevNs));
-        bottom = std::min(bottom, us(p.stats.medianNs - p.stats.stddevNs));
+        top = std::max(top, toUnit(p.stats.medianNs + p.stats.stddevNs));
+        topMedian = std::max(topMedian, toUnit(p.stats.medianNs));
+        bottom = std::min(bottom, toUnit(p.stats.medianNs - p.stats.stddevNs));
     }
+    top = std::min(top, topMedian * 3);
     if (!(top > 0)) {
         top = 1;
         bottom = 0;
@@ -222,8 +247,8 @@ void SweepChart::drawSeries(bool byLabel)
     m_differ = addMarks(tr("outputs differ"), kWarning, kWarning, QCPScatterStyle::ssDiamond, 11);
     m_failed =
         addMarks(tr("did not run"), palette().color(QPalette::WindowText), {}, QCPScatterStyle::ssCross, 10);
-    m_best = addMarks(tr("best"), kBest, {}, QCPScatterStyle::ssCircle, 18);
-    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kBest, 2.5), Qt::NoBrush, 18));
+    m_best = addMarks(bestName(), kBest, {}, QCPScatterStyle::ssCircle, 16);
+    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kBest, 2.5), Qt::NoBrush, 16));
 
     QList<double> tx, ty, te, dx, dy, fx, fy, bx, by;
     for (const Row &r : rows) {
@@ -234,10 +259,10 @@ void SweepChart::drawSeries(bool byLabel)
             m_placed.push_back({r.x, failedY, r.point});
             continue;
         }
-        const double y = us(p.stats.medianNs);
+        const double y = toUnit(p.stats.medianNs);
         tx << r.x;
         ty << y;
-        te << us(p.stats.stddevNs);
+        te << toUnit(p.stats.stddevNs);
         m_placed.push_back({r.x, y, r.point});
         if (!p.matches) {
             dx << r.x;
@@ -269,6 +294,7 @@ void SweepChart::drawSeries(bool byLabel)
             auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
             ticker->setLogBase(2);
             ticker->setSubTickCount(0);
+            ticker->setTickCount(std::min(12, int(std::log2(hi / lo)) + 1)); // each power of two that fits
             m_plot->xAxis->setTicker(ticker);
             m_plot->xAxis->setNumberFormat(QStringLiteral("f"));
             m_plot->xAxis->setNumberPrecision(0);
@@ -291,10 +317,11 @@ void SweepChart::drawSeries(bool byLabel)
                                               : kWarning,
                                   best ? 2 : 1.5, Qt::DashLine));
             const QCPRange range = m_plot->xAxis->range();
-            m_driver->setData({range.lower, range.upper}, {us(d.stats.medianNs), us(d.stats.medianNs)}, true);
+            m_driver->setData({range.lower, range.upper},
+                              {toUnit(d.stats.medianNs), toUnit(d.stats.medianNs)}, true);
         }
     }
-    m_plot->yAxis->setLabel(tr("Median time (µs)"));
+    m_plot->yAxis->setLabel(tr("Median time (%1)").arg(m_unit));
     m_plot->yAxis->setRange(low, high);
 }
 
@@ -323,16 +350,21 @@ void SweepChart::drawHeatMap()
     m_map->data()->setSize(nx, ny);
     m_map->data()->setRange(QCPRange(0, nx - 1), QCPRange(0, ny - 1));
     m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
-    m_map->setGradient(timeGradient());
     m_map->setInterpolate(false);
 
     m_differ = addMarks(tr("outputs differ"), kWarning, kWarning, QCPScatterStyle::ssDiamond, 12);
     m_differ->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::white, 1.5), QBrush(kWarning), 13));
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::white, 1.5), QBrush(kWarning), 12));
     m_failed =
         addMarks(tr("did not run"), palette().color(QPalette::WindowText), {}, QCPScatterStyle::ssCross, 11);
-    m_best = addMarks(tr("best"), kBest, {}, QCPScatterStyle::ssStar, 20);
-    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::white, 3), Qt::NoBrush, 20));
+    // A white star on a dark one: it shows on the darkest cells and the brightest alike. The dark one
+    // stands for both in the legend, whose background is light.
+    QCPGraph *halo = addMarks(bestName(), Qt::black, {}, QCPScatterStyle::ssStar, 16);
+    halo->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(QColor(0x20, 0x20, 0x20), 5.5), Qt::NoBrush, 17));
+    m_best = addMarks(tr("best"), Qt::white, {}, QCPScatterStyle::ssStar, 16);
+    m_best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(Qt::white, 2.5), Qt::NoBrush, 16));
+    m_best->removeFromLegend();
 
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
@@ -344,27 +376,30 @@ void SweepChart::drawHeatMap()
         const double x = indexOf(xs, p.local[0]);
         const double y = indexOf(ys, p.local[1]);
         m_placed.push_back({x, y, int(i)});
+        // The marks stand in the cell's left part, leaving the right to its median.
+        const double markX = x - kMarkOffset;
         if (!p.ran) {
-            fx << x;
+            fx << markX;
             fy << y;
             continue;
         }
-        const double median = us(p.stats.medianNs);
+        const double median = toUnit(p.stats.medianNs);
         m_map->data()->setCell(int(x), int(y), median);
         lo = std::min(lo, median);
         hi = std::max(hi, median);
         if (!p.matches) {
-            dx << x;
+            dx << markX;
             dy << y;
         }
         if (m_result.best == i) {
-            bx << x;
+            bx << markX;
             by << y;
         }
     }
     m_differ->setData(dx, dy);
     m_failed->setData(fx, fy);
     m_best->setData(bx, by);
+    halo->setData(bx, by);
     if (!(hi >= lo)) {
         lo = 0;
         hi = 1;
@@ -376,9 +411,11 @@ void SweepChart::drawHeatMap()
     m_plot->plotLayout()->addElement(1, 1, scale);
     scale->setType(QCPAxis::atRight);
     scale->setBarWidth(14);
-    scale->axis()->setLabel(tr("Median time (µs)"));
-    m_map->setColorScale(scale); // takes the scale's range: set the map's after
-    m_map->setDataRange(QCPRange(lo, hi));
+    scale->axis()->setLabel(tr("Median time (%1)").arg(m_unit));
+    m_map->setColorScale(scale); // the map takes the scale's gradient and range from now on
+    scale->setGradient(timeGradient());
+    scale->setDataRange(QCPRange(lo, hi));
+    addCellLabels(QCPRange(lo, hi));
     auto *group = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
@@ -397,6 +434,46 @@ void SweepChart::drawHeatMap()
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->xAxis->setLabel(tr("Local size x (work-items)"));
     m_plot->yAxis->setLabel(tr("Local size y"));
+}
+
+void SweepChart::addCellLabels(const QCPRange &range)
+{
+    // Each cell's median on it, dark or light against its colour; shown while the cells can hold them.
+    QCPColorGradient gradient = timeGradient();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    for (const Placed &placed : m_placed) {
+        const SweepPoint &p = m_result.points[std::size_t(placed.point)];
+        if (!p.ran)
+            continue;
+        auto *text = new QCPItemText(m_plot);
+        text->position->setCoords(placed.x + 0.5, placed.y);
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        text->setPadding(QMargins(0, 0, 5, 0));
+        text->setFont(small);
+        text->setText(durationText(p.stats.medianNs));
+        text->setColor(qGray(gradient.color(toUnit(p.stats.medianNs), range)) > 130 ? Qt::black : Qt::white);
+        text->setClipToAxisRect(true);
+        m_cellLabels.push_back(text);
+    }
+    connect(m_plot, &QCustomPlot::afterLayout, this, &SweepChart::fitCellLabels);
+}
+
+void SweepChart::fitCellLabels()
+{
+    if (m_cellLabels.empty())
+        return;
+    const double cellWidth = std::abs(m_plot->xAxis->coordToPixel(1) - m_plot->xAxis->coordToPixel(0));
+    const double cellHeight = std::abs(m_plot->yAxis->coordToPixel(1) - m_plot->yAxis->coordToPixel(0));
+    const QFontMetrics metrics(m_cellLabels.front()->font());
+    int widest = 0;
+    for (const QCPItemText *t : m_cellLabels)
+        widest = std::max(widest, metrics.horizontalAdvance(t->text()));
+    // The text, its padding and a mark beside it.
+    const bool fits =
+        cellWidth >= widest + 5 + cellWidth * (0.5 - kMarkOffset) + 10 && cellHeight >= metrics.height() + 2;
+    for (QCPItemText *t : m_cellLabels)
+        t->setVisible(fits);
 }
 
 void SweepChart::finishLegend()
@@ -456,9 +533,10 @@ QString SweepChart::describe(int point) const
     QString text = tr("Local %1").arg(label(p.local));
     if (!p.ran)
         return text + tr(": did not run\n%1").arg(QString::fromStdString(p.error));
-    text += tr(": median %1 (min %2, mean %3, std dev %4, %n launch(es))", nullptr, int(p.stats.count))
+    text += tr(": median %1 (min %2, mean %3, std dev %4; %5)")
                 .arg(durationText(p.stats.medianNs), durationText(double(p.stats.minNs)),
-                     durationText(p.stats.meanNs), durationText(p.stats.stddevNs));
+                     durationText(p.stats.meanNs), durationText(p.stats.stddevNs),
+                     p.stats.count == 1 ? tr("1 launch") : tr("%1 launches").arg(p.stats.count));
     if (m_result.reference == std::size_t(point))
         text += tr("\nThe reference: the others' outputs are compared with its");
     else if (p.matches)

@@ -18,6 +18,8 @@
 class QCPColorMap;
 class QCPErrorBars;
 class QCPGraph;
+class QCPItemText;
+class QCPRange;
 class QCustomPlot;
 class QMouseEvent;
 
@@ -32,7 +34,8 @@ public:
     explicit SweepChart(QWidget *parent = nullptr);
 
     void setResult(const SweepResult &result);
-    void clear();
+    // No sweep: the message (or "No sweep yet") where the chart would be.
+    void clear(const QString &message = {});
     Kind kind() const { return m_kind; }
     QCustomPlot *plot() const { return m_plot; }
 
@@ -61,17 +64,24 @@ private:
         int point = -1;
     };
 
+    double toUnit(double ns) const { return ns / m_unitNs; }
     void resetPlot();
     void applyTheme();
     void drawSeries(bool byLabel);
     void drawHeatMap();
+    QString bestName() const;
     QCPGraph *addMarks(const QString &name, const QColor &pen, const QColor &brush, int shape, double size);
+    void addCellLabels(const QCPRange &range);
+    void fitCellLabels();
     void finishLegend();
     void showToolTip(QMouseEvent *event);
 
     QCustomPlot *m_plot = nullptr;
     SweepResult m_result;
     Kind m_kind = Kind::Empty;
+    double m_unitNs = 1e3; // the time axis's unit
+    QString m_unit;
+    QString m_emptyText;
     QCPGraph *m_times = nullptr;
     QCPErrorBars *m_errors = nullptr;
     QCPGraph *m_differ = nullptr;
@@ -79,7 +89,8 @@ private:
     QCPGraph *m_best = nullptr;
     QCPGraph *m_driver = nullptr;
     QCPColorMap *m_map = nullptr;
-    std::vector<Placed> m_placed; // in plot coordinates
+    std::vector<Placed> m_placed;            // in plot coordinates
+    std::vector<QCPItemText *> m_cellLabels; // the heat map's medians
 };
 
 } // namespace clscope::ui

@@ -45,6 +45,11 @@ QString usText(double ns)
     return QString::number(us, 'f', decimals);
 }
 
+QString launchesText(int n)
+{
+    return n == 1 ? SweepDialog::tr("1 timed launch") : SweepDialog::tr("%1 timed launches").arg(n);
+}
+
 // Sorts by the number each cell keeps (Qt::UserRole), not by its text; a size that did not run sorts last.
 class SweepItem : public QTreeWidgetItem
 {
@@ -72,6 +77,7 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     , m_status(new QLabel)
     , m_chart(new SweepChart)
     , m_table(new QTreeWidget)
+    , m_splitter(new QSplitter(Qt::Vertical))
     , m_useBest(new QPushButton(tr("&Use best")))
 {
     setObjectName(QStringLiteral("sweepDialog"));
@@ -138,13 +144,13 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     controls->addWidget(m_progress, 2);
     controls->addWidget(m_cancel);
 
-    auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->setObjectName(QStringLiteral("sweepSplitter"));
-    splitter->setChildrenCollapsible(false);
-    splitter->addWidget(m_chart);
-    splitter->addWidget(m_table);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    m_splitter->setObjectName(QStringLiteral("sweepSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_chart);
+    m_splitter->addWidget(m_table);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_splitMoved = true; });
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     buttons->addButton(m_useBest, QDialogButtonBox::ActionRole);
@@ -154,7 +160,7 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     layout->addWidget(m_header);
     layout->addLayout(controls);
     layout->addWidget(m_status);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(buttons);
 
     connect(m_sweep, &QPushButton::clicked, this, &SweepDialog::sweepRequested);
@@ -201,11 +207,13 @@ bool SweepDialog::start(const RunRequest &launch)
         }
     }
     m_kernel = qs(launch.kernel);
-    m_header->setText(tr("<b>%1</b>: global %2, reference local %3; %n timed launch(es) per local size "
-                         "after a warm-up",
-                         nullptr, request.repeat)
+    m_header->setText(tr("<b>%1</b>: global %2, reference local %3; %4 per local size after a warm-up")
                           .arg(m_kernel.toHtmlEscaped(), qs(formatSizeList(launch.range.global)),
-                               localText(launch.range.local)));
+                               localText(launch.range.local), launchesText(request.repeat)));
+    // The last sweep's figures belong to another launch: away with them.
+    m_result = SweepResult{};
+    m_table->clear();
+    m_chart->clear(tr("Sweeping: the chart shows every local size once the sweep is done"));
     setRunning(true);
     m_controller->start(request);
     return true;
@@ -254,8 +262,7 @@ void SweepDialog::onProgress(int done, int total)
     m_progress->setRange(0, total);
     m_progress->setValue(done);
     m_progress->setTextVisible(true);
-    m_status->setText(
-        tr("Sweeping %1: %2 of %n local size(s) done…", nullptr, total).arg(m_kernel).arg(done));
+    m_status->setText(tr("Sweeping %1: %2 of %3 local sizes done…").arg(m_kernel).arg(done).arg(total));
 }
 
 void SweepDialog::onFinished(const SweepResult &result)
@@ -282,16 +289,17 @@ void SweepDialog::showResult(const SweepResult &result)
     m_result = result;
     if (!result.kernel.empty()) {
         m_header->setText(
-            tr("<b>%1</b> on %2: global %3; %n timed launch(es) per local size after %4 "
-               "warm-up",
-               nullptr, result.repeat)
+            tr("<b>%1</b> on %2: global %3; %4 per local size after %5")
                 .arg(qs(result.kernel).toHtmlEscaped(),
                      (result.device.empty() ? tr("the device") : qs(result.device)).toHtmlEscaped(),
-                     qs(formatSizeList(result.global)))
-                .arg(result.warmup));
+                     qs(formatSizeList(result.global)), launchesText(result.repeat),
+                     result.warmup == 0   ? tr("no warm-up")
+                     : result.warmup == 1 ? tr("a warm-up launch")
+                                          : tr("%1 warm-up launches").arg(result.warmup)));
     }
     m_chart->setResult(result);
     fillTable();
+    fitTable();
     m_status->setText(summary());
     const std::optional<QString> best = bestLocal();
     m_useBest->setEnabled(best.has_value() && !isRunning());
@@ -375,6 +383,29 @@ void SweepDialog::fillTable()
         m_table->resizeColumnToContents(c);
 }
 
+void SweepDialog::fitTable()
+{
+    // The chart gets what a short table does not need; a long one keeps two fifths and scrolls.
+    const int total = m_splitter->height();
+    if (total <= 0)
+        return;
+    const int rows = std::max(3, m_table->topLevelItemCount() + 1); // and a blank one: the end is in view
+    const QTreeWidgetItem *first = m_table->topLevelItem(0);
+    const int laidOut = first ? m_table->visualItemRect(first).height() : 0;
+    const int rowHeight = laidOut > 0 ? laidOut : m_table->fontMetrics().height() + 2;
+    const int wanted =
+        m_table->header()->sizeHint().height() + rows * rowHeight + 2 * m_table->frameWidth() + 4;
+    const int table = std::min(wanted, total * 2 / 5);
+    m_splitter->setSizes({total - table, table});
+}
+
+void SweepDialog::resizeEvent(QResizeEvent *event)
+{
+    QDialog::resizeEvent(event);
+    if (!m_splitMoved)
+        fitTable();
+}
+
 QString SweepDialog::summary() const
 {
     const SweepResult &r = m_result;
@@ -401,11 +432,12 @@ QString SweepDialog::summary() const
     } else {
         text = tr("No local size ran with the reference's outputs.");
     }
-    text += tr(" %n local size(s) tried", nullptr, int(r.points.size()));
+    text +=
+        r.points.size() == 1 ? tr(" 1 local size tried") : tr(" %1 local sizes tried").arg(r.points.size());
     if (differ)
-        text += tr(", %n with outputs that differ from the reference's", nullptr, differ);
+        text += tr(", %1 with outputs that differ from the reference's").arg(differ);
     if (failed)
-        text += tr(", %n that did not run", nullptr, failed);
+        text += tr(", %1 that did not run").arg(failed);
     text += u'.';
     if (r.cancelled)
         text += tr(" Cancelled: the sizes that ran are shown.");

@@ -17,6 +17,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 class QTreeWidget;
 
 namespace clscope::ui {
@@ -84,6 +85,7 @@ public slots:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void setRunning(bool running);
@@ -91,6 +93,7 @@ private:
     void onFinished(const SweepResult &result);
     void onFailed(const QString &message);
     void fillTable();
+    void fitTable();
     QString summary() const;
 
     SweepController *m_controller;
@@ -103,10 +106,12 @@ private:
     QLabel *m_status;
     SweepChart *m_chart;
     QTreeWidget *m_table;
+    QSplitter *m_splitter;
     QPushButton *m_useBest;
     SweepResult m_result;
     QString m_kernel; // of the sweep under way
     bool m_sized = false;
+    bool m_splitMoved = false; // by the user: the table keeps the height given
 };
 
 } // namespace clscope::ui

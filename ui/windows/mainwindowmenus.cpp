@@ -188,6 +188,7 @@ void MainWindow::createSweepAction(QMenu *menu)
     connect(m_sweepDialog, &SweepDialog::useLocalSize, this, [this](const QString &local) {
         m_arguments->setLocalSize(local);
         showDock(QStringLiteral("argumentsDock"));
+        activateWindow(); // F5 is the window's: the next run is a key away (the dialog stays open beside it)
         statusBar()->showMessage(
             local.isEmpty()
                 ? tr("Local size cleared: the driver chooses, the best of the sweep; F5 runs it")
