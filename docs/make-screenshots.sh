@@ -40,6 +40,18 @@ shot capture-timeline "$tmp/mandelbrot.clscope" --show timelineDock
 shot capture-memory "$tmp/pool.clscope" --show captureDock --capture-tab "device memory"
 shot capture-programs "$tmp/mandelbrot.clscope" --show captureDock --capture-tab programs
 shot capture-api "$tmp/pool.clscope" --show captureDock --capture-tab "api calls"
+# The local-size sweep's window (Build > Sweep local size), 1-D and 2-D, at both window sizes, and a
+# kernel whose outputs depend on the local size.
+sweep() { # NAME SIZE ARGS...: the dialog alone, as large as the window lets it be
+  local name="$1" size="$2"; shift 2
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size "$size" "$@" --screenshot "$out/$name.png"
+}
+for size in 1280x800 1600x1000; do
+  sweep "sweep-1d-$size" "$size" resources/kernels/vector_add.cl --build --sweep auto
+  sweep "sweep-2d-$size" "$size" resources/kernels/matmul_tiled.cl --build --sweep auto
+done
+sweep sweep-differ 1280x800 tests/data/run/sweep.cl --build --run local_size_shows \
+  --arg out=buffer:int:1024 --global 1024 --local 64 --sweep "8;16;32;3;128;256;driver"
 # The pool chart following a workload: three pictures two seconds apart.
 xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1500x950 --show memoryPoolDock --workload churn \
   --rate 20000 --screenshot "$tmp/memory-pool.png" --screenshots 3 --screenshot-every 2000

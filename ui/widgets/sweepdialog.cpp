@@ -424,7 +424,10 @@ QString SweepDialog::summary() const
     if (r.best) {
         const SweepPoint &b = r.points[*r.best];
         text = tr("Best: local %1, median %2").arg(localText(b.local), durationText(b.stats.medianNs));
-        if (driver && driver != &b && b.stats.medianNs > 0)
+        if (driver && driver != &b && !driver->matches)
+            text += tr("; the driver's choice (%1) gives other outputs")
+                        .arg(durationText(driver->stats.medianNs));
+        else if (driver && driver != &b && b.stats.medianNs > 0)
             text += tr(", %1× as fast as the driver's choice (%2)")
                         .arg(QString::number(driver->stats.medianNs / b.stats.medianNs, 'f', 2),
                              durationText(driver->stats.medianNs));
