@@ -79,6 +79,8 @@ void SweepChart::clear(const QString &message)
 void SweepChart::resetPlot()
 {
     // A result of another kind needs other axes, layers and layout: a fresh plot is simpler than undoing.
+    if (m_plot && QToolTip::isVisible())
+        QToolTip::hideText(); // it may name the old plot
     delete m_plot;
     m_times = m_differ = m_failed = m_best = m_driver = nullptr;
     m_errors = nullptr;
