@@ -6,6 +6,7 @@
 #include "clscope/error.h"
 #include "clscope/runner.h"
 #include "pooltesthelpers.h"
+#include "testhelpers.h"
 #include "testicd.h"
 
 #include <QTest>
@@ -17,6 +18,7 @@
 #include <future>
 
 using namespace clscope;
+using testhelpers::components;
 
 namespace {
 
@@ -41,15 +43,6 @@ std::vector<ArgValue> specs(const QString &text)
     for (const QString &s : text.split(u' ', Qt::SkipEmptyParts))
         out.push_back(parseArgSpec(s.toStdString()));
     return out;
-}
-
-QString components(const BufferData &data)
-{
-    QStringList out;
-    const ScalarKind kind = data.type.isRaw() ? ScalarKind::UChar : data.type.scalar;
-    for (const Number &n : data.numbers())
-        out << qs(formatNumber(n, kind));
-    return out.join(u' ');
 }
 
 template<typename T> std::vector<T> valuesOf(const BufferData &data)
