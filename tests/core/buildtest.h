@@ -1,12 +1,16 @@
-// Helpers of the build suites (tst_buildcache, tst_cachedbuilds): the files of tests/data/build, files
-// written for a test, and the entries of a cache folder.
+// Helpers of the build suites (tst_buildcache, tst_cachedbuilds, tst_program, tst_programcli): the files of
+// tests/data/build, files written for a test, the entries of a cache folder, and the drivers the program
+// suites build with.
 #pragma once
+
+#include "testicd.h"
 
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -32,6 +36,11 @@ inline QByteArray readData(const QString &name)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+inline std::string dataPath(const char *name)
+{
+    return std::string(CLSCOPE_TEST_DATA "/build/") + name;
+}
+
 // The files in a folder (a cache's entries), sorted; none when it does not exist.
 inline std::vector<std::filesystem::path> entriesIn(const QString &dir)
 {
@@ -42,5 +51,31 @@ inline std::vector<std::filesystem::path> entriesIn(const QString &dir)
     std::sort(out.begin(), out.end());
     return out;
 }
+
+// The drivers of tst_program and tst_programcli: PoCL and Oclgrind through a vendors folder of the suite's
+// own, PoCL with two devices.
+class ProgramDrivers
+{
+protected:
+    QTemporaryDir m_vendors;
+    bool m_haveDrivers = false;
+
+    // The suites' initTestCase.
+    void setUpDrivers()
+    {
+        QVERIFY(m_vendors.isValid());
+        // Two PoCL devices with different names (so: different cache keys) for the multi-device build.
+        qputenv("POCL_DEVICES", "pthread basic");
+        qunsetenv("CLSCOPE_BUILD_OPTIONS");
+        m_haveDrivers = clscope::test::setUpVendors(m_vendors, false);
+    }
+
+    // In init(): skips a test that needs the drivers when they are missing.
+    void requireDrivers()
+    {
+        if (!m_haveDrivers)
+            QSKIP("PoCL or Oclgrind is not installed (packaging/install-deps.sh installs both)");
+    }
+};
 
 } // namespace buildtest
