@@ -117,7 +117,7 @@ private slots:
         QCOMPARE(components(*result.buffer("c")), QStringLiteral("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"));
         QCOMPARE(result.launches().size(), std::size_t(1));
 
-        // A bytesN of another size than the struct is refused before the launch (tst_structs); a program
+        // A bytesN of another size than the struct is refused before the launch (tst_structruns); a program
         // built from a binary has no source to ask the layout with, so the value goes to the driver, and
         // Oclgrind checks argument sizes: the failing call names the argument.
         const BuildResult types = build(dataPath("types.cl"), true, nullptr, device);
