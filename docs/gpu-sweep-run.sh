@@ -33,7 +33,7 @@ for n in 256 2048; do
   done
 done
 stamp "matrix"
-timeout 300 "$cli" build "$k" --matrix "-O0|-cl-fast-relaxed-math|-cl-mad-enable -DTILE=32" --device all --json \
+timeout 300 "$cli" build "$k" --matrix "-O0|-cl-opt-disable|-cl-fast-relaxed-math|-cl-mad-enable -DTILE=32" --device all --json \
   > "$out/matrix.json" 2> "$out/matrix.err"
 timeout 300 "$cli" build "$k" --matrix "-O0|-cl-fast-relaxed-math|-cl-mad-enable -DTILE=32" --device all \
   > "$out/matrix.txt" 2>&1

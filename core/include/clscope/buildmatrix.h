@@ -43,7 +43,7 @@ struct MatrixCell
     double buildMs = 0;
     int warnings = 0;
     int errors = 0;
-    std::string firstError; // the first error diagnostic, "file:line: message"
+    std::string firstError; // the first error diagnostic ("file:line: message"), else the log's first line
     std::string log;
     std::size_t binaryBytes = 0;
     std::vector<KernelInfo> kernels; // with this device's work-group info only

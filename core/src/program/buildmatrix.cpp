@@ -114,6 +114,12 @@ MatrixCell matrixCell(const std::string &options, const BuildResult &build, std:
             c.firstError =
                 (d.file.empty() ? std::string() : d.file + ':' + std::to_string(d.line) + ": ") + d.message;
     }
+    if (!c.success && c.firstError.empty()) {
+        // No diagnostic to name (the driver refused the options, or said nothing parseable): its log's first
+        // line.
+        const std::string_view first = trimSpace(std::string_view(c.log).substr(0, c.log.find('\n')));
+        c.firstError = first.empty() ? std::string("the build failed without a message") : std::string(first);
+    }
     for (KernelInfo k : build.kernels()) {
         std::erase_if(k.workGroups, [&](const WorkGroupInfo &w) { return w.device != c.device; });
         c.kernels.push_back(std::move(k));
