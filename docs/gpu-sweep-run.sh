@@ -28,7 +28,7 @@ for n in 256 2048; do
   for local in 16,16 32,32 8,8 32,8 64,4 128,2 256,1; do
     for round in 1 2; do
       timeout 120 "$cli" run "${launch[@]}" --local "$local" --repeat 21 --device nvidia --json \
-        > "$out/run-$n-$local-$round.json" 2> "$out/run-$n-$local-$round.err"
+        > "$out/run-$n-${local//,/x}-$round.json" 2> "$out/run-$n-${local//,/x}-$round.err"
     done
   done
 done

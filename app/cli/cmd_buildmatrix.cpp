@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace clscope::cli {
@@ -89,6 +90,11 @@ void printCell(const MatrixCell &c)
 
 int runBuildMatrix(const MatrixOptions &opts)
 {
+    // Every cell a real compile, timed as such and with the compiler's own report: the drivers' caches of
+    // compiled programs are off for this process (NVIDIA's answers a repeated build without ptxas's
+    // registers; PoCL's in a fraction of the time). Set before the first OpenCL call, unless the user did.
+    ::setenv("CUDA_CACHE_DISABLE", "1", 0);
+    ::setenv("POCL_KERNEL_CACHE", "0", 0);
     const std::vector<std::string> sets = parseOptionSets(opts.sets);
     const std::vector<std::vector<SelectedDevice>> groups = byPlatform(selectDevices(opts.deviceSpec));
     std::vector<MatrixCell> cells;

@@ -28,15 +28,24 @@ std::string kernelPath(const char *name)
 }
 
 // What NVIDIA's compiler logs for a build with -cl-nv-verbose (two kernels, one spilling).
-const char *kPtxasLog = "ptxas info    : 0 bytes gmem\n"
-                        "ptxas info    : Compiling entry function 'matmul_tiled' for 'sm_90'\n"
-                        "ptxas info    : Function properties for matmul_tiled\n"
-                        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-                        "ptxas info    : Used 40 registers, 32768 bytes smem, 380 bytes cmem[0]\n"
-                        "ptxas info    : Compiling entry function 'big' for 'sm_90'\n"
-                        "ptxas info    : Function properties for big\n"
-                        "    96 bytes stack frame, 88 bytes spill stores, 84 bytes spill loads\n"
-                        "ptxas info    : Used 255 registers, 380 bytes cmem[0]\n";
+const char *kPtxasLog =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function 'matmul_tiled' for 'sm_90'\n"
+    "ptxas info    : Function properties for matmul_tiled\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 40 registers, 32768 bytes smem, 380 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function 'big' for 'sm_90'\n"
+    "ptxas info    : Function properties for big\n"
+    "    96 bytes stack frame, 88 bytes spill stores, 84 bytes spill loads\n"
+    "ptxas info    : Used 255 registers, 380 bytes cmem[0]\n"
+    // As the H200's driver wrote it for -cl-opt-disable: the callees' properties follow.
+    "ptxas info    : Compiling entry function 'opt' for 'sm_90a'\n"
+    "ptxas info    : Function properties for opt\n"
+    "ptxas         .     72 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 19 registers, used 1 barriers, 32772 bytes smem\n"
+    "ptxas info    : Compile time = 15.563 ms\n"
+    "ptxas info    : Function properties for barrier\n"
+    "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
 
 } // namespace
 
@@ -170,9 +179,10 @@ private slots:
     void ptxasInfo()
     {
         const std::vector<KernelResources> r = parsePtxasInfo(kPtxasLog);
-        QCOMPARE(r.size(), std::size_t(2));
+        QCOMPARE(r.size(), std::size_t(3));
         QCOMPARE(r[0], (KernelResources{"matmul_tiled", 40, 0, 0, 0, 32768}));
         QCOMPARE(r[1], (KernelResources{"big", 255, 88, 84, 96, std::nullopt}));
+        QCOMPARE(r[2], (KernelResources{"opt", 19, 0, 0, 72, 32772}));
         QVERIFY(parsePtxasInfo("").empty());
         QVERIFY(
             parsePtxasInfo("warning: something\nptxas info    : Used 3 registers\n").empty()); // no kernel

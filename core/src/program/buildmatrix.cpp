@@ -53,6 +53,7 @@ std::vector<KernelResources> parsePtxasInfo(std::string_view log)
 {
     std::vector<KernelResources> out;
     KernelResources *current = nullptr;
+    bool ownProperties = false; // the last "Function properties for X" was the current kernel's
     std::size_t pos = 0;
     while (pos < log.size()) {
         const std::size_t end = std::min(log.find('\n', pos), log.size());
@@ -68,13 +69,19 @@ std::vector<KernelResources> parsePtxasInfo(std::string_view log)
             k.kernel = std::string(line.substr(start, close - start));
             out.push_back(std::move(k));
             current = &out.back();
+            ownProperties = false;
             continue;
         }
         if (!current)
             continue;
+        // Without optimisation the functions it calls get properties of their own (barrier, get_global_id).
+        if (const std::size_t at = line.find("Function properties for "); at != std::string_view::npos) {
+            ownProperties = line.substr(at + 24) == current->kernel;
+            continue;
+        }
         // ptxas info    : Function properties for matmul_tiled
         // 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-        if (line.find("stack frame") != std::string_view::npos) {
+        if (ownProperties && line.find("stack frame") != std::string_view::npos) {
             current->stackFrame = numberBefore(line, "bytes stack frame");
             current->spillStores = numberBefore(line, "bytes spill stores");
             current->spillLoads = numberBefore(line, "bytes spill loads");
