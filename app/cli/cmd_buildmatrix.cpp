@@ -1,6 +1,7 @@
 // clscope-cli build --matrix: the program built with every option set on every selected device (the cache
-// off, so that each build is timed as the compiler does it), one cell per set and device with its figures.
-// NVIDIA's compiler gets -cl-nv-verbose as well, for its registers and spills. Exit 0 when every build
+// off, and a define that makes each a new program to the driver's own cache, so that each build is timed as
+// the compiler does it), one cell per set and device with its figures. NVIDIA's compiler gets -cl-nv-verbose
+// as well, for its registers and spills. Exit 0 when every build
 // succeeded, 1 when one failed (the matrix is printed all the same), 2 on bad usage.
 #include "cli.h"
 
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 
 namespace clscope::cli {
@@ -90,27 +90,18 @@ void printCell(const MatrixCell &c)
 
 int runBuildMatrix(const MatrixOptions &opts)
 {
-    // Every cell a real compile, timed as such and with the compiler's own report: the drivers' caches of
-    // compiled programs are off for this process (NVIDIA's answers a repeated build without ptxas's
-    // registers; PoCL's in a fraction of the time). Set before the first OpenCL call, unless the user did.
-    ::setenv("CUDA_CACHE_DISABLE", "1", 0);
-    ::setenv("POCL_KERNEL_CACHE", "0", 0);
     const std::vector<std::string> sets = parseOptionSets(opts.sets);
     const std::vector<std::vector<SelectedDevice>> groups = byPlatform(selectDevices(opts.deviceSpec));
     std::vector<MatrixCell> cells;
+    const std::uint64_t nonce = matrixNonce();
     for (const std::string &set : sets) {
         for (const auto &group : groups) {
             BuildRequest request;
             for (const auto &d : group)
                 request.devices.push_back(d.device);
             request.sourcePath = opts.input.file;
-            std::vector<std::string> tokens = splitOptions(opts.baseOptions);
-            const std::vector<std::string> more = splitOptions(set);
-            tokens.insert(tokens.end(), more.begin(), more.end());
-            if (takesNvVerbose(group.front().platformName) &&
-                std::find(tokens.begin(), tokens.end(), "-cl-nv-verbose") == tokens.end())
-                tokens.emplace_back("-cl-nv-verbose");
-            request.options = joinOptions(tokens);
+            // A new program to every driver (no answer from its cache): the compiler's own time and report.
+            request.options = matrixBuildOptions(opts.baseOptions, set, group.front().platformName, nonce);
             const BuildResult build = buildProgramInput(opts.input, request, BinaryCache());
             std::vector<std::vector<unsigned char>> binaries;
             if (build.success() && build.program())

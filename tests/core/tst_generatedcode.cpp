@@ -186,6 +186,13 @@ private slots:
         QVERIFY(parsePtxasInfo("").empty());
         QVERIFY(
             parsePtxasInfo("warning: something\nptxas info    : Used 3 registers\n").empty()); // no kernel
+        QCOMPARE(matrixBuildOptions("-I dir", "-DTILE=32", "NVIDIA CUDA", 7),
+                 std::string("-I dir -DTILE=32 -cl-nv-verbose -D CLSCOPE_MATRIX_BUILD=7"));
+        QCOMPARE(matrixBuildOptions("", "-cl-nv-verbose", "NVIDIA CUDA", 8),
+                 std::string("-cl-nv-verbose -D CLSCOPE_MATRIX_BUILD=8"));
+        QCOMPARE(matrixBuildOptions("", "", "Portable Computing Language", 9),
+                 std::string("-D CLSCOPE_MATRIX_BUILD=9"));
+        QVERIFY(matrixNonce() != matrixNonce());
         QVERIFY(takesNvVerbose("NVIDIA CUDA"));
         QVERIFY(!takesNvVerbose("Portable Computing Language"));
     }

@@ -34,6 +34,16 @@ std::vector<KernelResources> parsePtxasInfo(std::string_view log);
 // True for a platform whose compiler takes -cl-nv-verbose (NVIDIA's): the matrix adds it there.
 bool takesNvVerbose(std::string_view platformName);
 
+// The options of one matrix build: `base` (what every set gets), the set, -cl-nv-verbose on NVIDIA, and
+// -D CLSCOPE_MATRIX_BUILD=<nonce>: a define the program never reads that makes every matrix build a new
+// program to the driver, so that no driver answers from its cache of compiled programs (NVIDIA's then
+// writes no ptxas report, and a cached build's time is not the compiler's). Throws BuildInputError for
+// options that do not split.
+std::string matrixBuildOptions(std::string_view base, std::string_view set, std::string_view platformName,
+                               std::uint64_t nonce);
+// A nonce for matrixBuildOptions: different in every call (the clock, a counter and the process).
+std::uint64_t matrixNonce();
+
 // One build of the matrix: an option set on one device.
 struct MatrixCell
 {

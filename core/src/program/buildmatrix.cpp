@@ -4,7 +4,11 @@
 #include "clscope/text.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <chrono>
+
+#include <unistd.h>
 
 namespace clscope {
 
@@ -101,6 +105,27 @@ std::vector<KernelResources> parsePtxasInfo(std::string_view log)
 bool takesNvVerbose(std::string_view platformName)
 {
     return lowerAscii(platformName).find("nvidia") != std::string::npos;
+}
+
+std::string matrixBuildOptions(std::string_view base, std::string_view set, std::string_view platformName,
+                               std::uint64_t nonce)
+{
+    std::vector<std::string> tokens = splitOptions(base);
+    const std::vector<std::string> more = splitOptions(set);
+    tokens.insert(tokens.end(), more.begin(), more.end());
+    if (takesNvVerbose(platformName) &&
+        std::find(tokens.begin(), tokens.end(), "-cl-nv-verbose") == tokens.end())
+        tokens.emplace_back("-cl-nv-verbose");
+    tokens.emplace_back("-D");
+    tokens.emplace_back("CLSCOPE_MATRIX_BUILD=" + std::to_string(nonce));
+    return joinOptions(tokens);
+}
+
+std::uint64_t matrixNonce()
+{
+    static std::atomic<std::uint64_t> counter{0};
+    const auto now = std::uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
+    return now ^ (std::uint64_t(::getpid()) << 40) ^ (counter.fetch_add(1) << 20);
 }
 
 MatrixCell matrixCell(const std::string &options, const BuildResult &build, std::size_t deviceIndex,
