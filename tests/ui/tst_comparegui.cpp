@@ -217,7 +217,7 @@ private slots:
         const QString text = matrixCellText(built);
         QVERIFY2(text.startsWith(QStringLiteral("built in 250 ms · 0 warning(s)\nbinary 2 KiB\n")),
                  qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("scale: wg 256 (×32)")));
+        QVERIFY(text.contains(QStringLiteral("scale: work-group ≤ 256, multiple of 32\n  local 0 B · private 0 B")));
         QVERIFY(text.contains(QStringLiteral("18 registers · spills 0/0 B")));
         QVERIFY(text.contains(QStringLiteral("(median of 5)")));
     }

@@ -39,7 +39,7 @@ private slots:
         QVERIFY(!r.agrees);
         QCOMPARE(r.differing, std::size_t(1));
         QCOMPARE(r.firstDiffering, std::size_t(2));
-        QCOMPARE(agreementText(r), QStringLiteral("1 of 4 differ (first at 2)"));
+        QCOMPARE(agreementText(r), QStringLiteral("1 of 4 differ, first at 2"));
     }
 
     void floatsWithinTolerance_data()
@@ -81,7 +81,7 @@ private slots:
         QCOMPARE(r.differing, std::size_t(2));
         QCOMPARE(r.maxAbs, 0.5);
         QVERIFY(qAbs(r.maxRel - 0.5 / 100.5) < 1e-12); // the larger of 0.5/100.5 and 1e-3/3.001
-        QVERIFY(agreementText(r).startsWith(QStringLiteral("2 of 3 differ (max abs 0.5")));
+        QVERIFY(agreementText(r).startsWith(QStringLiteral("2 of 3 differ, first at 1 (max abs 0.5")));
     }
 
     void sizeOrTypeMismatchNeverAgrees()

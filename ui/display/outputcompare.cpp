@@ -118,13 +118,16 @@ QString agreementText(const BufferAgreement &a)
 {
     if (!a.problem.isEmpty())
         return a.problem;
-    QString text =
-        a.agrees ? (a.exact || a.maxAbs == 0 ? QStringLiteral("equal") : QStringLiteral("within tolerance"))
-                 : QStringLiteral("%1 of %2 differ").arg(a.differing).arg(a.compared);
+    QString text;
+    if (a.agrees)
+        text = a.exact || a.maxAbs == 0 ? QStringLiteral("equal") : QStringLiteral("within tolerance");
+    else
+        text = QStringLiteral("%1 of %2 differ, first at %3")
+                   .arg(a.differing)
+                   .arg(a.compared)
+                   .arg(a.firstDiffering);
     if (!a.exact && a.maxAbs > 0)
         text += QStringLiteral(" (max abs %1, rel %2)").arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3);
-    else if (!a.agrees)
-        text += QStringLiteral(" (first at %1)").arg(a.firstDiffering);
     return text;
 }
 

@@ -66,10 +66,12 @@ QString matrixCellText(const MatrixCellResult &c)
         QString line = QString::fromStdString(k.name);
         if (!k.workGroups.empty()) {
             const WorkGroupInfo &w = k.workGroups.front();
-            line += QObject::tr(": wg %1 (×%2) · local %3 · private %4")
+            line += QObject::tr(": work-group ≤ %1, multiple of %2")
                         .arg(w.workGroupSize)
-                        .arg(w.preferredWorkGroupSizeMultiple)
-                        .arg(bytesText(w.localMemSize), bytesText(w.privateMemSize));
+                        .arg(w.preferredWorkGroupSizeMultiple);
+            lines << line;
+            line = QObject::tr("  local %1 · private %2")
+                       .arg(bytesText(w.localMemSize), bytesText(w.privateMemSize));
         }
         lines << line;
         for (const KernelResources &r : m.resources) {
@@ -144,6 +146,9 @@ BuildMatrixDialog::BuildMatrixDialog(MatrixController *controller, QWidget *pare
     m_table->horizontalHeader()->setMinimumSectionSize(220);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setTextElideMode(Qt::ElideRight);
+    // A selected cell keeps a light tint and dark text: its figures must stay readable.
+    m_table->setStyleSheet(
+        QStringLiteral("QTableWidget::item:selected { background: #cfe0f5; color: black; }"));
     m_log->setObjectName(QStringLiteral("matrixLog"));
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

@@ -18,7 +18,7 @@ namespace {
 const QColor kRemoved(0xfb, 0xd8, 0xd8);
 const QColor kAdded(0xd4, 0xf4, 0xd4);
 const QColor kChanged(0xfb, 0xf0, 0xc8);
-const QColor kFiller(0xee, 0xee, 0xee);
+const QColor kFiller(0xdc, 0xdc, 0xdc);
 } // namespace
 
 CodeDiffView::CodeDiffView(QWidget *parent)
@@ -168,9 +168,27 @@ void CodeDiffView::fill(const QString &leftText, const QString &rightText)
     m_left->setMarginWidth(0, margin);
     m_right->setMarginWidth(0, margin);
     m_summary->setText(summaryText());
-    if (!m_blocks.empty()) {
-        m_left->setFirstVisibleLine(std::max(0, m_blocks.front() - 3));
-        m_right->setFirstVisibleLine(std::max(0, m_blocks.front() - 3));
+    // Start at the first difference that is more than a comment (LLVM's "; ModuleID = '/tmp/...'" differs
+    // between any two builds).
+    auto commentOnly = [&a, &b](const DiffRow &r) {
+        auto comment = [](const QString &line) {
+            const QString t = line.trimmed();
+            return t.isEmpty() || t.startsWith(u';') || t.startsWith(QStringLiteral("//"));
+        };
+        return (r.left < 0 || comment(a[r.left])) && (r.right < 0 || comment(b[r.right]));
+    };
+    int start = m_blocks.empty() ? -1 : m_blocks.front();
+    for (int block : m_blocks) {
+        if (!commentOnly(m_rows[std::size_t(block)])) {
+            start = block;
+            break;
+        }
+    }
+    if (start >= 0) {
+        for (QsciScintilla *side : {m_left, m_right}) {
+            side->setCursorPosition(start, 0);
+            side->setFirstVisibleLine(std::max(0, start - 3));
+        }
     }
 }
 

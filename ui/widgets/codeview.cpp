@@ -11,11 +11,19 @@
 #include <QFontDatabase>
 #include <QFontMetrics>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace clscope::ui {
+
+namespace {
+const QString kWarningStyle = QStringLiteral(
+    "QLabel { background: #fff6d5; border: 1px solid #e0c060; border-radius: 3px; padding: 6px; }");
+const QString kRemarkStyle =
+    QStringLiteral("QLabel { color: palette(dark); font-style: italic; padding: 0 2px; }");
+} // namespace
 
 QsciScintilla *makeCodeEditor(CodeLexer *lexer, QWidget *parent)
 {
@@ -79,8 +87,6 @@ CodeView::CodeView(QWidget *parent)
     m_note->setObjectName(QStringLiteral("codeNote"));
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_note->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fff6d5; border: 1px solid #e0c060; border-radius: 3px; padding: 6px; }"));
     m_note->hide();
     m_editor->setObjectName(QStringLiteral("codeText"));
     m_find = new FindBar([this] { return m_editor; }, this);
@@ -115,9 +121,19 @@ void CodeView::setCode(const QString &title, const GeneratedCode &code)
         note = tr("The driver gave a binary that no installed tool shows as text.");
     m_note->setText(note);
     m_note->setVisible(!note.isEmpty());
+    // Why there is no text is a warning; where the text came from is a remark.
+    m_note->setStyleSheet(code.hasText() ? kRemarkStyle : kWarningStyle);
     m_lexer->setLanguage(languageOf(code.kind));
-    m_editor->setText(QString::fromStdString(code.text));
-    m_editor->setCursorPosition(0, 0);
+    const QString text = QString::fromStdString(code.text);
+    m_editor->setText(text);
+    // The first kernel or function at the top: the module's preamble (globals, target) is rarely the point.
+    static const QRegularExpression entry(
+        QStringLiteral("^(define |\\.visible \\.entry |\\.entry |\\s*%\\S+ = OpFunction )"),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch first = entry.match(text);
+    const int line = first.hasMatch() ? int(text.left(first.capturedStart()).count(u'\n')) : 0;
+    m_editor->setCursorPosition(line, 0);
+    m_editor->setFirstVisibleLine(std::max(0, line - 2));
     const int digits = QString::number(std::max(1, m_editor->lines())).size();
     m_editor->setMarginWidth(
         0, QFontMetrics(m_editor->font()).horizontalAdvance(QString(std::max(4, digits) + 1, u'0')) + 6);
@@ -128,6 +144,7 @@ void CodeView::setMessage(const QString &title, const QString &message)
     m_header->setText(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     m_note->setText(message);
     m_note->setVisible(!message.isEmpty());
+    m_note->setStyleSheet(kWarningStyle);
     m_lexer->setLanguage(CodeLanguage::Plain);
     m_editor->clear();
 }

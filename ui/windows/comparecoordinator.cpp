@@ -88,7 +88,8 @@ void CompareCoordinator::present(QWidget *dialog)
     // a row per device, and a table that tall would be mostly empty.
     const QSize room = m_window->size() * 9 / 10;
     const bool rows = qobject_cast<RunAllDialog *>(dialog);
-    dialog->resize(rows ? QSize(room.width(), std::min(room.height(), 460)) : room);
+    const int devices = int(allDevices().size());
+    dialog->resize(rows ? QSize(room.width(), std::min(room.height(), 260 + 30 * devices)) : room);
     dialog->move(m_window->geometry().center() - dialog->rect().center());
     dialog->show();
     dialog->raise();
@@ -138,6 +139,12 @@ RunAllDialog *CompareCoordinator::runAllDialog()
 {
     if (!m_runAllDialog) {
         m_runAllDialog = new RunAllDialog(m_runAll, m_window);
+        // After the dialog's own update, which makes the summary.
+        connect(m_runAll, &RunAllController::finished, this, [this](bool cancelled) {
+            if (!cancelled && m_runAllDialog)
+                m_statusBar->showMessage(tr("Run on all devices: %1").arg(m_runAllDialog->summaryText()),
+                                         15000);
+        });
         connect(m_runAllDialog, &RunAllDialog::runRequested, this, &CompareCoordinator::runOnAllDevices);
     }
     return m_runAllDialog;
@@ -243,7 +250,10 @@ void CompareCoordinator::startRunAll()
     job.sourcePath = built.path;
     job.options = built.options;
     job.launch = *request;
+    // The device the user works on first: the others are compared with it.
     job.devices = allDevices();
+    std::stable_partition(job.devices.begin(), job.devices.end(),
+                          [current = built.device](const DeviceTarget &d) { return d.id == current; });
     if (!m_runAll->start(job, &error)) {
         m_statusBar->showMessage(tr("Cannot run on all devices: %1").arg(error), 10000);
         emit runAllRefused(error);
@@ -251,12 +261,12 @@ void CompareCoordinator::startRunAll()
     }
     m_panel->saveValues();
     RunAllDialog *dialog = runAllDialog();
-    dialog->setLaunchText(tr("<b>%1</b> of %2 · %3 · %n launch(es) each%4", nullptr, request->repeat)
-                              .arg(QString::fromStdString(request->kernel).toHtmlEscaped(),
-                                   built.title.toHtmlEscaped(), m_panel->rangeText().toHtmlEscaped(),
-                                   built.options.isEmpty()
-                                       ? QString()
-                                       : tr(" · options “%1”").arg(built.options.toHtmlEscaped())));
+    dialog->setLaunchText(
+        tr("<b>%1</b> of %2 · %3 · %n launch(es) on each device%4", nullptr, request->repeat)
+            .arg(QString::fromStdString(request->kernel).toHtmlEscaped(), built.title.toHtmlEscaped(),
+                 m_panel->rangeText().section(QStringLiteral(", ×"), 0, 0).toHtmlEscaped(),
+                 built.options.isEmpty() ? QString()
+                                         : tr(" · options “%1”").arg(built.options.toHtmlEscaped())));
     present(dialog);
     m_statusBar->showMessage(tr("Running %1 on %n device(s)…", nullptr, int(job.devices.size()))
                                  .arg(QString::fromStdString(request->kernel)));
