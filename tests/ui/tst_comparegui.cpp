@@ -10,6 +10,7 @@
 #include "widgets/codediffview.h"
 #include "widgets/codeview.h"
 #include "widgets/editortabs.h"
+#include "widgets/findbar.h"
 #include "widgets/generatedcodedialog.h"
 #include "widgets/runalldialog.h"
 #include "windowparts.h"
@@ -22,6 +23,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -72,11 +74,22 @@ private slots:
         const CodeView *view = dialog->codeView();
         QVERIFY(view->headerText().contains(QStringLiteral("LLVM")));
         const QString text = view->editor()->text();
-        if (text.isEmpty())
+        if (text.isEmpty()) {
             QVERIFY2(view->noteText().contains(QStringLiteral("install")), qPrintable(view->noteText()));
-        else
+        } else {
             QVERIFY(text.contains(QStringLiteral("vector_add")) && text.contains(QStringLiteral("define")));
+            // Searchable, not editable: the find bar finds, and replaces nothing.
+            FindBar *find = view->findBar();
+            find->findField()->setText(QStringLiteral("@vector_add"));
+            QVERIFY(find->findNext(true));
+            QCOMPARE(view->editor()->selectedText(), QStringLiteral("@vector_add"));
+            find->replaceField()->setText(QStringLiteral("x"));
+            QCOMPARE(find->replaceAll(), 0);
+            QCOMPARE(view->editor()->text(), text);
+        }
         QVERIFY(view->editor()->isReadOnly());
+        // The window's own find bar is still the only "findBar".
+        QCOMPARE(m_window->findChildren<FindBar *>(QStringLiteral("findBar")).size(), 1);
         dialog->close();
     }
 
@@ -217,9 +230,21 @@ private slots:
         const QString text = matrixCellText(built);
         QVERIFY2(text.startsWith(QStringLiteral("built in 250 ms · 0 warning(s)\nbinary 2 KiB\n")),
                  qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("scale: work-group ≤ 256, multiple of 32\n  local 0 B · private 0 B")));
+        QVERIFY(text.contains(
+            QStringLiteral("scale: work-group ≤ 256, multiple of 32\n  local 0 B · private 0 B")));
         QVERIFY(text.contains(QStringLiteral("18 registers · spills 0/0 B")));
         QVERIFY(text.contains(QStringLiteral("(median of 5)")));
+    }
+
+    void windowFindBarStillReplaces()
+    {
+        // FindBar now takes the editor it acts on; the window's still acts on the current tab and replaces.
+        FindBar *find = m_window->findChild<FindBar *>(QStringLiteral("findBar"));
+        QVERIFY(find);
+        find->findField()->setText(QStringLiteral("__global const float"));
+        find->replaceField()->setText(QStringLiteral("__global const float"));
+        QVERIFY(find->findNext(true));
+        QCOMPARE(find->replaceAll(), 2);
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -90,6 +90,7 @@ CodeView::CodeView(QWidget *parent)
     m_note->hide();
     m_editor->setObjectName(QStringLiteral("codeText"));
     m_find = new FindBar([this] { return m_editor; }, this);
+    m_find->setObjectName(QStringLiteral("codeFindBar")); // the window's own is "findBar"
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_header);

@@ -86,11 +86,15 @@ void CompareCoordinator::present(QWidget *dialog)
 {
     // Most of the window, centred on it: listings and the matrix need the room; a run on every device has
     // a row per device, and a table that tall would be mostly empty.
-    const QSize room = m_window->size() * 9 / 10;
-    const bool rows = qobject_cast<RunAllDialog *>(dialog);
-    const int devices = int(allDevices().size());
-    dialog->resize(rows ? QSize(room.width(), std::min(room.height(), 260 + 30 * devices)) : room);
-    dialog->move(m_window->geometry().center() - dialog->rect().center());
+    // Placed once: where the user moves or sizes it afterwards, it stays.
+    if (!dialog->property("clscope.placed").toBool()) {
+        const QSize room = m_window->size() * 9 / 10;
+        const bool rows = qobject_cast<RunAllDialog *>(dialog);
+        const int devices = int(allDevices().size());
+        dialog->resize(rows ? QSize(room.width(), std::min(room.height(), 260 + 30 * devices)) : room);
+        dialog->move(m_window->geometry().center() - dialog->rect().center());
+        dialog->setProperty("clscope.placed", true);
+    }
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
