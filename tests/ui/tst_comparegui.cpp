@@ -8,6 +8,7 @@
 #include "controllers/runallcontroller.h"
 #include "widgets/buildmatrixdialog.h"
 #include "widgets/codediffview.h"
+#include "widgets/codelexer.h"
 #include "widgets/codeview.h"
 #include "widgets/editortabs.h"
 #include "widgets/findbar.h"
@@ -234,6 +235,59 @@ private slots:
             QStringLiteral("scale: work-group ≤ 256, multiple of 32\n  local 0 B · private 0 B")));
         QVERIFY(text.contains(QStringLiteral("18 registers · spills 0/0 B")));
         QVERIFY(text.contains(QStringLiteral("(median of 5)")));
+    }
+
+    void lexerStyles_data()
+    {
+        // One letter per byte: d default, c comment, k keyword, t type, r register, g global, n number,
+        // s string, . directive.
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QByteArray>("styles");
+        QTest::newRow("llvm") << int(CodeLanguage::LlvmIr) << QByteArray("%1 = load float, ptr @g ; x")
+                              << QByteArray("rrdddkkkkdtttttddtttdggdccc");
+        QTest::newRow("llvm string") << int(CodeLanguage::LlvmIr) << QByteArray("c\"ab\"")
+                                     << QByteArray("dssss");
+        QTest::newRow("ptx") << int(CodeLanguage::Ptx) << QByteArray("ld.global.f32 %f1, [%rd4]; // c")
+                             << QByteArray("kkkkkkkkkkkkkdrrrdddrrrrdddcccc");
+        QTest::newRow("ptx directive")
+            << int(CodeLanguage::Ptx) << QByteArray(".reg .b32 %r<9>;") << QByteArray("....d....drrdndd");
+        QTest::newRow("spir-v") << int(CodeLanguage::SpirV) << QByteArray("%5 = OpLoad %float %4 ; c")
+                                << QByteArray("rrdddkkkkkkdrrrrrrdrrdccc");
+    }
+    void lexerStyles()
+    {
+        QFETCH(int, language);
+        QFETCH(QByteArray, line);
+        QFETCH(QByteArray, styles);
+        CodeLexer lexer;
+        lexer.setLanguage(CodeLanguage(language));
+        const QByteArray got = lexer.styleLine(line);
+        QByteArray letters;
+        for (char style : got)
+            letters += "dcktrgns."[int(style)];
+        QCOMPARE(letters, styles);
+    }
+
+    void codeWithoutTextSaysWhatToInstall()
+    {
+        CodeView view;
+        GeneratedCode spirv;
+        spirv.kind = CodeKind::SpirV;
+        spirv.binaryBytes = 1200;
+        spirv.note = "no spirv-dis: install spirv-tools";
+        view.setCode(QStringLiteral("build — device"), spirv);
+        QVERIFY(view.editor()->text().isEmpty());
+        QCOMPARE(view.noteText(), QStringLiteral("no spirv-dis: install spirv-tools"));
+        QVERIFY(view.headerText().contains(QStringLiteral("SPIR-V")));
+        GeneratedCode ptx;
+        ptx.kind = CodeKind::Ptx;
+        ptx.text = "//\n.version 8.0\n.visible .entry scale(\n)\n{\n\tret;\n}\n";
+        view.setCode(QStringLiteral("build — gpu"), ptx);
+        QVERIFY(view.noteText().isEmpty());
+        int line = 0, index = 0;
+        view.editor()->getCursorPosition(&line, &index);
+        QCOMPARE(line, 2); // at the kernel's entry
     }
 
     void windowFindBarStillReplaces()
