@@ -115,6 +115,9 @@ private slots:
                 // The set's options reached the driver, after the base options.
                 if (s == 1)
                     QVERIFY(QString::fromStdString(c.build.options()).contains(QStringLiteral("-DEXTRA=1")));
+                // A new program to the driver's own cache, as build --matrix makes it.
+                QVERIFY(QString::fromStdString(c.build.options())
+                            .contains(QStringLiteral("CLSCOPE_MATRIX_BUILD=")));
             }
         }
 

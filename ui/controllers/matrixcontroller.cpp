@@ -5,8 +5,6 @@
 
 #include "clscope/profile.h"
 
-#include <QRandomGenerator>
-
 #include <algorithm>
 
 namespace clscope::ui {
@@ -21,19 +19,6 @@ QString buildTag(int set)
 QString timeTag(int set)
 {
     return QStringLiteral("matrix-time:%1").arg(set);
-}
-
-// The options of one cell as the CLI makes them: the base options, the set's, and -cl-nv-verbose on NVIDIA
-// (its compiler then prints registers and spills).
-std::string cellOptions(const QString &base, const QString &set, const QString &platform)
-{
-    std::vector<std::string> tokens = splitOptions(base.toStdString());
-    const std::vector<std::string> more = splitOptions(set.toStdString());
-    tokens.insert(tokens.end(), more.begin(), more.end());
-    if (takesNvVerbose(platform.toStdString()) &&
-        std::find(tokens.begin(), tokens.end(), "-cl-nv-verbose") == tokens.end())
-        tokens.emplace_back("-cl-nv-verbose");
-    return joinOptions(tokens);
 }
 
 struct Built
@@ -77,7 +62,7 @@ bool MatrixController::start(const MatrixJob &job, QString *error)
         cancel();
     ++m_generation;
     m_job = job;
-    m_nonce = QRandomGenerator::global()->generate64() & ~quint64(0xffff); // the drivers' caches live on disk
+    m_nonce = matrixNonce();
     m_cells.assign(std::size_t(rows() * columns()), {});
     m_done = 0;
     m_total = rows() * columns();
@@ -100,30 +85,31 @@ void MatrixController::submitBuild(int set, int device)
     BuildRequest request;
     request.devices = {target.id};
     request.sourcePath = m_job.sourcePath.toStdString();
-    // Every cell a real compile, timed as such and with the compiler's own report: the drivers keep caches
-    // of compiled programs keyed by their source (PoCL's answers a repeated build in a tenth of the time,
-    // NVIDIA's without ptxas's registers), which a comment of its own at the end makes miss. The CLI turns
-    // those caches off for its process instead; the GUI cannot: its other builds use them, and the drivers
-    // read their variables once.
-    request.source = m_job.source.toStdString() + QStringLiteral("\n// clscope build matrix %1\n")
-                                                      .arg(m_nonce + quint64(set * columns() + device), 0, 16)
-                                                      .toStdString();
+    request.source = m_job.source.toStdString();
+    if (request.source.empty())
+        request.source.push_back('\n'); // an empty buffer is an empty program, not a file to read
     request.releaseOn = worker.releaser();
     const QString setText = m_job.sets[set];
     const QString base = m_job.baseOptions;
     const QString platform = target.platform;
     const std::string deviceName = target.name.toStdString();
     const quint64 generation = m_generation;
+    const std::uint64_t nonce = m_nonce;
     worker.submit<Built>(
         buildTag(set),
-        [request, setText, base, platform, deviceName](const CancelToken &cancel, const Progress &) mutable {
+        [request, setText, base, platform, deviceName, nonce](const CancelToken &cancel,
+                                                              const Progress &) mutable {
             Built out;
             out.cell.options = setText.toStdString();
             out.cell.device = deviceName;
             if (cancel.isCancelled())
                 return out;
             try {
-                request.options = cellOptions(base, setText, platform);
+                // As build --matrix makes them: the base options, the set, -cl-nv-verbose on NVIDIA, and a
+                // define the program never reads that makes every build a new program to the driver (no
+                // answer from its cache: the compiler's own time and report).
+                request.options = matrixBuildOptions(base.toStdString(), setText.toStdString(),
+                                                     platform.toStdString(), nonce);
                 out.build = buildProgram(request, BinaryCache()); // cache off: every build is timed
                 std::size_t bytes = 0;
                 if (out.build.success() && out.build.program()) {

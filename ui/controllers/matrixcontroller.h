@@ -1,9 +1,9 @@
 // A build matrix in the GUI: every option set built on every chosen device (each device's builds on its own
-// worker, so devices build in parallel; CLScope's cache off and the drivers' caches missed, so that each
-// build is timed as the compiler does it), a cell per build with the figures of buildmatrix.h, as
-// `clscope-cli build --matrix` gives them. Then "time it": the current launch run with each cell's build on
-// its device, its median kernel time added to the cell. Cancel drops what has not started; a build in
-// progress cannot be interrupted, and its result is dropped when it arrives.
+// worker, so devices build in parallel; CLScope's cache off and the drivers' caches missed through
+// matrixBuildOptions' define, so that each build is timed as the compiler does it), a cell per build with the
+// figures of buildmatrix.h, as `clscope-cli build --matrix` gives them. Then "time it": the current launch
+// run with each cell's build on its device, its median kernel time added to the cell. Cancel drops what has
+// not started; a build in progress cannot be interrupted, and its result is dropped when it arrives.
 #pragma once
 
 #include "controllers/devicetarget.h"
@@ -14,6 +14,8 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <cstdint>
 
 #include <memory>
 #include <optional>
@@ -82,7 +84,7 @@ private:
     MatrixJob m_job;
     std::vector<MatrixCellResult> m_cells; // row-major: set * columns + device
     quint64 m_generation = 0;
-    quint64 m_nonce = 0; // makes every cell's source new to the drivers' program caches
+    std::uint64_t m_nonce = 0; // matrixNonce(): every build a new program to the drivers' caches
     int m_running = 0;
     int m_done = 0;
     int m_total = 0;
