@@ -55,8 +55,8 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
         build.releaseOn = worker.releaser();
         RunRequest run = job.launch;
         run.device = target.id;
-        run.readBack.clear();
-        run.readBackAll = true; // every buffer is compared
+        // The buffers the panel reads back are compared; every buffer when it reads back none.
+        run.readBackAll = run.readBack.empty();
         worker.submit<DeviceOutcome>(
             kRunTag,
             [build, run](const CancelToken &cancel, const Progress &) mutable {

@@ -1,6 +1,7 @@
 // Run on every device: the current program built for each device and the current launch run there, each
-// device on its own worker (so they run side by side), then every device's buffers compared with the first
-// device's that ran (outputcompare.h), on the device-less worker: a million floats are not compared on the
+// device on its own worker (so they run side by side), then every device's buffers (those the launch reads
+// back, or all when it reads back none) compared with the first device's that ran (outputcompare.h), on the
+// device-less worker: a million floats are not compared on the
 // GUI thread. One row per device: its kernel time (median of the launches), wall time, and agreement.
 #pragma once
 
