@@ -28,6 +28,19 @@ shot timeline "${mandel[@]}" --repeat 6 --show timelineDock
 shot timeline-zoomed "${mandel[@]}" --repeat 6 --show timelineDock --timeline-view 0,8000
 shot memory-check tests/data/check/bugs.cl --build --run oob_read --arg in=buffer:float:16:iota \
   --arg out=buffer:float:16:zeros --global 16 --memory-check --show diagnosticsDock
+# Generated code, build matrix and run on every device (PoCL and Oclgrind), at the two window sizes.
+matmul64=(resources/kernels/matmul_tiled.cl --build --run matmul_tiled --global 64,64 --local 16,16
+          --arg A=buffer:float:4096:random=1 --arg B=buffer:float:4096:random=2 --arg C=buffer:float:4096:zeros
+          --arg N=int:64 --repeat 3)
+for size in 1280x800 1600x1000; do
+  sized() { local name="$1"; shift; xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size "$size" "$@" \
+    --screenshot "$out/$name-$size.png"; }
+  sized code resources/kernels/matmul_tiled.cl --build --show-code
+  sized code-diff resources/kernels/matmul_tiled.cl --matrix "-cl-opt-disable|-cl-fast-relaxed-math" --code-diff
+  sized matrix "${matmul64[@]}" --matrix "-O0|-cl-fast-relaxed-math|-cl-mad-enable -DTILE=32" --time-it
+  sized runall "${matmul64[@]}" --run-all
+  sized runall-differ tests/data/run/native_precision.cl --build --run-all
+done
 "$cli" bench bandwidth --effort quick --save "$tmp/baseline.json" > /dev/null
 shot benchmarks --bench bandwidth --baseline "$tmp/baseline.json" --show benchmarksDock
 # Captures: pyopencl's demo_mandelbrot.py with its launch's contents, and a MemoryPool program for memory.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clscope/build.h"
+#include "clscope/devicespec.h"
 #include "clscope/runner.h"
 
 #include <CLI/CLI.hpp>
@@ -111,6 +112,18 @@ void addInfoCommand(CLI::App &app, Action &action);
 void addPoolCommand(CLI::App &app, Action &action);
 void addBenchCommand(CLI::App &app, Action &action);
 void addBuildCommand(CLI::App &app, Action &action);
+// Devices grouped by platform, in selection order: one context (and one build) per platform.
+std::vector<std::vector<SelectedDevice>> byPlatform(const std::vector<SelectedDevice> &devices);
+// build --matrix (cmd_buildmatrix.cpp): every option set on every selected device.
+struct MatrixOptions
+{
+    ProgramInput input;
+    std::string deviceSpec;
+    std::string baseOptions; // --options and the words after --, added to every set
+    std::string sets;        // "-O0|-cl-fast-relaxed-math"
+    bool json = false;
+};
+int runBuildMatrix(const MatrixOptions &opts);
 // `build FILE... -- OPTIONS...`: the words after -- are the compiler's. FILE... would take them (a list takes
 // every positional word), so they are named first: each becomes --compiler-option=WORD. Other commands'
 // words are returned as they are.

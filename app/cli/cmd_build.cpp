@@ -4,8 +4,11 @@
 
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
+#include "clscope/disassemble.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,22 +25,9 @@ struct BuildOptions
     ProgramInput input;
     std::string options;                  // --options "..."
     std::vector<std::string> afterDashes; // everything after --
+    std::string matrix;                   // --matrix "SET|SET|..."
+    bool disassemble = false;
 };
-
-// Devices grouped by platform, in selection order: one context (and one build) per platform.
-std::vector<std::vector<SelectedDevice>> byPlatform(const std::vector<SelectedDevice> &devices)
-{
-    std::vector<std::vector<SelectedDevice>> groups;
-    for (const auto &d : devices) {
-        auto it = std::find_if(groups.begin(), groups.end(),
-                               [&](const auto &g) { return g.front().platform == d.platform; });
-        if (it == groups.end())
-            groups.push_back({d});
-        else
-            it->push_back(d);
-    }
-    return groups;
-}
 
 CacheState mergedCache(const std::vector<BuildResult> &results)
 {
@@ -156,6 +146,34 @@ void printText(const BuildResult &r)
     }
 }
 
+// The text of each device's generated code under a header line naming what it is and what made it.
+void printCode(const std::vector<GeneratedCode> &code)
+{
+    for (const GeneratedCode &c : code) {
+        std::cout << "--- Generated code: " << c.device << " (" << codeKindName(c.kind);
+        if (!c.tool.empty())
+            std::cout << " by " << c.tool;
+        std::cout << ", " << c.binaryBytes << " bytes binary) ---\n";
+        if (!c.note.empty())
+            std::cout << "(" << c.note << ")\n";
+        if (c.hasText())
+            std::cout << c.text << (c.text.back() == '\n' ? "" : "\n");
+    }
+}
+
+nlohmann::ordered_json codeJson(const std::vector<GeneratedCode> &code)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const GeneratedCode &c : code)
+        out.push_back({{"device", c.device},
+                       {"kind", codeKindName(c.kind)},
+                       {"binary_bytes", c.binaryBytes},
+                       {"tool", c.tool},
+                       {"note", c.note},
+                       {"text", c.text}});
+    return out;
+}
+
 int runBuild(const BuildOptions &opts)
 {
     checkProgramInput(opts.input);
@@ -163,6 +181,11 @@ int runBuild(const BuildOptions &opts)
     // The two ways of giving options become one string that splits back into the same tokens.
     std::vector<std::string> tokens = splitOptions(opts.options);
     tokens.insert(tokens.end(), opts.afterDashes.begin(), opts.afterDashes.end());
+    if (!opts.matrix.empty()) {
+        if (opts.disassemble)
+            throw CliFailure{ExitUsage, "--disassemble shows one build: not with --matrix"};
+        return runBuildMatrix({opts.input, spec, joinOptions(tokens), opts.matrix, opts.common.json});
+    }
 
     const BinaryCache cache = BinaryCache::fromEnvironment();
     std::vector<BuildResult> results;
@@ -177,14 +200,45 @@ int runBuild(const BuildOptions &opts)
     const BuildResult result = merge(results);
     if (!result.cacheNote().empty())
         std::cerr << "clscope-cli: warning: " << result.cacheNote() << '\n';
-    if (opts.common.json)
-        std::cout << buildResultToJson(result) << '\n';
-    else
+    // The code of each platform's build, in device order: only a program that built has any.
+    std::vector<GeneratedCode> code;
+    if (opts.disassemble && result.success()) {
+        for (const BuildResult &r : results) {
+            std::vector<GeneratedCode> part = generatedCode(r);
+            code.insert(code.end(), std::make_move_iterator(part.begin()),
+                        std::make_move_iterator(part.end()));
+        }
+    }
+    if (opts.common.json) {
+        if (!opts.disassemble) {
+            std::cout << buildResultToJson(result) << '\n';
+        } else {
+            auto doc = nlohmann::ordered_json::parse(buildResultToJson(result));
+            doc["generated_code"] = codeJson(code);
+            std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        }
+    } else {
         printText(result);
+        printCode(code);
+    }
     return result.success() ? ExitOk : ExitFailed;
 }
 
 } // namespace
+
+std::vector<std::vector<SelectedDevice>> byPlatform(const std::vector<SelectedDevice> &devices)
+{
+    std::vector<std::vector<SelectedDevice>> groups;
+    for (const auto &d : devices) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto &g) { return g.front().platform == d.platform; });
+        if (it == groups.end())
+            groups.push_back({d});
+        else
+            it->push_back(d);
+    }
+    return groups;
+}
 
 std::vector<std::string> nameCompilerOptions(int argc, char **argv)
 {
@@ -210,11 +264,21 @@ void addBuildCommand(CLI::App &app, Action &action)
     sub->add_option("--compiler-option", opts->afterDashes,
                     "Build options after --, one per argument (`build A.cl -- -D N=4 -I dir`)")
         ->group(""); // hidden: what main makes of the words after --
+    sub->add_option("--matrix", opts->matrix,
+                    "Build with each option set ('|' between them) on every selected device and compare: "
+                    "build time, warnings, binary size, work-group info, registers and spills");
+    sub->add_flag("--disassemble", opts->disassemble,
+                  "Show the generated code of each device: PTX (NVIDIA), LLVM IR (PoCL, Oclgrind; llvm-dis), "
+                  "SPIR-V (spirv-dis)");
     addCommonOptions(sub, opts->common);
     sub->footer(
         "Examples:\n  clscope-cli build kernel.cl --options \"-D N=64 -cl-fast-relaxed-math\"\n"
         "  clscope-cli build kernel.cl --device pocl --json -- -I include -D N=64\n"
         "  clscope-cli build --builtin 'pocl.add.i8' --device pocl\n"
+        "  clscope-cli build matmul_tiled.cl --matrix \"-cl-opt-disable|-cl-fast-relaxed-math|-cl-mad-enable "
+        "-DTILE=32\" "
+        "--device all\n"
+        "  clscope-cli build matmul_tiled.cl --disassemble --device pocl\n"
         "Environment: CLSCOPE_BUILD_OPTIONS and PYOPENCL_BUILD_OPTIONS (appended), CLSCOPE_CACHE_DIR, "
         "CLSCOPE_NO_CACHE=1");
     sub->callback([opts, &action] { action = [opts] { return runBuild(*opts); }; });

@@ -185,6 +185,29 @@ int main(int argc, char **argv)
     const QCommandLineOption traceOption(QStringLiteral("trace"),
                                          QStringLiteral("The pool trace --workload replay plays."),
                                          QStringLiteral("FILE"));
+    const QCommandLineOption showCodeOption(
+        QStringLiteral("show-code"),
+        QStringLiteral(
+            "After --build (and --run): show the generated code of the build (Build → Show generated "
+            "code)."));
+    const QCommandLineOption matrixOption(
+        QStringLiteral("matrix"),
+        QStringLiteral(
+            "Build the open kernel with each option set ('|' between them) on every device (Build → "
+            "Build matrix)."),
+        QStringLiteral("SETS"));
+    const QCommandLineOption timeItOption(
+        QStringLiteral("time-it"),
+        QStringLiteral("With --matrix after --build --run: time the launch with every cell's build."));
+    const QCommandLineOption codeDiffOption(
+        QStringLiteral("code-diff"),
+        QStringLiteral("With --matrix: compare the generated code of the first two option sets on the first "
+                       "device."));
+    const QCommandLineOption runAllOption(
+        QStringLiteral("run-all"),
+        QStringLiteral(
+            "After --build (and --run): run the launch on every device and compare (Build → Run on "
+            "all devices)."));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size, e.g. 1280x800."),
                                         QStringLiteral("WxH"));
     const QCommandLineOption benchTimelineOption(
@@ -217,6 +240,11 @@ int main(int argc, char **argv)
     parser.addOption(rateOption);
     parser.addOption(traceOption);
     parser.addOption(sizeOption);
+    parser.addOption(showCodeOption);
+    parser.addOption(matrixOption);
+    parser.addOption(timeItOption);
+    parser.addOption(codeDiffOption);
+    parser.addOption(runAllOption);
     parser.process(app);
 
     ScriptOptions options;
@@ -286,6 +314,11 @@ int main(int argc, char **argv)
     options.baseline = given(baselineOption);
     options.trace = parser.value(traceOption);
     options.screenshot = given(screenshotOption);
+    options.showCode = parser.isSet(showCodeOption);
+    options.matrix = given(matrixOption);
+    options.timeIt = parser.isSet(timeItOption);
+    options.codeDiff = parser.isSet(codeDiffOption);
+    options.runAll = parser.isSet(runAllOption);
 
     clscope::ui::MainWindow window;
     ScriptedSession session(std::move(options), window);

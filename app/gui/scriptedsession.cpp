@@ -3,26 +3,36 @@
 #include "scriptedsession.h"
 
 #include "controllers/benchmarkrunner.h"
+#include "controllers/matrixcontroller.h"
+#include "controllers/runallcontroller.h"
 #include "files/safewrite.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
+#include "widgets/buildmatrixdialog.h"
 #include "widgets/capturedock.h"
 #include "widgets/editortabs.h"
+#include "widgets/generatedcodedialog.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/runalldialog.h"
 #include "widgets/sweepdialog.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 #include "windows/buildcoordinator.h"
 #include "windows/capturecoordinator.h"
 #include "windows/checkcoordinator.h"
+#include "windows/comparecoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/runcoordinator.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QTableWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -152,7 +162,7 @@ void ScriptedSession::onReady()
         return;
     }
     if (!m_options.build) {
-        finish();
+        compare();
         return;
     }
     auto *builds = part<BuildCoordinator>();
@@ -181,12 +191,16 @@ void ScriptedSession::onBuilt(const BuildResult &result)
         }
         fail(QStringLiteral("the build failed (%1)").arg(first));
     }
-    if (m_options.sweep && result.success() && !m_options.runKernel) {
+    if (!result.success()) {
+        finish();
+        return;
+    }
+    if (m_options.sweep && !m_options.runKernel) {
         startSweep(); // the launch the source's clscope-run line put in the panel
         return;
     }
-    if (!m_options.runKernel || !result.success()) {
-        finish();
+    if (!m_options.runKernel) {
+        compare();
         return;
     }
     // The run the command line describes, through the arguments panel as a user would fill it.
@@ -246,17 +260,6 @@ void ScriptedSession::startSweep()
     m_window.findChild<QAction *>(QStringLiteral("sweepAction"))->trigger();
 }
 
-QString ScriptedSession::saveScreenshot(const QString &path)
-{
-    // A sweep's picture is of its window, which stands beside the main one.
-    auto *dialog = m_options.sweep ? part<SweepDialog>() : nullptr;
-    if (!dialog || !dialog->isVisible())
-        return m_window.saveScreenshot(path);
-    if (const QString error = writeImageSafely(path, dialog->grab().toImage()); !error.isEmpty())
-        return QStringLiteral("cannot write %1: %2").arg(path, error);
-    return {};
-}
-
 void ScriptedSession::onRunFinished()
 {
     if (!m_options.prints.isEmpty())
@@ -265,7 +268,116 @@ void ScriptedSession::onRunFinished()
         TimelineWidget *timeline = part<TimelineDock>()->timeline();
         timeline->setView(m_options.timelineView->first * 1e3, m_options.timelineView->second * 1e3);
     }
+    compare();
+}
+
+void ScriptedSession::compare()
+{
+    auto *compare = part<CompareCoordinator>();
+    if (m_options.matrix) {
+        BuildMatrixDialog *dialog = compare->matrixDialog();
+        connect(compare->matrix(), &MatrixController::finished, this, &ScriptedSession::afterMatrix,
+                Qt::SingleShotConnection);
+        compare->showMatrix(*m_options.matrix, true);
+        if (!compare->matrix()->isBusy()) {
+            fail(QStringLiteral("the build matrix did not start: %1")
+                     .arg(dialog->findChild<QLabel *>(QStringLiteral("matrixStatus"))->text()));
+            finish();
+        }
+        return;
+    }
+    if (m_options.showCode) {
+        GeneratedCodeDialog *dialog = compare->codeDialog();
+        connect(dialog, &GeneratedCodeDialog::shown, this, &ScriptedSession::finish,
+                Qt::SingleShotConnection);
+        if (!compare->showCode()) {
+            fail(QStringLiteral("no generated code to show (see the status bar)"));
+            finish();
+        }
+        return;
+    }
+    if (m_options.runAll) {
+        connect(compare->runAll(), &RunAllController::finished, this, &ScriptedSession::finish,
+                Qt::SingleShotConnection);
+        connect(compare, &CompareCoordinator::runAllRefused, this, [this](const QString &why) {
+            fail(QStringLiteral("not run on all devices: %1").arg(why));
+            finish();
+        });
+        compare->runOnAllDevices();
+        return;
+    }
     finish();
+}
+
+void ScriptedSession::afterMatrix()
+{
+    auto *compare = part<CompareCoordinator>();
+    BuildMatrixDialog *dialog = compare->matrixDialog();
+    if (m_options.timeIt) {
+        m_options.timeIt = false; // once
+        connect(compare->matrix(), &MatrixController::timingFinished, this, &ScriptedSession::afterMatrix,
+                Qt::SingleShotConnection);
+        dialog->timeButton()->click();
+        if (!compare->matrix()->isBusy()) {
+            fail(QStringLiteral("cannot time the matrix: %1")
+                     .arg(dialog->findChild<QLabel *>(QStringLiteral("matrixStatus"))->text()));
+            finish();
+        }
+        return;
+    }
+    QTableWidget *table = dialog->table();
+    if (m_options.codeDiff && table->rowCount() >= 2) {
+        table->clearSelection();
+        table->setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, 0), true);
+        GeneratedCodeDialog *code = compare->codeDialog();
+        connect(code, &GeneratedCodeDialog::shown, this, &ScriptedSession::finish, Qt::SingleShotConnection);
+        dialog->findChild<QPushButton *>(QStringLiteral("matrixDiffCode"))->click();
+        if (code->isSettled() && code->isVisible())
+            finish();
+        return;
+    }
+    if (table->rowCount() > 0 && table->columnCount() > 0)
+        table->setCurrentCell(0, 0); // its log below
+    finish();
+}
+
+QString ScriptedSession::savePicture(const QString &path)
+{
+    // A sweep's picture is of its window alone: the chart and the table are what it is about.
+    if (auto *sweep = m_options.sweep ? part<SweepDialog>() : nullptr; sweep && sweep->isVisible()) {
+        if (const QString error = writeImageSafely(path, sweep->grab().toImage()); !error.isEmpty())
+            return QStringLiteral("Cannot write %1: %2").arg(path, error);
+        return {};
+    }
+    QList<QWidget *> dialogs;
+    for (QWidget *w : {static_cast<QWidget *>(m_window.findChild<RunAllDialog *>()),
+                       static_cast<QWidget *>(m_window.findChild<BuildMatrixDialog *>()),
+                       static_cast<QWidget *>(m_window.findChild<GeneratedCodeDialog *>())}) {
+        if (w && w->isVisible())
+            dialogs << w;
+    }
+    if (dialogs.isEmpty())
+        return m_window.saveScreenshot(path);
+    // No window manager draws the dialogs' frames here: each gets a border and a title strip of its own.
+    QPixmap picture = m_window.grab();
+    QPainter painter(&picture);
+    for (QWidget *dialog : std::as_const(dialogs)) {
+        const QPixmap shot = dialog->grab();
+        const QPoint at = dialog->mapToGlobal(QPoint(0, 0)) - m_window.mapToGlobal(QPoint(0, 0));
+        const int titleHeight = dialog->fontMetrics().height() + 10;
+        const QRect title(at.x(), at.y() - titleHeight, shot.width(), titleHeight);
+        painter.fillRect(title.adjusted(-1, -1, 1, 0), QColor(0x3c, 0x4a, 0x5e));
+        painter.setPen(Qt::white);
+        painter.drawText(title.adjusted(10, 0, -10, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                         dialog->windowTitle());
+        painter.drawPixmap(at, shot);
+        painter.setPen(QColor(0x3c, 0x4a, 0x5e));
+        painter.drawRect(QRect(at, shot.size()).adjusted(-1, -1, 0, 0));
+    }
+    painter.end();
+    if (const QString error = writeImageSafely(path, picture.toImage()); !error.isEmpty())
+        return QStringLiteral("Cannot write %1: %2").arg(path, error);
+    return {};
 }
 
 void ScriptedSession::finish()
@@ -282,7 +394,7 @@ void ScriptedSession::finish()
     auto taken = std::make_shared<int>(0);
     connect(timer, &QTimer::timeout, this, [this, timer, taken, path, shots] {
         ++*taken;
-        const QString error = saveScreenshot(shots == 1 ? path : seriesPath(path, *taken));
+        const QString error = savePicture(shots == 1 ? path : seriesPath(path, *taken));
         if (!error.isEmpty() || *taken == shots) {
             timer->stop();
             if (!error.isEmpty())

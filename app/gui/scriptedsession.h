@@ -47,6 +47,11 @@ struct ScriptOptions
     std::optional<clscope::ui::WorkloadKind> workload;     // --workload
     double rate = 10000;                                   // --rate
     QString trace;                     // --trace (null when not given: the workload's own choice)
+    bool showCode = false;             // --show-code (after --build, or --run)
+    std::optional<QString> matrix;     // --matrix SETS: the build matrix on every device
+    bool timeIt = false;               // --time-it: with --matrix, time the launch in every cell
+    bool codeDiff = false;             // --code-diff: with --matrix, the code of its first two rows compared
+    bool runAll = false;               // --run-all (after --build, or --run)
     std::optional<QString> screenshot; // --screenshot OUT.png: a scripted session
     int shots = 1;                     // --screenshots
     int everyMs = 1000;                // --screenshot-every
@@ -73,9 +78,13 @@ private:
     void onReady();
     void onBuilt(const clscope::BuildResult &result);
     void onRunFinished();
-    // Run → Sweep local size with the local sizes of --sweep; the picture is then of its window.
+    // After the build (and run): the code, the matrix or the run on every device, when asked for.
+    void compare();
+    void afterMatrix();
+    // The window with the dialogs that are open painted over it where they are.
+    QString savePicture(const QString &path);
+    // Run → Sweep local size with the local sizes of --sweep; the picture is then of its window alone.
     void startSweep();
-    QString saveScreenshot(const QString &path);
     template<class T> T *part() const;
 
     ScriptOptions m_options;

@@ -74,6 +74,39 @@ private slots:
                                                  QStringLiteral("--screenshot"),
                                                  shot}
                                   << 0 << QString() << true;
+        const QStringList goodRun{QStringLiteral("--open"),
+                                  QStringLiteral("$DIR/good.cl"),
+                                  QStringLiteral("--build"),
+                                  QStringLiteral("--run"),
+                                  QStringLiteral("scale"),
+                                  QStringLiteral("--arg"),
+                                  QStringLiteral("data=buffer:float:64:iota"),
+                                  QStringLiteral("--arg"),
+                                  QStringLiteral("factor=float:2"),
+                                  QStringLiteral("--global"),
+                                  QStringLiteral("64")};
+        QTest::newRow("generated code")
+            << QStringList{QStringLiteral("--open"),       QStringLiteral("$DIR/good.cl"),
+                           QStringLiteral("--build"),      QStringLiteral("--show-code"),
+                           QStringLiteral("--screenshot"), shot}
+            << 0 << QString() << true;
+        QTest::newRow("run on all devices")
+            << goodRun + QStringList{QStringLiteral("--run-all"), QStringLiteral("--screenshot"), shot} << 0
+            << QString() << true;
+        QTest::newRow("matrix timed, code compared")
+            << goodRun + QStringList{QStringLiteral("--matrix"),     QStringLiteral("|-cl-fast-relaxed-math"),
+                                     QStringLiteral("--time-it"),    QStringLiteral("--code-diff"),
+                                     QStringLiteral("--screenshot"), shot}
+            << 0 << QString() << true;
+        QTest::newRow("matrix timed without a launch")
+            << QStringList{QStringLiteral("--open"),
+                           QStringLiteral("$DIR/good.cl"),
+                           QStringLiteral("--matrix"),
+                           QStringLiteral("-cl-fast-relaxed-math"),
+                           QStringLiteral("--time-it"),
+                           QStringLiteral("--screenshot"),
+                           shot}
+            << 1 << QStringLiteral("cannot time the matrix: Cannot time: No kernel to run") << true;
         QTest::newRow("huge size") << QStringList{QStringLiteral("--size"), QStringLiteral("100000x100000"),
                                                   QStringLiteral("--screenshot"), shot}
                                    << 0 << QStringLiteral("--size 100000x100000 clamped to 8192x8192")

@@ -1,5 +1,8 @@
-// Helpers shared by the core suites: the device the OpenCL tests use and a clscope-cli run.
+// Helpers shared by the core suites: the device the OpenCL tests use, a clscope-cli run, and a buffer's
+// components as text.
 #pragma once
+
+#include "clscope/kernelargs.h"
 
 #include <CL/cl.h>
 
@@ -41,6 +44,16 @@ inline CliRun runCli(const QStringList &args, int timeoutMs = 120000)
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+// A buffer's components as formatNumber writes them, separated by spaces; raw bytes as unsigned numbers.
+inline QString components(const clscope::BufferData &data)
+{
+    QStringList out;
+    const clscope::ScalarKind kind = data.type.isRaw() ? clscope::ScalarKind::UChar : data.type.scalar;
+    for (const clscope::Number &n : data.numbers())
+        out << QString::fromStdString(clscope::formatNumber(n, kind));
+    return out.join(u' ');
 }
 
 } // namespace testhelpers

@@ -1,6 +1,7 @@
 // Buffer initialisers without a device: zeros, fill patterns, iota, reproducible random values, raw and
 // .npy files.
 #include "argtest.h"
+#include "testhelpers.h"
 
 #include "clscope/kernelargs.h"
 
@@ -10,6 +11,7 @@
 
 using namespace clscope;
 using namespace argtest;
+using testhelpers::components;
 
 namespace {
 
@@ -27,15 +29,6 @@ BoundArg bufferArg(const QString &type, std::size_t count, const QString &init)
     b.count = count;
     b.init = parseBufferInit(init.toStdString(), "a");
     return b;
-}
-
-QString components(const BufferData &data)
-{
-    QStringList out;
-    const ScalarKind kind = data.type.isRaw() ? ScalarKind::UChar : data.type.scalar;
-    for (const Number &n : data.numbers())
-        out << qs(formatNumber(n, kind));
-    return out.join(u' ');
 }
 
 BufferData contentsOf(const BoundArg &arg)

@@ -62,6 +62,8 @@ private slots:
                                  << "0:0";
         QTest::newRow("spaces") << " 1 : 0 "
                                 << "1:0";
+        QTest::newRow("all") << " ALL "
+                             << "0:0 0:1 1:0 2:0";
         QTest::newRow("nothing") << "amd:mi300"
                                  << "";
         QTest::newRow("index-out-of-range") << "0:7"

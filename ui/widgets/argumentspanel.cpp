@@ -1,5 +1,6 @@
 // Argument rows, validation as the user types, NDRange limits, and per-kernel persistence.
 #include "argumentspanel.h"
+#include "argumentsrow.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,42 +22,9 @@
 
 namespace clscope::ui {
 
-struct ArgumentsPanel::Row
-{
-    ArgSlot slot;
-    QLabel *label = nullptr;
-    QLineEdit *value = nullptr; // Value: the value; Local: the byte count
-    QComboBox *type = nullptr;  // Buffer
-    QLineEdit *count = nullptr;
-    QComboBox *init = nullptr;
-    QLineEdit *initParam = nullptr;
-    QCheckBox *readBack = nullptr;
-    QWidget *field = nullptr;
-    QLabel *why = nullptr; // the reason a run refused this argument, under its field
-    QString error;
-};
+using namespace argumentsrow;
 
 namespace {
-const QStringList kInitKinds = {QStringLiteral("zeros"),  QStringLiteral("fill"), QStringLiteral("iota"),
-                                QStringLiteral("random"), QStringLiteral("file"), QStringLiteral("copy")};
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
-QString settingsGroup(const QString &kernel)
-{
-    return QStringLiteral("runArgs/") + kernel;
-}
-
-void markValid(QWidget *w, const QString &error)
-{
-    w->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("background: #fde8e8;"));
-    // A valid field's tooltip is its whole text: side-panel fields are narrow, file= paths are long.
-    const auto *edit = qobject_cast<QLineEdit *>(w);
-    w->setToolTip(error.isEmpty() && edit ? edit->text() : error);
-}
 
 QStringList bufferTypeChoices(const std::optional<ElementType> &pointee)
 {
@@ -487,123 +455,6 @@ std::optional<RunRequest> ArgumentsPanel::makeRequest(QString *error) const
     return request;
 }
 
-QStringList ArgumentsPanel::argSpecs() const
-{
-    QStringList specs;
-    for (const auto &row : m_rowState) {
-        if (auto value = rowValue(*row, nullptr))
-            specs << qs(toString(*value));
-    }
-    return specs;
-}
-
-QString ArgumentsPanel::rangeText() const
-{
-    QString text = tr("global %1").arg(m_global->text().trimmed());
-    if (!m_local->text().trimmed().isEmpty())
-        text += tr(", local %1").arg(m_local->text().trimmed());
-    if (!m_offset->text().trimmed().isEmpty())
-        text += tr(", offset %1").arg(m_offset->text().trimmed());
-    if (m_repeat->value() > 1)
-        text += tr(", ×%1").arg(m_repeat->value());
-    return text;
-}
-
-ArgumentsState ArgumentsPanel::state() const
-{
-    ArgumentsState st;
-    st.kernel = currentKernel();
-    st.specs = argSpecs();
-    for (const auto &row : m_rowState) {
-        if (row->readBack && row->readBack->isChecked())
-            st.readBack << qs(row->slot.name);
-    }
-    st.global = m_global->text().trimmed();
-    st.local = m_local->text().trimmed();
-    st.offset = m_offset->text().trimmed();
-    st.repeat = m_repeat->value();
-    return st;
-}
-
-bool ArgumentsPanel::applyState(const ArgumentsState &state, QString *error)
-{
-    if (!setCurrentKernel(state.kernel)) {
-        if (error)
-            *error = tr("the current build has no kernel '%1'").arg(state.kernel);
-        return false;
-    }
-    for (const QString &spec : state.specs) {
-        if (!applySpec(spec, error))
-            return false;
-    }
-    for (const auto &row : m_rowState) {
-        if (row->readBack)
-            row->readBack->setChecked(state.readBack.contains(qs(row->slot.name)));
-    }
-    setRange(state.global, state.local, state.offset);
-    m_repeat->setValue(state.repeat);
-    return true;
-}
-
-bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
-{
-    try {
-        const ArgValue value = parseArgSpec(spec.toStdString());
-        for (auto &row : m_rowState) {
-            if (row->slot.name != value.name)
-                continue;
-            if (const auto *s = std::get_if<ScalarArg>(&value.value); s && row->value) {
-                row->value->setText(qs(s->text));
-            } else if (const auto *b = std::get_if<BufferArg>(&value.value); b && row->type) {
-                if (b->type)
-                    row->type->setCurrentText(qs(b->type->name()));
-                row->count->setText(QString::number(b->count));
-                const QString init = qs(toString(b->init));
-                const qsizetype eq = init.indexOf(u'=');
-                row->init->setCurrentText(eq < 0 ? init : init.left(eq));
-                row->initParam->setText(eq < 0 ? QString() : init.mid(eq + 1));
-            } else if (const auto *l = std::get_if<LocalArg>(&value.value); l && row->value) {
-                row->value->setText(QString::number(l->bytes));
-            } else {
-                throw RunInputError(
-                    value.name + ": that kind of value does not fit " + row->slot.declaration(), value.name);
-            }
-            validateRow(*row);
-            return true;
-        }
-        throw RunInputError(
-            "kernel " + currentKernel().toStdString() + " has no argument '" + value.name + "'", value.name);
-    } catch (const std::exception &e) {
-        if (error)
-            *error = qs(e.what());
-        return false;
-    }
-}
-
-bool ArgumentsPanel::applyDirective(const RunDirective &directive, QString *error)
-{
-    if (!setCurrentKernel(QString::fromStdString(directive.kernel))) {
-        if (error)
-            *error = tr("line %1: the program has no kernel '%2'")
-                         .arg(directive.line)
-                         .arg(QString::fromStdString(directive.kernel));
-        return false;
-    }
-    for (const std::string &spec : directive.args) {
-        if (!applySpec(QString::fromStdString(spec), error))
-            return false;
-    }
-    for (auto &row : m_rowState) {
-        if (row->readBack && !directive.prints.empty())
-            row->readBack->setChecked(std::find(directive.prints.begin(), directive.prints.end(),
-                                                row->slot.name) != directive.prints.end());
-    }
-    setRange(QString::fromStdString(directive.global), QString::fromStdString(directive.local),
-             QString::fromStdString(directive.offset));
-    m_repeat->setValue(directive.repeat);
-    return true;
-}
-
 void ArgumentsPanel::showMessage(const QString &text)
 {
     m_message->setText(text);
@@ -675,45 +526,6 @@ void ArgumentsPanel::setRunning(bool running)
 {
     m_run->setEnabled(!running && m_build.kernel(currentKernel().toStdString()));
     m_stop->setEnabled(running);
-}
-
-void ArgumentsPanel::saveValues() const
-{
-    const QString kernel = currentKernel();
-    if (kernel.isEmpty() || m_rowState.empty())
-        return;
-    QSettings settings;
-    settings.beginGroup(settingsGroup(kernel));
-    for (const auto &row : m_rowState) {
-        if (auto value = rowValue(*row, nullptr))
-            settings.setValue(qs(row->slot.name), qs(toString(*value)));
-        if (row->readBack)
-            settings.setValue(qs(row->slot.name) + QStringLiteral("@readback"), row->readBack->isChecked());
-    }
-    settings.setValue(QStringLiteral("@global"), m_global->text());
-    settings.setValue(QStringLiteral("@local"), m_local->text());
-    settings.setValue(QStringLiteral("@offset"), m_offset->text());
-    settings.setValue(QStringLiteral("@repeat"), m_repeat->value());
-}
-
-void ArgumentsPanel::restoreValues()
-{
-    QSettings settings;
-    settings.beginGroup(settingsGroup(currentKernel()));
-    if (settings.childKeys().isEmpty())
-        return;
-    for (auto &row : m_rowState) {
-        const QString spec = settings.value(qs(row->slot.name)).toString();
-        if (!spec.isEmpty())
-            applySpec(spec);
-        const QVariant rb = settings.value(qs(row->slot.name) + QStringLiteral("@readback"));
-        if (row->readBack && rb.isValid())
-            row->readBack->setChecked(rb.toBool());
-    }
-    m_global->setText(settings.value(QStringLiteral("@global"), m_global->text()).toString());
-    m_local->setText(settings.value(QStringLiteral("@local")).toString());
-    m_offset->setText(settings.value(QStringLiteral("@offset")).toString());
-    m_repeat->setValue(settings.value(QStringLiteral("@repeat"), 1).toInt());
 }
 
 } // namespace clscope::ui

@@ -15,8 +15,17 @@
 namespace clscope::ui {
 
 FindBar::FindBar(EditorTabs *editors, QWidget *parent)
+    : FindBar([editors]() -> QsciScintilla * { return editors->currentEditor(); }, true, parent)
+{}
+
+FindBar::FindBar(std::function<QsciScintilla *()> target, QWidget *parent)
+    : FindBar(std::move(target), false, parent)
+{}
+
+FindBar::FindBar(std::function<QsciScintilla *()> target, bool canReplace, QWidget *parent)
     : QWidget(parent)
-    , m_editors(editors)
+    , m_target(std::move(target))
+    , m_canReplace(canReplace)
     , m_find(new QLineEdit)
     , m_replace(new QLineEdit)
     , m_case(new QCheckBox(tr("Case")))
@@ -64,12 +73,13 @@ FindBar::FindBar(EditorTabs *editors, QWidget *parent)
     connect(replace, &QPushButton::clicked, this, &FindBar::replaceCurrent);
     connect(all, &QPushButton::clicked, this, &FindBar::replaceAll);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    m_replaceRow->setVisible(false);
     hide();
 }
 
 void FindBar::start(bool replace)
 {
-    if (KernelEditor *editor = m_editors->currentEditor()) {
+    if (QsciScintilla *editor = m_target()) {
         const QString selected = editor->selectedText();
         if (!selected.isEmpty() && !selected.contains(u'\n'))
             m_find->setText(selected);
@@ -79,7 +89,7 @@ void FindBar::start(bool replace)
             m_find->setText(editor->wordAtLineIndex(line, index));
         }
     }
-    m_replaceRow->setVisible(replace);
+    m_replaceRow->setVisible(replace && m_canReplace);
     m_status->clear();
     show();
     m_find->setFocus();
@@ -88,7 +98,7 @@ void FindBar::start(bool replace)
 
 bool FindBar::findNext(bool forward)
 {
-    KernelEditor *editor = m_editors->currentEditor();
+    QsciScintilla *editor = m_target();
     const QString text = m_find->text();
     if (!editor || text.isEmpty())
         return false;
@@ -109,8 +119,8 @@ bool FindBar::findNext(bool forward)
 
 bool FindBar::replaceCurrent()
 {
-    KernelEditor *editor = m_editors->currentEditor();
-    if (!editor)
+    QsciScintilla *editor = m_target();
+    if (!editor || !m_canReplace || editor->isReadOnly())
         return false;
     // The current selection is replaced when it is a match; then the next match is selected.
     if (editor->hasSelectedText() &&
@@ -123,9 +133,9 @@ bool FindBar::replaceCurrent()
 
 int FindBar::replaceAll()
 {
-    KernelEditor *editor = m_editors->currentEditor();
+    QsciScintilla *editor = m_target();
     const QString text = m_find->text();
-    if (!editor || text.isEmpty())
+    if (!editor || text.isEmpty() || !m_canReplace || editor->isReadOnly())
         return 0;
     int replaced = 0;
     editor->beginUndoAction();
@@ -146,7 +156,7 @@ void FindBar::keyPressEvent(QKeyEvent *event)
 {
     if (event->key() == Qt::Key_Escape) {
         hide();
-        if (KernelEditor *editor = m_editors->currentEditor())
+        if (QsciScintilla *editor = m_target())
             editor->setFocus();
         return;
     }

@@ -1,12 +1,16 @@
 // The editor's find and replace bar (Ctrl+F, Ctrl+H): under the editor, non-modal, acting on the current
-// tab through QScintilla's own search.
+// tab through QScintilla's own search. A read-only view (the generated code) gets one without replace,
+// acting on whichever editor it names.
 #pragma once
 
 #include <QWidget>
 
+#include <functional>
+
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QsciScintilla;
 
 namespace clscope::ui {
 
@@ -17,6 +21,8 @@ class FindBar : public QWidget
     Q_OBJECT
 public:
     explicit FindBar(EditorTabs *editors, QWidget *parent = nullptr);
+    // Find only (no replace row), in the editor target() gives at the time.
+    explicit FindBar(std::function<QsciScintilla *()> target, QWidget *parent = nullptr);
 
     // Shows the bar with the selection (or the word under the cursor) as the text to find.
     void start(bool replace);
@@ -31,7 +37,10 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
-    EditorTabs *m_editors;
+    FindBar(std::function<QsciScintilla *()> target, bool canReplace, QWidget *parent);
+
+    std::function<QsciScintilla *()> m_target;
+    bool m_canReplace = true;
     QLineEdit *m_find;
     QLineEdit *m_replace;
     QCheckBox *m_case;

@@ -74,6 +74,8 @@ public:
     KernelEditor *programEditor() const;
     // The stamp of the latest finished build (editor null before one).
     const BuildStamp &lastBuilt() const { return m_built; }
+    // What a build now would build: the current program's tab, text and options, the current device.
+    BuildStamp currentStamp() const;
 
     // The editor and file of the latest build (null / empty before one, or once the tab is closed).
     KernelEditor *builtEditor() const;
@@ -90,7 +92,6 @@ signals:
     void buildFailed(const QString &message);
 
 private:
-    BuildStamp currentStamp() const;
     QStringList headerTimes(const QStringList &headers) const;
     bool startBuild(const BuildStamp &stamp, bool allDevicesOfPlatform);
     void markEditors();

@@ -5,6 +5,7 @@
 #include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
+#include "comparecoordinator.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
 #include "files/safewrite.h"
@@ -183,6 +184,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     connect(m_checks, &CheckCoordinator::checkFinished, this, [diagDock] { diagDock->raise(); });
     buildBar->addAction(m_checks->checkAction());
+    m_compare = new CompareCoordinator(m_workers, m_devices, m_builds, m_arguments, statusBar(), this);
     connect(m_runs->controller(), &RunController::poolCreated, this, &MainWindow::broadcastRunPool);
     connect(m_runs->controller(), &RunController::runStarted, this, &MainWindow::broadcastRunPool);
     auto *timeline = new TimelineDock;

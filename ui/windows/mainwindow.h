@@ -27,6 +27,7 @@ class BuildCoordinator;
 class ResultsViewer;
 class RunCoordinator;
 class CheckCoordinator;
+class CompareCoordinator;
 class RunHistoryPanel;
 class BuildLogPanel;
 class DeviceDock;
@@ -120,6 +121,7 @@ private:
     RunHistoryPanel *m_runHistory;
     RunCoordinator *m_runs;
     CheckCoordinator *m_checks;
+    CompareCoordinator *m_compare = nullptr;
     CaptureDock *m_captureDock = nullptr;
     CaptureCoordinator *m_captures = nullptr;
     QMenu *m_recentMenu = nullptr;

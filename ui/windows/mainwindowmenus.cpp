@@ -5,6 +5,7 @@
 #include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
+#include "comparecoordinator.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/devicedock.h"
@@ -219,8 +220,11 @@ void MainWindow::createMenus()
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_builds->buildAction());
     build->addAction(m_builds->buildAllAction());
+    build->addAction(m_compare->matrixAction());
+    build->addAction(m_compare->codeAction());
     build->addSeparator();
     build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_runs->requestRun(); });
+    build->addAction(m_compare->runAllAction());
     build->addAction(m_checks->checkAction());
     createSweepAction(build);
 

@@ -39,4 +39,9 @@ inline std::string_view trimSpace(std::string_view s)
     return s;
 }
 
+// OpenCL C (or C) source with each comment replaced by one space; the newlines inside block comments and
+// line splices of line comments stay, so line numbers do too. String and character literals are kept as
+// they are (text.cpp).
+std::string withoutComments(std::string_view source);
+
 } // namespace clscope

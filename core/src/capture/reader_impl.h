@@ -22,6 +22,8 @@ namespace capture {
 CommandRecord::Type recordType(std::int64_t cl);
 // Live bytes over time from (time, +size / -size) events, frees first at equal times.
 std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std::int64_t>> events);
+// The first column of the first row of a query such as SELECT COUNT(*) (0 without a row).
+std::uint64_t count(const Db &db, const char *sql);
 // "ndrange-kernel" -> "clEnqueueNDRangeKernel", "read-buffer" -> "clEnqueueReadBuffer".
 std::string enqueueName(std::string_view typeName);
 

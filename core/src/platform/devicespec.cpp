@@ -326,6 +326,11 @@ std::vector<size_t> matchDeviceSpec(std::string_view spec, const std::vector<Dev
         return matchPyopenclTest(spec.substr(kTestPrefix.size()), candidates);
     }
     std::vector<size_t> picked;
+    if (lowerAscii(trimSpace(spec)) == "all") {
+        for (size_t i = 0; i < candidates.size(); ++i)
+            picked.push_back(i);
+        return picked;
+    }
     if (trimSpace(spec).empty()) {
         // A GPU, else a real device (PoCL), and a simulator only when nothing else is there: Oclgrind says it
         // is of every type (CPU, GPU, accelerator and default) so that any query finds it.

@@ -1,5 +1,7 @@
 // Program builds from source (through the binary cache), from SPIR-V and from binaries, ending in one
 // immutable BuildResult with logs, diagnostics and kernels.
+#include "programbuild.h"
+
 #include "clscope/build.h"
 
 #include "clquery.h"
@@ -18,23 +20,6 @@ namespace clscope {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-// What every kind of build needs before it talks to the driver.
-struct Prepared
-{
-    std::string platformName;
-    std::vector<std::string> deviceNames;
-    std::string source;
-    std::string sourceDirectory;
-    std::vector<std::string> tokens;
-    std::string options;
-    bool argInfoAdded = false;
-    std::vector<IncludedFile> includes;
-    std::string uncacheable; // why the headers the compiler reads cannot be known (empty: they can)
-    std::vector<std::string> knownFiles;
-    std::vector<SourceText> parts; // every source with its text, the first being the request's own
-};
 
 // The absolute folder of a file, without a trailing '/' (its -I, searched first for its quoted includes).
 std::string folderOf(const std::string &path)
@@ -93,6 +78,8 @@ std::string readSourceFile(const std::string &path)
     }
 }
 
+namespace detail {
+
 namespace {
 
 std::string trimmedLog(std::string log)
@@ -102,6 +89,8 @@ std::string trimmedLog(std::string log)
         log.pop_back();
     return log;
 }
+
+} // namespace
 
 Prepared prepare(const BuildRequest &request, bool fromSource)
 {
@@ -199,14 +188,6 @@ bool isBuildFailure(cl_int err)
            err == CL_INVALID_COMPILER_OPTIONS || err == CL_INVALID_LINKER_OPTIONS;
 }
 
-struct Attempt
-{
-    cl_int error = CL_SUCCESS;
-    std::vector<DeviceBuildLog> logs;
-    // A linked build's diagnostics, each compile's parsed against its own file (empty: parse the logs).
-    std::vector<Diagnostic> diagnostics;
-};
-
 Attempt runBuild(cl_program program, const BuildRequest &request, const Prepared &p,
                  const std::string &options)
 {
@@ -246,9 +227,9 @@ void addDiagnostics(std::vector<Diagnostic> &to, std::vector<Diagnostic> from)
 
 // Finishes any kind of build: diagnostics from the logs, kernels on success, the program kept alive.
 BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &context, ClProgram &program,
-                   Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote = {},
-                   const BinaryCache &binaryCache = {}, std::vector<CacheKey> cacheKeys = {},
-                   const std::string &failure = {})
+                   Attempt attempt, CacheState cache, Clock::time_point started, std::string cacheNote,
+                   const BinaryCache &binaryCache, std::vector<CacheKey> cacheKeys,
+                   const std::string &failure)
 {
     BuildResultData d;
     // What a struct layout probe (structs.h) needs later: the text, its headers, where to keep the answer.
@@ -301,6 +282,12 @@ BuildResult finish(const BuildRequest &request, const Prepared &p, ClContext &co
     }
     return BuildResult(std::move(d));
 }
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
 
 // Every device's entry, or nothing when any is missing (a partial hit rebuilds from source anyway).
 std::optional<std::vector<CacheEntry>> loadAll(const BinaryCache &cache, const std::vector<CacheKey> &keys)
@@ -574,159 +561,6 @@ BuildResult buildProgram(const BuildRequest &request, const BinaryCache &cache)
     }
     return finish(request, p, context, program, std::move(attempt), state, started, std::move(note), cache,
                   std::move(keys));
-}
-
-BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsigned char> il)
-{
-    Prepared p = prepare(request, false);
-    for (size_t i = 0; i < request.devices.size(); ++i) {
-        // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
-        const std::string versions = deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
-        if (versions.find("SPIR-V") == std::string::npos)
-            throw BuildInputError("device " + p.deviceNames[i] + " does not accept SPIR-V",
-                                  ErrorCategory::Failure);
-    }
-    const auto started = Clock::now();
-    ClContext context = makeContext(request);
-    cl_int err = CL_SUCCESS;
-    ClProgram program(clCreateProgramWithIL(context.get(), il.data(), il.size(), &err));
-    if (err == CL_INVALID_VALUE || err == CL_INVALID_BINARY) {
-        Attempt refused;
-        refused.error = CL_INVALID_BINARY;
-        for (size_t i = 0; i < request.devices.size(); ++i)
-            refused.logs.push_back({request.devices[i], p.deviceNames[i],
-                                    "clCreateProgramWithIL failed: " + errorLabel(err), false,
-                                    CacheState::Off});
-        return finish(request, p, context, program, std::move(refused), CacheState::Off, started);
-    }
-    check(err, "clCreateProgramWithIL");
-    Attempt a = runBuild(program.get(), request, p, p.options);
-    return finish(request, p, context, program, std::move(a), CacheState::Off, started);
-}
-
-BuildResult buildProgramFromBinaries(const BuildRequest &request,
-                                     const std::vector<std::vector<unsigned char>> &binaries)
-{
-    Prepared p = prepare(request, false);
-    if (binaries.size() != request.devices.size())
-        throw BuildInputError("one binary per device is needed (" + std::to_string(binaries.size()) +
-                              " for " + std::to_string(request.devices.size()) + " devices)");
-    const auto started = Clock::now();
-    ClContext context = makeContext(request);
-    std::vector<size_t> sizes;
-    std::vector<const unsigned char *> pointers;
-    for (const auto &b : binaries) {
-        sizes.push_back(b.size());
-        pointers.push_back(b.data());
-    }
-    std::vector<cl_int> status(binaries.size(), CL_SUCCESS);
-    cl_int err = CL_SUCCESS;
-    ClProgram program(clCreateProgramWithBinary(context.get(), cl_uint(request.devices.size()),
-                                                request.devices.data(), sizes.data(), pointers.data(),
-                                                status.data(), &err));
-    if (err == CL_INVALID_BINARY || err == CL_INVALID_VALUE) {
-        Attempt refused;
-        refused.error = CL_INVALID_BINARY;
-        for (size_t i = 0; i < request.devices.size(); ++i) {
-            const cl_int s = status[i] != CL_SUCCESS ? status[i] : err;
-            refused.logs.push_back({request.devices[i], p.deviceNames[i],
-                                    "clCreateProgramWithBinary failed: " + errorLabel(s), false,
-                                    CacheState::Off});
-        }
-        program.reset();
-        return finish(request, p, context, program, std::move(refused), CacheState::Off, started);
-    }
-    check(err, "clCreateProgramWithBinary");
-    Attempt a = runBuild(program.get(), request, p, p.options);
-    return finish(request, p, context, program, std::move(a), CacheState::Off, started);
-}
-
-BuildResult buildProgramFromBuiltIns(const BuildRequest &request, const std::string &names)
-{
-    Prepared p = prepare(request, false);
-    const auto started = Clock::now();
-    ClContext context = makeContext(request);
-    // The driver's answer to an unknown name is a bare INVALID_VALUE: say which name and what there is.
-    Attempt a;
-    for (size_t i = 0; i < request.devices.size(); ++i) {
-        const std::string have = deviceString(request.devices[i], CL_DEVICE_BUILT_IN_KERNELS);
-        std::vector<std::string> available;
-        for (std::size_t start = 0; start <= have.size();) {
-            const std::size_t end = std::min(have.find(';', start), have.size());
-            if (end > start)
-                available.emplace_back(trimSpace(std::string_view(have).substr(start, end - start)));
-            start = end + 1;
-        }
-        std::string missing;
-        for (std::size_t start = 0; start <= names.size();) {
-            const std::size_t end = std::min(names.find(';', start), names.size());
-            const std::string name(trimSpace(std::string_view(names).substr(start, end - start)));
-            if (!name.empty() && std::find(available.begin(), available.end(), name) == available.end())
-                missing += (missing.empty() ? "" : ", ") + name;
-            start = end + 1;
-        }
-        DeviceBuildLog log{request.devices[i], p.deviceNames[i], {}, missing.empty(), CacheState::Off};
-        if (!missing.empty()) {
-            log.log = "no built-in kernel " + missing +
-                      " on this device (it has: " + (have.empty() ? std::string("none") : have) + ")";
-            a.error = CL_INVALID_VALUE;
-        }
-        a.logs.push_back(std::move(log));
-    }
-    ClProgram program;
-    std::string failure;
-    for (const DeviceBuildLog &log : a.logs)
-        failure += (failure.empty() || log.log.empty() ? "" : "; ") + log.log;
-    if (a.error == CL_SUCCESS) {
-        cl_int err = CL_SUCCESS;
-        program.reset(clCreateProgramWithBuiltInKernels(context.get(), cl_uint(request.devices.size()),
-                                                        request.devices.data(), names.c_str(), &err));
-        check(err, "clCreateProgramWithBuiltInKernels");
-        // Nothing to compile, but PoCL makes the program executable only in clBuildProgram (no options: the
-        // build's options are for sources).
-        a = runBuild(program.get(), request, p, std::string());
-    }
-    p.options.clear();
-    return finish(request, p, context, program, std::move(a), CacheState::Off, started, {}, {}, {}, failure);
-}
-
-bool isSpirv(std::span<const unsigned char> bytes)
-{
-    if (bytes.size() < 4) // the magic number is the first word; the driver judges the rest
-        return false;
-    const std::uint32_t little = std::uint32_t(bytes[0]) | std::uint32_t(bytes[1]) << 8 |
-                                 std::uint32_t(bytes[2]) << 16 | std::uint32_t(bytes[3]) << 24;
-    return little == 0x07230203u || little == 0x03022307u;
-}
-
-std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
-                                                        const std::vector<cl_device_id> &devices)
-{
-    // The program lists its devices in its own order, which need not be the caller's.
-    cl_uint count = 0;
-    check(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr),
-          "clGetProgramInfo", "CL_PROGRAM_NUM_DEVICES");
-    std::vector<cl_device_id> order(checkReported(count, kMaxDevices, "CL_PROGRAM_NUM_DEVICES", "devices"));
-    check(clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), order.data(), nullptr),
-          "clGetProgramInfo", "CL_PROGRAM_DEVICES");
-    std::vector<size_t> sizes(count);
-    check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(), nullptr),
-          "clGetProgramInfo", "CL_PROGRAM_BINARY_SIZES");
-    std::vector<std::vector<unsigned char>> all(count);
-    std::vector<unsigned char *> pointers(count);
-    for (cl_uint i = 0; i < count; ++i) {
-        all[i].resize(checkReported(sizes[i], kMaxBinaryBytes, "CL_PROGRAM_BINARY_SIZES", "bytes"));
-        pointers[i] = sizes[i] ? all[i].data() : nullptr;
-    }
-    check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof(unsigned char *), pointers.data(),
-                           nullptr),
-          "clGetProgramInfo", "CL_PROGRAM_BINARIES");
-    std::vector<std::vector<unsigned char>> out;
-    for (cl_device_id d : devices) {
-        const auto it = std::find(order.begin(), order.end(), d);
-        out.push_back(it == order.end() ? std::vector<unsigned char>() : all[size_t(it - order.begin())]);
-    }
-    return out;
 }
 
 } // namespace clscope

@@ -1,57 +1,13 @@
 // Kernel signatures read from OpenCL C source, spelled the way drivers report them through
 // clGetKernelArgInfo (checked against PoCL and Oclgrind in tst_program), for programs without arg info.
 #include "clscope/build.h"
+#include "clscope/text.h"
 
 #include <algorithm>
 #include <cctype>
 
 namespace clscope {
 namespace {
-
-// Comments become spaces; string and character literals are kept whole so that "/*" inside them is
-// not taken for a comment.
-std::string stripComments(std::string_view src)
-{
-    std::string out;
-    out.reserve(src.size());
-    size_t i = 0;
-    while (i < src.size()) {
-        const char c = src[i];
-        if (c == '/' && i + 1 < src.size() && src[i + 1] == '/') {
-            while (i < src.size() && src[i] != '\n') {
-                // A backslash-newline continues a line comment, as the preprocessor says.
-                if (src[i] == '\\' && i + 1 < src.size() && src[i + 1] == '\n')
-                    ++i;
-                ++i;
-            }
-            out += ' ';
-        } else if (c == '/' && i + 1 < src.size() && src[i + 1] == '*') {
-            const size_t end = src.find("*/", i + 2);
-            const size_t stop = end == std::string_view::npos ? src.size() : end + 2;
-            // Newlines are kept so that preprocessor lines still start lines afterwards.
-            for (size_t j = i; j < stop; ++j) {
-                if (src[j] == '\n')
-                    out += '\n';
-            }
-            out += ' ';
-            i = stop;
-        } else if (c == '"' || c == '\'') {
-            out += c;
-            ++i;
-            while (i < src.size() && src[i] != c && src[i] != '\n') {
-                if (src[i] == '\\' && i + 1 < src.size())
-                    out += src[i++];
-                out += src[i++];
-            }
-            if (i < src.size() && src[i] == c)
-                out += src[i++];
-        } else {
-            out += c;
-            ++i;
-        }
-    }
-    return out;
-}
 
 // Preprocessor lines (with their continuations) are dropped: macros are not expanded.
 std::string dropDirectives(std::string_view src)
@@ -305,7 +261,7 @@ size_t parseKernel(const std::vector<std::string> &tokens, size_t i, std::vector
 
 std::vector<KernelSignature> parseKernelSignatures(std::string_view source)
 {
-    const std::vector<std::string> tokens = tokenize(dropDirectives(stripComments(source)));
+    const std::vector<std::string> tokens = tokenize(dropDirectives(withoutComments(source)));
     std::vector<KernelSignature> out;
     int depth = 0;
     for (size_t i = 0; i < tokens.size();) {
@@ -340,7 +296,7 @@ int lineOfCall(const std::string &text, const std::string &name)
 
 FunctionNames functionNames(std::string_view source)
 {
-    const std::string text = stripComments(source); // comments blanked, lines kept
+    const std::string text = withoutComments(source); // comments blanked, lines kept
     const std::vector<std::string> tokens = tokenize(dropDirectives(text));
     FunctionNames out;
     int depth = 0;

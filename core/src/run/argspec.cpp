@@ -1,5 +1,5 @@
-// The `--arg` spec forms and buffer initialiser texts of `clscope-cli run`, the argument slots of a
-// kernel (pyopencl's parse_arg_list), and the binding of given values to those slots.
+// The `--arg` spec forms and buffer initialiser texts of `clscope-cli run`, and the argument slots of a
+// kernel (pyopencl's parse_arg_list). Binding values to the slots: argbind.cpp.
 #include "clscope/kernelargs.h"
 #include "clscope/structs.h"
 #include "clscope/text.h"
@@ -16,11 +16,7 @@ namespace clscope {
 namespace {
 
 using detail::argMessage;
-
-[[noreturn]] void fail(std::string_view name, const std::string &message)
-{
-    throw RunInputError(argMessage(name, message), std::string(name));
-}
+using detail::failArgument;
 
 bool isIdentifier(std::string_view s)
 {
@@ -46,9 +42,10 @@ std::size_t parsePositive(std::string_view text, std::string_view name, const ch
 {
     const auto value = parseCount(text);
     if (!value)
-        fail(name, std::string(what) + " '" + std::string(trimBlanks(text)) + "' is not a whole number");
+        failArgument(name,
+                     std::string(what) + " '" + std::string(trimBlanks(text)) + "' is not a whole number");
     if (*value == 0)
-        fail(name, std::string(what) + " must be at least 1");
+        failArgument(name, std::string(what) + " must be at least 1");
     return *value;
 }
 
@@ -56,7 +53,8 @@ ElementType parseTypeOrFail(std::string_view text, std::string_view name)
 {
     if (auto type = parseElementType(text))
         return *type;
-    fail(name, "unknown type '" + std::string(trimBlanks(text)) + "' (types: " + elementTypeNames() + ")");
+    failArgument(name,
+                 "unknown type '" + std::string(trimBlanks(text)) + "' (types: " + elementTypeNames() + ")");
 }
 
 // The text after "name=" split at its first colon.
@@ -133,11 +131,11 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
         eq == std::string_view::npos ? std::nullopt : std::optional(text.substr(eq + 1));
     const auto needsValue = [&](const char *form) {
         if (!value || trimBlanks(*value).empty())
-            fail(what, "initialiser " + std::string(word) + " needs a value (" + form + ")");
+            failArgument(what, "initialiser " + std::string(word) + " needs a value (" + form + ")");
     };
     if (word == "zeros") {
         if (value)
-            fail(what, "initialiser zeros takes no value");
+            failArgument(what, "initialiser zeros takes no value");
         init.kind = InitKind::Zeros;
     } else if (word == "fill") {
         needsValue("fill=V");
@@ -151,7 +149,7 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
             if (step)
                 init.step = std::string(trimBlanks(*step));
             if (init.start.empty() || (step && init.step.empty()))
-                fail(what, "initialiser iota takes iota, iota=START or iota=START:STEP");
+                failArgument(what, "initialiser iota takes iota, iota=START or iota=START:STEP");
         }
     } else if (word == "random") {
         init.kind = InitKind::Random;
@@ -159,12 +157,13 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
             const auto [seed, range] = splitColon(*value);
             const auto parsed = parseCount(seed);
             if (!parsed)
-                fail(what, "random seed '" + std::string(trimBlanks(seed)) + "' is not a whole number");
+                failArgument(what,
+                             "random seed '" + std::string(trimBlanks(seed)) + "' is not a whole number");
             init.seed = *parsed;
             if (range) {
                 const auto [low, high] = splitColon(*range);
                 if (!high || trimBlanks(low).empty() || trimBlanks(*high).empty())
-                    fail(what, "initialiser random takes random, random=SEED or random=SEED:LO:HI");
+                    failArgument(what, "initialiser random takes random, random=SEED or random=SEED:LO:HI");
                 init.low = std::string(trimBlanks(low));
                 init.high = std::string(trimBlanks(*high));
             }
@@ -178,8 +177,9 @@ BufferInit parseBufferInit(std::string_view text, std::string_view what)
         init.kind = InitKind::Copy;
         init.source = std::string(trimBlanks(*value));
     } else {
-        fail(what, "unknown initialiser '" + std::string(text) +
-                       "' (zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH, copy=NAME)");
+        failArgument(
+            what, "unknown initialiser '" + std::string(text) +
+                      "' (zeros, fill=V, iota[=START[:STEP]], random[=SEED[:LO:HI]], file=PATH, copy=NAME)");
     }
     return init;
 }
@@ -254,7 +254,7 @@ ArgValue parseArgSpec(std::string_view spec)
     if (kind == "buffer") {
         // buffer:TYPE:COUNT[:INIT] or buffer:COUNT[:INIT]; INIT keeps its own colons (iota=1:2, file=a:b).
         if (!tail)
-            fail(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
+            failArgument(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
         const auto [first, afterFirst] = splitColon(*tail);
         BufferArg buffer;
         std::optional<std::string_view> initText;
@@ -270,7 +270,7 @@ ArgValue parseArgSpec(std::string_view spec)
             else
                 buffer.type = parseTypeOrFail(first, arg.name);
             if (!afterFirst)
-                fail(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
+                failArgument(arg.name, "a buffer needs buffer:TYPE:COUNT[:INIT]");
             const auto [count, init] = splitColon(*afterFirst);
             buffer.count = parsePositive(count, arg.name, "buffer count");
             initText = init;
@@ -281,7 +281,7 @@ ArgValue parseArgSpec(std::string_view spec)
     } else if (kind == "struct") {
         // struct:FIELD=VALUE,... or struct:TYPE:FIELD=VALUE,... (a TYPE has no '=' or brackets).
         if (!tail)
-            fail(arg.name, "a struct needs struct:FIELD=VALUE,... (fields by name)");
+            failArgument(arg.name, "a struct needs struct:FIELD=VALUE,... (fields by name)");
         StructArg value;
         std::string_view text = *tail;
         const std::size_t colon = text.find(':');
@@ -294,13 +294,13 @@ ArgValue parseArgSpec(std::string_view spec)
         arg.value = std::move(value);
     } else if (kind == "local") {
         if (!tail)
-            fail(arg.name, "a local argument needs local:BYTES");
+            failArgument(arg.name, "a local argument needs local:BYTES");
         arg.value = LocalArg{parsePositive(*tail, arg.name, "local size")};
     } else if (tail) {
         arg.value = ScalarArg{parseTypeOrFail(kind, arg.name), std::string(*tail)};
     } else {
         if (trimBlanks(rest).empty())
-            fail(arg.name, "no value after '='");
+            failArgument(arg.name, "no value after '='");
         arg.value = ScalarArg{std::nullopt, std::string(rest)};
     }
     return arg;
@@ -390,336 +390,6 @@ std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
         slots.push_back(std::move(s));
     }
     return slots;
-}
-
-// ---- Binding ----------------------------------------------------------------------------------------
-
-namespace {
-
-std::string argumentList(const std::vector<ArgSlot> &slots)
-{
-    std::string out;
-    for (const auto &s : slots)
-        out += (out.empty() ? "" : ", ") + s.name;
-    return out.empty() ? std::string("none") : out;
-}
-
-std::string givenKind(const ArgValue &v)
-{
-    if (std::holds_alternative<ScalarArg>(v.value))
-        return "a value";
-    if (std::holds_alternative<BufferArg>(v.value))
-        return "a buffer";
-    if (std::holds_alternative<StructArg>(v.value))
-        return "a struct value";
-    return "a local size";
-}
-
-// What a slot's type is once the device has answered (types): a number or vector, a struct, or only a
-// size (a union, a type CLScope does not read).
-struct SlotType
-{
-    std::optional<ElementType> element;
-    std::shared_ptr<const StructLayout> layout;
-    std::optional<std::size_t> size;
-};
-
-SlotType slotType(const ArgSlot &slot, const TypeTable *types)
-{
-    SlotType t;
-    if (slot.type) {
-        t.element = slot.type;
-        t.size = slot.type->size();
-        return t;
-    }
-    if (!types)
-        return t;
-    const std::string base = slot.baseType();
-    if ((t.layout = types->findStruct(base))) {
-        t.size = t.layout->size;
-    } else if (const auto it = types->aliases.find(base); it != types->aliases.end()) {
-        t.element = it->second;
-        t.size = it->second.size();
-    } else {
-        t.size = types->sizeOf(base);
-    }
-    return t;
-}
-
-// The form that would have fitted the slot, for the message about a value of the wrong kind.
-std::string expectedForm(const ArgSlot &s, const SlotType &t)
-{
-    const std::string type = t.element ? t.element->name() : t.layout ? s.baseType() : std::string("TYPE");
-    switch (s.kind) {
-    case ArgKind::Buffer:
-        return s.name + "=buffer:" + type + ":COUNT[:INIT]";
-    case ArgKind::Local:
-        return s.name + "=local:BYTES";
-    default:
-        if (t.layout)
-            return s.name + "=struct:FIELD=VALUE,...";
-        return s.name + "=" + type + ":VALUE";
-    }
-}
-
-std::string bytesText(std::size_t n)
-{
-    return std::to_string(n) + (n == 1 ? " byte" : " bytes");
-}
-
-// bytesN stays for opaque data, but only of the argument's size: a value of another size runs with
-// garbage (PoCL takes it as it is). `buffer`: the size is the buffer's element size.
-void checkRawSize(const ArgSlot &slot, const ElementType &given, const SlotType &t, bool buffer)
-{
-    if (!given.isRaw() || !t.size || *t.size == given.size())
-        return;
-    const std::string type = t.layout ? t.layout->label() : slot.baseType();
-    fail(slot.name,
-         given.name() + " is " + bytesText(given.size()) + ", but " +
-             (buffer ? "the elements of the " + slot.declaration() + " argument (" + type + ") are "
-                     : "the " + slot.declaration() + " argument is ") +
-             bytesText(*t.size));
-}
-
-[[noreturn]] void needLayout(const ArgSlot &slot, const std::string &type)
-{
-    fail(slot.name, "a struct value needs the layout of " + type +
-                        ", which the device gives (bind with the types of structs.h's probeTypes)");
-}
-
-BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v, const TypeTable *types)
-{
-    BoundArg b;
-    b.kind = ArgKind::Value;
-    const SlotType t = slotType(slot, types);
-    if (v.type) {
-        checkRawSize(slot, *v.type, t, false);
-        if (!v.type->isRaw() && t.element && *v.type != *t.element)
-            fail(slot.name, v.type->name() + " was given for the " + slot.declaration() + " argument");
-        if (!v.type->isRaw() && t.layout)
-            fail(slot.name, v.type->name() + " was given for the " + slot.declaration() +
-                                " argument, a struct (" + expectedForm(slot, t) + ", or bytes" +
-                                std::to_string(t.layout->size) + ":HEX)");
-        if (!v.type->isRaw() && t.size && v.type->size() != *t.size)
-            fail(slot.name, v.type->name() + " is " + bytesText(v.type->size()) + ", but the " +
-                                slot.declaration() + " argument is " + bytesText(*t.size));
-        b.type = *v.type;
-    } else if (t.element) {
-        b.type = *t.element;
-    } else if (t.layout) {
-        fail(slot.name, "the " + slot.declaration() + " argument is a struct: give " + expectedForm(slot, t));
-    } else {
-        fail(slot.name, "the type " + slot.typeName + " is not one CLScope knows; give one (" + slot.name +
-                            "=TYPE:VALUE, e.g. " +
-                            (t.size ? "bytes" + std::to_string(*t.size) : std::string("bytesN")) +
-                            ":HEX for a struct)");
-    }
-    b.value = v.parsedFor && *v.parsedFor == b.type ? v.parsed : parseValue(v.text, b.type, slot.name);
-    return b;
-}
-
-BoundArg bindStruct(const ArgSlot &slot, const StructArg &v, const TypeTable *types)
-{
-    if (const SlotType known = slotType(slot, types); known.element)
-        fail(slot.name, "a struct value was given for the " + slot.declaration() + " argument (use " +
-                            expectedForm(slot, known) + ")");
-    if (!types)
-        needLayout(slot, v.typeName.empty() ? slot.baseType() : v.typeName);
-    if (!types->unavailable.empty())
-        fail(slot.name, "the layout of " + (v.typeName.empty() ? slot.baseType() : v.typeName) +
-                            " could not be asked of the device: " + types->unavailable);
-    const SlotType t = slotType(slot, types);
-    std::shared_ptr<const StructLayout> layout = t.layout;
-    if (!v.typeName.empty()) {
-        layout = types->findStruct(v.typeName);
-        if (!layout)
-            fail(slot.name,
-                 "no struct " + v.typeName + " in the program (structs: " + types->knownStructs + ")");
-        if (t.layout && t.layout != layout)
-            fail(slot.name,
-                 "struct " + v.typeName + " was given for the " + slot.declaration() + " argument");
-    }
-    if (!layout)
-        fail(slot.name, "a struct value was given for the " + slot.declaration() +
-                            " argument, which is not a "
-                            "struct the program declares "
-                            "(structs: " +
-                            types->knownStructs + ")");
-    if (t.size && *t.size != layout->size)
-        fail(slot.name, layout->label() + " is " + bytesText(layout->size) + ", but the " +
-                            slot.declaration() + " argument is " + bytesText(*t.size));
-    BoundArg b;
-    b.kind = ArgKind::Value;
-    b.type = ElementType::bytes(layout->size);
-    b.layout = layout;
-    try {
-        b.value = encodeStruct(*layout, parseStructValue(v.text, slot.name), slot.name);
-    } catch (const RunInputError &e) {
-        throw RunInputError(e.what(), slot.name); // "p.inner.a: ..." belongs to the argument p
-    }
-    return b;
-}
-
-BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v, const TypeTable *types)
-{
-    BoundArg b;
-    b.kind = ArgKind::Buffer;
-    const SlotType t = slotType(slot, types);
-    if (!v.typeName.empty()) {
-        // buffer:Particle:COUNT, a struct (or a typedef of a number) of the program.
-        if (!types)
-            fail(slot.name, "unknown type '" + v.typeName + "' (types: " + elementTypeNames() +
-                                "; structs of the program need the device's layouts)");
-        if (auto layout = types->findStruct(v.typeName)) {
-            if ((t.layout && t.layout != layout) || t.element)
-                fail(slot.name,
-                     "a buffer of " + v.typeName + " was given for the " + slot.declaration() + " argument");
-            if (t.size && *t.size != layout->size)
-                fail(slot.name, layout->label() + " is " + bytesText(layout->size) + ", but the " +
-                                    slot.declaration() + " argument's elements are " + bytesText(*t.size));
-            b.type = ElementType::bytes(layout->size);
-            b.layout = std::move(layout);
-        } else if (const auto it = types->aliases.find(v.typeName); it != types->aliases.end()) {
-            if (t.element && *t.element != it->second)
-                fail(slot.name, "a buffer of " + v.typeName + " (" + it->second.name() +
-                                    ") was given for the " + slot.declaration() + " argument");
-            b.type = it->second;
-        } else if (!types->unavailable.empty()) {
-            fail(slot.name,
-                 "the layout of " + v.typeName + " could not be asked of the device: " + types->unavailable);
-        } else {
-            fail(slot.name, "unknown type '" + v.typeName + "' (types: " + elementTypeNames() +
-                                "; structs of the program: " + types->knownStructs + ")");
-        }
-    } else if (v.type) {
-        // A struct or void pointee takes any element type of its size: the kernel sees bytes either way.
-        checkRawSize(slot, *v.type, t, true);
-        if (!v.type->isRaw() && t.element && *v.type != *t.element)
-            fail(slot.name,
-                 "a buffer of " + v.type->name() + " was given for the " + slot.declaration() + " argument");
-        if (!v.type->isRaw() && !t.element && t.size && v.type->size() != *t.size)
-            fail(slot.name, v.type->name() + " is " + bytesText(v.type->size()) +
-                                ", but the elements of the " + slot.declaration() + " argument are " +
-                                bytesText(*t.size));
-        b.type = *v.type;
-    } else if (t.element) {
-        b.type = *t.element;
-    } else if (t.layout) {
-        b.type = ElementType::bytes(t.layout->size);
-        b.layout = t.layout;
-    } else if (types && !types->unavailable.empty()) {
-        fail(slot.name, "the layout of " + slot.baseType() + " could not be asked of the device: " +
-                            types->unavailable + "; give buffer:bytesN:COUNT");
-    } else {
-        fail(slot.name,
-             "the element type " + slot.typeName + " is not one CLScope knows; give one (" + slot.name +
-                 "=buffer:" + (t.size ? "bytes" + std::to_string(*t.size) : std::string("bytesN")) +
-                 ":COUNT for a struct of N bytes)");
-    }
-    if (v.count == 0)
-        fail(slot.name, "buffer count must be at least 1");
-    b.count = v.count;
-    if (!checkedMul<std::size_t>(b.count, b.type.size()))
-        fail(slot.name, "buffer of " + std::to_string(b.count) + " " + b.type.name() + " is too large");
-    b.init = v.init;
-    if (b.layout && (b.init.kind == InitKind::Iota || b.init.kind == InitKind::Random))
-        fail(slot.name, std::string(initKindName(b.init.kind)) + " is for numbers; a buffer of " +
-                            b.layout->label() +
-                            " takes zeros, fill={FIELD=VALUE,...}, file=PATH or copy=NAME");
-    return b;
-}
-
-// Copy sources must be buffers of the same size, and chains of copies must end.
-void checkCopies(const std::vector<BoundArg> &bound)
-{
-    const auto find = [&](const std::string &name) -> const BoundArg * {
-        for (const auto &b : bound) {
-            if (b.name == name)
-                return &b;
-        }
-        return nullptr;
-    };
-    for (const auto &b : bound) {
-        if (b.kind != ArgKind::Buffer || b.init.kind != InitKind::Copy)
-            continue;
-        const BoundArg *source = find(b.init.source);
-        if (!source)
-            fail(b.name, "copy=" + b.init.source + " names no argument of the kernel");
-        if (source == &b)
-            fail(b.name, "copy=" + b.init.source + " copies the buffer onto itself");
-        if (source->kind != ArgKind::Buffer)
-            fail(b.name, "copy=" + b.init.source + " is not a buffer");
-        if (source->bufferBytes() != b.bufferBytes())
-            fail(b.name, "copy=" + b.init.source + " has " + std::to_string(source->bufferBytes()) +
-                             " bytes, this buffer " + std::to_string(b.bufferBytes()));
-        // Following sources from b must reach a buffer that is not a copy within bound.size() steps.
-        std::string chain = b.name;
-        const BoundArg *at = source;
-        for (std::size_t steps = 0; at->init.kind == InitKind::Copy; ++steps) {
-            chain += ", " + at->name;
-            if (at == &b || steps > bound.size())
-                fail(b.name, "copy=" + b.init.source + " forms a cycle (" + chain + ")");
-            at = find(at->init.source);
-            if (!at || at->kind != ArgKind::Buffer)
-                break; // reported for that argument
-        }
-    }
-}
-
-} // namespace
-
-std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<ArgValue> &values,
-                                    const TypeTable *types)
-{
-    const std::vector<ArgSlot> slots = argSlots(kernel);
-    std::vector<std::string> names;
-    for (const ArgSlot &s : slots)
-        names.push_back(s.name);
-    std::map<std::string, const ArgValue *> byName; // by the slot's name, however the value named it
-    for (const ArgValue &v : values) {
-        const std::optional<std::size_t> index = findArgument(names, v.name);
-        if (!index)
-            throw RunInputError("kernel " + kernel.name + " has no argument '" + v.name +
-                                    "' (arguments: " + argumentList(slots) + ")",
-                                v.name);
-        if (!byName.emplace(names[*index], &v).second)
-            fail(names[*index], "the argument is given twice");
-    }
-    std::vector<BoundArg> bound;
-    for (const ArgSlot &slot : slots) {
-        if (slot.kind == ArgKind::Unsupported)
-            fail(slot.name, slot.unsupported);
-        const auto it = byName.find(slot.name);
-        if (it == byName.end())
-            throw RunInputError("missing argument '" + slot.name + "' (" + slot.declaration() +
-                                    ") of kernel " + kernel.name + ": give " +
-                                    expectedForm(slot, slotType(slot, types)),
-                                slot.name);
-        const ArgValue &v = *it->second;
-        BoundArg b;
-        if (slot.kind == ArgKind::Value && std::holds_alternative<ScalarArg>(v.value)) {
-            b = bindValue(slot, std::get<ScalarArg>(v.value), types);
-        } else if (slot.kind == ArgKind::Value && std::holds_alternative<StructArg>(v.value)) {
-            b = bindStruct(slot, std::get<StructArg>(v.value), types);
-        } else if (slot.kind == ArgKind::Buffer && std::holds_alternative<BufferArg>(v.value)) {
-            b = bindBuffer(slot, std::get<BufferArg>(v.value), types);
-        } else if (slot.kind == ArgKind::Local && std::holds_alternative<LocalArg>(v.value)) {
-            b.kind = ArgKind::Local;
-            b.localBytes = std::get<LocalArg>(v.value).bytes;
-            if (b.localBytes == 0)
-                fail(slot.name, "local size must be at least 1 byte");
-        } else {
-            fail(slot.name, givenKind(v) + " was given for the " + slot.declaration() + " argument (use " +
-                                expectedForm(slot, slotType(slot, types)) + ")");
-        }
-        b.index = slot.index;
-        b.name = slot.name;
-        if (b.kind == ArgKind::Buffer)
-            detail::checkInitialiser(b);
-        bound.push_back(std::move(b));
-    }
-    checkCopies(bound);
-    return bound;
 }
 
 } // namespace clscope

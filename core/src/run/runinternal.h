@@ -23,4 +23,10 @@ inline std::string argMessage(std::string_view name, const std::string &message)
     return std::string(name) + ": " + message;
 }
 
+// Throws RunInputError about argument `name` ("name: message"), naming the argument.
+[[noreturn]] inline void failArgument(std::string_view name, const std::string &message)
+{
+    throw RunInputError(argMessage(name, message), std::string(name));
+}
+
 } // namespace clscope::detail

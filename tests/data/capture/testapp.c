@@ -1,7 +1,7 @@
-/* A program for tests/app/tst_capture.cpp: THREADS threads launch a kernel LAUNCHES times in all, each on
- * its own queue (created without profiling) and kernel, into a sub-buffer; an image is written; then the
- * program checks that its queues still report the properties it asked for, prints what it did, and dies
- * of SIGSEGV (with "crash") or exits 0. Usage: testapp LAUNCHES [crash] */
+/* A program for tests/app/tst_capture.cpp and tst_capturereader.cpp: THREADS threads launch a kernel
+ * LAUNCHES times in all, each on its own queue (created without profiling) and kernel, into a sub-buffer; an
+ * image is written; then the program checks that its queues still report the properties it asked for,
+ * prints what it did, and dies of SIGSEGV (with "crash") or exits 0. Usage: testapp LAUNCHES [crash] */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>

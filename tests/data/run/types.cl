@@ -1,6 +1,6 @@
-// Kernels for tst_runner and tst_cli_run: every scalar type through private arguments, vectors of each
-// width, int/long/double/half buffers, a 2D kernel for offsets, structs, a required work-group size, and
-// arguments the runner does not support yet.
+// Kernels for tst_runner, tst_runnererrors and tst_cli_run: every scalar type through private arguments,
+// vectors of each width, int/long/double/half buffers, a 2D kernel for offsets, structs, a required
+// work-group size, and arguments the runner does not support yet.
 typedef struct {
     float x;
     int y;

@@ -1,0 +1,201 @@
+// Captured launches replayed and exported: a pyopencl launch captured with its buffer contents replays
+// equal on PoCL and on Oclgrind (also without an ICD for Oclgrind), a changed expected output makes replay
+// fail at that element, the exported pyopencl script checks the launch the same way, and capture --kernel
+// and --budget choose whose contents are recorded. Capturing programs: tst_capture.cpp.
+#include "capturetest.h"
+#include "testicd.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace capturetest;
+
+class TestCaptureReplay : public QObject, private capturetest::Fixture
+{
+    Q_OBJECT
+
+private slots:
+    // demo.py captured without contents, as tst_capture's programs() captures it: a launch that replay
+    // refuses.
+    void initTestCase()
+    {
+        setUp();
+        if (!m_ready)
+            return;
+        const Run demo =
+            capture({}, path(QStringLiteral("demo.py.clscope")), {kPython, QStringLiteral("demo.py")}, m_env);
+        QVERIFY2(demo.code == 0, demo.err.constData());
+    }
+
+    void replay_data()
+    {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<bool>("vendors"); // a private OCL_ICD_VENDORS with PoCL and Oclgrind
+        QTest::newRow("pocl") << QStringLiteral("pocl") << true;
+        QTest::newRow("oclgrind") << QStringLiteral("oclgrind") << true;
+        // Debian's oclgrind registers no ICD: replay finds it by itself.
+        QTest::newRow("oclgrind without an ICD") << QStringLiteral("oclgrind") << false;
+    }
+
+    void replay()
+    {
+        QFETCH(QString, device);
+        QFETCH(bool, vendors);
+        const QString file = path(QStringLiteral("demo-contents.clscope"));
+        if (!QFile::exists(file)) {
+            // With pyopencl's binary cache on: capture turns it off for launches it records contents of.
+            QProcessEnvironment cached = m_env;
+            cached.remove(QStringLiteral("PYOPENCL_NO_CACHE"));
+            QCOMPARE(run(kPython, {QStringLiteral("demo.py")}, cached, m_dir.path()).code,
+                     0); // fills the cache
+            const Run c =
+                run(cli(),
+                    {QStringLiteral("capture"), QStringLiteral("--launch"), QStringLiteral("0"),
+                     QStringLiteral("-o"), file, QStringLiteral("--"), kPython, QStringLiteral("demo.py")},
+                    cached, m_dir.path());
+            QCOMPARE(c.code, 0);
+        }
+        QCOMPARE(sql(file,
+                     QStringLiteral("SELECT COUNT(*) FROM contents WHERE launch = 0 AND state = 'captured'")),
+                 QStringLiteral("6"));
+        QTemporaryDir icd;
+        QVERIFY(clscope::test::setUpVendors(icd, false)); // sets OCL_ICD_VENDORS of this process: copy it
+        QProcessEnvironment env = m_env;
+        if (vendors)
+            env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        else
+            env.remove(QStringLiteral("OCL_ICD_VENDORS"));
+        const Run r = run(cli(),
+                          {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("0"),
+                           QStringLiteral("--device"), device, QStringLiteral("--json")},
+                          env, m_dir.path());
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("kernel")).toString(), QStringLiteral("sum"));
+        QVERIFY(j.value(QStringLiteral("device"))
+                    .toString()
+                    .contains(device == QStringLiteral("pocl") ? QStringLiteral("pthread")
+                                                               : QStringLiteral("Oclgrind")));
+        QCOMPARE(j.value(QStringLiteral("equal")).toBool(), true);
+        const QJsonArray outputs = j.value(QStringLiteral("outputs")).toArray();
+        QCOMPARE(outputs.size(), 3);
+        QCOMPARE(outputs.at(2).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("res_g"));
+        QCOMPARE(outputs.at(2).toObject().value(QStringLiteral("elements")).toInt(), 50000);
+    }
+
+    void replayDetectsDifference()
+    {
+        const QString source = path(QStringLiteral("demo-contents.clscope"));
+        QVERIFY(QFile::exists(source)); // made by replay()
+        const QString file = path(QStringLiteral("demo-changed.clscope"));
+        QVERIFY(QFile::copy(source, file));
+        // Element 17 of res_g's expected output becomes NaN.
+        sql(file, QStringLiteral(
+                      "UPDATE contents SET data = substr(data, 1, 68) || x'0000c07f' || substr(data, 73) "
+                      "WHERE launch = 0 AND idx = 2 AND phase = 'after'"));
+        const Run r = run(cli(),
+                          {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("0"),
+                           QStringLiteral("--json")},
+                          m_env, m_dir.path());
+        QCOMPARE(r.code, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("equal")).toBool(), false);
+        const QJsonObject res = j.value(QStringLiteral("outputs")).toArray().at(2).toObject();
+        QCOMPARE(res.value(QStringLiteral("equal")).toBool(), false);
+        QCOMPARE(res.value(QStringLiteral("first_difference")).toInt(), 17);
+        QCOMPARE(res.value(QStringLiteral("expected")).toString(), QStringLiteral("nan"));
+        QCOMPARE(j.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("equal"))
+                     .toBool(),
+                 true);
+        // A launch without contents cannot be replayed, and says how to capture it.
+        const Run none = run(cli(),
+                             {QStringLiteral("replay"), path(QStringLiteral("demo.py.clscope")),
+                              QStringLiteral("--launch"), QStringLiteral("0")},
+                             m_env, m_dir.path());
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains("contents were not captured"), none.err.constData());
+    }
+
+    // The exported pyopencl script reproduces the launch and checks it: equal as captured, and failing at
+    // element 17 (of float32 values, as the kernel's signature says) when the expected output was changed.
+    void exportPyopencl_data()
+    {
+        QTest::addColumn<QString>("capture");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("as captured") << QStringLiteral("demo-contents.clscope") << 0
+                                     << QStringLiteral("argument 2: equal");
+        QTest::newRow("changed") << QStringLiteral("demo-changed.clscope") << 1
+                                 << QStringLiteral("argument 2: differs at element 17: expected nan");
+    }
+
+    void exportPyopencl()
+    {
+        QFETCH(QString, capture);
+        QFETCH(int, code);
+        QFETCH(QString, line);
+        const QString dir = path(QStringLiteral("export-") + QString::fromLatin1(QTest::currentDataTag()));
+        const Run e = run(cli(),
+                          {QStringLiteral("export"), path(capture), QStringLiteral("--launch"),
+                           QStringLiteral("0"), QStringLiteral("--pyopencl"), dir},
+                          m_env, m_dir.path());
+        QVERIFY2(e.code == 0, e.err.constData());
+        QVERIFY(QFile::exists(dir + QStringLiteral("/kernel.cl")));
+        QVERIFY(QFile::exists(dir + QStringLiteral("/arg2_after.npy")));
+        const Run r = run(kPython, {dir + QStringLiteral("/replay.py")}, m_env, m_dir.path());
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.out.contains(line.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains("argument 0: equal"));
+    }
+
+    // --kernel NAME records the contents of that kernel's launches only; --budget stops at a byte count
+    // and says so for every buffer it left out.
+    void contentsSelection()
+    {
+        const QString byKernel = path(QStringLiteral("elementwise-lincomb.clscope"));
+        Run r = run(cli(),
+                    {QStringLiteral("capture"), QStringLiteral("--kernel"), QStringLiteral("lin_comb"),
+                     QStringLiteral("-o"), byKernel, QStringLiteral("--"), kPython,
+                     QStringLiteral("demo_elementwise.py")},
+                    m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        const QString lincomb =
+            sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(launch) FROM commands c JOIN kernels k "
+                                         "ON k.id = c.kernel WHERE k.name = 'lin_comb'"));
+        QVERIFY(!lincomb.isEmpty());
+        QCOMPARE(sql(byKernel, QStringLiteral("SELECT GROUP_CONCAT(DISTINCT launch) FROM contents")),
+                 lincomb);
+        QVERIFY(
+            sql(byKernel, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")).toInt() >
+            lincomb.split(QLatin1Char(',')).size());
+
+        const QString budget = path(QStringLiteral("demo-budget.clscope"));
+        r = run(cli(),
+                {QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("all"),
+                 QStringLiteral("--budget"), QStringLiteral("300000"), QStringLiteral("-o"), budget,
+                 QStringLiteral("--"), kPython, QStringLiteral("demo.py")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(
+            sql(budget, QStringLiteral(
+                            "SELECT phase, idx, state, length(data) FROM contents ORDER BY phase DESC, idx")),
+            QStringLiteral("before|0|captured|200000\nbefore|1|over-budget|0\nbefore|2|over-budget|0\n"
+                           "after|0|over-budget|0\nafter|1|over-budget|0\nafter|2|over-budget|0"));
+        r = run(cli(), {QStringLiteral("replay"), budget, QStringLiteral("--launch"), QStringLiteral("0")},
+                m_env, m_dir.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("argument 1: its buffer contents were not captured (over-budget)"),
+                 r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCaptureReplay)
+#include "tst_capturereplay.moc"

@@ -1,0 +1,57 @@
+// Private to ui/widgets: one row of the arguments panel (argumentspanel.cpp builds it, argumentsstate.cpp
+// saves and restores it) and the small helpers both files use.
+#pragma once
+
+#include "argumentspanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QString>
+#include <QStringList>
+
+namespace clscope::ui {
+
+struct ArgumentsPanel::Row
+{
+    ArgSlot slot;
+    QLabel *label = nullptr;
+    QLineEdit *value = nullptr; // Value: the value; Local: the byte count
+    QComboBox *type = nullptr;  // Buffer
+    QLineEdit *count = nullptr;
+    QComboBox *init = nullptr;
+    QLineEdit *initParam = nullptr;
+    QCheckBox *readBack = nullptr;
+    QWidget *field = nullptr;
+    QLabel *why = nullptr; // the reason a run refused this argument, under its field
+    QString error;
+};
+
+namespace argumentsrow {
+
+inline const QStringList kInitKinds = {QStringLiteral("zeros"), QStringLiteral("fill"),
+                                       QStringLiteral("iota"),  QStringLiteral("random"),
+                                       QStringLiteral("file"),  QStringLiteral("copy")};
+
+inline QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+inline QString settingsGroup(const QString &kernel)
+{
+    return QStringLiteral("runArgs/") + kernel;
+}
+
+inline void markValid(QWidget *w, const QString &error)
+{
+    w->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("background: #fde8e8;"));
+    // A valid field's tooltip is its whole text: side-panel fields are narrow, file= paths are long.
+    const auto *edit = qobject_cast<QLineEdit *>(w);
+    w->setToolTip(error.isEmpty() && edit ? edit->text() : error);
+}
+
+} // namespace argumentsrow
+
+} // namespace clscope::ui
