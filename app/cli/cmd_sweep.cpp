@@ -6,8 +6,6 @@
 #include "clscope/devicespec.h"
 #include "clscope/sweep.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -21,56 +19,6 @@ struct SweepOptionsCli : LaunchOptions
     int sweepRepeat = 10;
     int warmup = 1;
 };
-
-nlohmann::ordered_json localJson(const std::vector<std::size_t> &local)
-{
-    if (local.empty())
-        return nullptr; // the driver chose
-    auto out = nlohmann::ordered_json::array();
-    for (std::size_t s : local)
-        out.push_back(s);
-    return out;
-}
-
-std::string toJson(const SweepResult &r)
-{
-    nlohmann::ordered_json j;
-    j["kernel"] = r.kernel;
-    j["device"] = r.device;
-    j["global"] = localJson(r.global);
-    j["repeat"] = r.repeat;
-    j["warmup"] = r.warmup;
-    auto results = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < r.points.size(); ++i) {
-        const SweepPoint &p = r.points[i];
-        nlohmann::ordered_json o;
-        o["local"] = localJson(p.local);
-        o["ran"] = p.ran;
-        if (p.ran) {
-            o["launches"] = p.stats.count;
-            o["median_ns"] = p.stats.medianNs;
-            o["min_ns"] = p.stats.minNs;
-            o["mean_ns"] = p.stats.meanNs;
-            o["stddev_ns"] = p.stats.stddevNs;
-            o["max_ns"] = p.stats.maxNs;
-            o["reference"] = r.reference == i;
-            o["outputs_equal"] = p.matches;
-            o["differing"] = p.differing;
-        } else {
-            o["error"] = p.error;
-        }
-        results.push_back(std::move(o));
-    }
-    j["results"] = std::move(results);
-    if (r.best) {
-        const SweepPoint &b = r.points[*r.best];
-        j["best"] = {{"local", localJson(b.local)}, {"median_ns", b.stats.medianNs}};
-    } else {
-        j["best"] = nullptr;
-    }
-    j["cancelled"] = r.cancelled;
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 void printText(const SweepResult &r)
 {
@@ -131,7 +79,7 @@ int runSweep(const SweepOptionsCli &given)
     request.run.device = device.device;
     const SweepResult result = sweepLocalSizes(request);
     if (opts.common.json)
-        std::cout << toJson(result) << '\n';
+        std::cout << sweepResultToJson(result) << '\n';
     else
         printText(result);
     return result.reference ? ExitOk : ExitFailed;

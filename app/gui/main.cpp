@@ -133,6 +133,12 @@ int main(int argc, char **argv)
             "over these local sizes (auto, or a list such as \"8,8;16,16;driver\"); "
             "--screenshot then saves the sweep's window."),
         QStringLiteral("LIST"));
+    const QCommandLineOption sweepResultsOption(
+        QStringLiteral("sweep-results"),
+        QStringLiteral(
+            "Show the sweep window with a sweep saved by clscope-cli sweep --json; --screenshot then "
+            "saves that window."),
+        QStringLiteral("FILE"));
     const QCommandLineOption timelineViewOption(
         QStringLiteral("timeline-view"),
         QStringLiteral("After --run, zoom the timeline to this span, in microseconds from its start."),
@@ -231,6 +237,7 @@ int main(int argc, char **argv)
     parser.addOption(repeatOption);
     parser.addOption(memoryCheckOption);
     parser.addOption(sweepOption);
+    parser.addOption(sweepResultsOption);
     parser.addOption(benchOption);
     parser.addOption(baselineOption);
     parser.addOption(timelineViewOption);
@@ -310,6 +317,7 @@ int main(int argc, char **argv)
     options.prints = parser.values(printOption);
     options.memoryCheck = parser.isSet(memoryCheckOption);
     options.sweep = given(sweepOption);
+    options.sweepResults = given(sweepResultsOption);
     options.bench = given(benchOption);
     options.baseline = given(baselineOption);
     options.trace = parser.value(traceOption);

@@ -161,6 +161,16 @@ void ScriptedSession::onReady()
             connect(captures, &CaptureCoordinator::snapshotShown, this, show, Qt::SingleShotConnection);
         return;
     }
+    if (m_options.sweepResults) {
+        // A sweep made elsewhere (clscope-cli sweep --json), in the sweep window: nothing to build or run.
+        auto *dialog = part<SweepDialog>();
+        dialog->show();
+        QString error;
+        if (!dialog->openResults(*m_options.sweepResults, &error))
+            fail(QStringLiteral("cannot open %1: %2").arg(*m_options.sweepResults, error));
+        finish();
+        return;
+    }
     if (!m_options.build) {
         compare();
         return;
@@ -344,7 +354,8 @@ void ScriptedSession::afterMatrix()
 QString ScriptedSession::savePicture(const QString &path)
 {
     // A sweep's picture is of its window alone: the chart and the table are what it is about.
-    if (auto *sweep = m_options.sweep ? part<SweepDialog>() : nullptr; sweep && sweep->isVisible()) {
+    if (auto *sweep = m_options.sweep || m_options.sweepResults ? part<SweepDialog>() : nullptr;
+        sweep && sweep->isVisible()) {
         if (const QString error = writeImageSafely(path, sweep->grab().toImage()); !error.isEmpty())
             return QStringLiteral("Cannot write %1: %2").arg(path, error);
         return {};

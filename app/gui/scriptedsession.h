@@ -41,6 +41,7 @@ struct ScriptOptions
     QStringList prints;                  // --print NAME
     bool memoryCheck = false;            // --memory-check
     std::optional<QString> sweep;        // --sweep LIST: Run → Sweep local size instead of the run
+    std::optional<QString> sweepResults; // --sweep-results FILE: the sweep window with a saved sweep
     std::optional<std::pair<double, double>> timelineView; // --timeline-view FROM,TO in microseconds
     std::optional<QString> bench;                          // --bench KIND
     std::optional<QString> baseline;                       // --baseline FILE

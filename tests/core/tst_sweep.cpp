@@ -257,6 +257,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(RunInputError, sweepLocalSizes(r));
     }
 
+    // The document of clscope-cli sweep --json reads back as the sweep it was; what is not one is refused.
+    void jsonRoundTrip()
+    {
+        SweepRequest r;
+        r.run = sweepKernel("local_size_shows", 64);
+        r.run.range.local = {4};
+        r.candidates = {{8}, {3}, {}};
+        r.repeat = 2;
+        const SweepResult s = sweepLocalSizes(r);
+        const SweepResult back = sweepResultFromJson(sweepResultToJson(s));
+        QCOMPARE(back.kernel, s.kernel);
+        QCOMPARE(back.device, s.device);
+        QCOMPARE(back.global, s.global);
+        QCOMPARE(back.repeat, 2);
+        QCOMPARE(back.points.size(), s.points.size());
+        for (std::size_t i = 0; i < s.points.size(); ++i) {
+            QCOMPARE(back.points[i].local, s.points[i].local);
+            QCOMPARE(back.points[i].ran, s.points[i].ran);
+            QCOMPARE(back.points[i].error, s.points[i].error);
+            QCOMPARE(back.points[i].matches, s.points[i].matches);
+            QCOMPARE(back.points[i].differing, s.points[i].differing);
+            QCOMPARE(back.points[i].stats.medianNs, s.points[i].stats.medianNs);
+            QCOMPARE(back.points[i].stats.count, s.points[i].stats.count);
+        }
+        QCOMPARE(back.reference, s.reference);
+        QCOMPARE(back.best, s.best);
+        QVERIFY_THROWS_EXCEPTION(RunInputError, sweepResultFromJson("not json"));
+        QVERIFY_THROWS_EXCEPTION(RunInputError, sweepResultFromJson("{\"results\": 3}"));
+        QVERIFY_THROWS_EXCEPTION(RunInputError, sweepResultFromJson("{\"results\": [{\"local\": [0]}]}"));
+    }
+
     void cancelStopsBetweenCandidates()
     {
         SweepRequest r;

@@ -8,10 +8,12 @@
 #include "widgets/sweepdialog.h"
 #include "workers/deviceworkers.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -246,6 +248,38 @@ private slots:
         QVERIFY(!dialog.useBestButton()->isEnabled());
         QVERIFY(!dialog.bestLocal());
         QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("No local size ran")));
+    }
+
+    // A sweep saved by clscope-cli sweep --json (here: written by the same core function) opens in the window
+    // as it was made; a file that is no sweep document is refused with the reason.
+    void openSavedResults()
+    {
+        QTemporaryDir dir;
+        const SweepResult made =
+            sweep({ran({64}, 200, 4), ran({32}, 150, 3), differs({128}, 100), notRun({256})}, 1);
+        const QString good = dir.filePath(QStringLiteral("sweep.json"));
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(sweepResultToJson(made)));
+        f.close();
+        SweepDialog dialog(m_workers);
+        QVERIFY(dialog.openButton()->isEnabled());
+        QString error;
+        QVERIFY2(dialog.openResults(good, &error), qPrintable(error));
+        QCOMPARE(dialog.result().points.size(), std::size_t(4));
+        QCOMPARE(dialog.bestLocal(), std::optional<QString>(QStringLiteral("32")));
+        QCOMPARE(dialog.table()->topLevelItemCount(), 4);
+        QVERIFY(dialog.statusLabel()->text().contains(QStringLiteral("sweep.json")));
+
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("{\"kernel\": \"k\"}");
+        b.close();
+        QVERIFY(!dialog.openResults(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("results")), qPrintable(error));
+        QVERIFY(!dialog.openResults(dir.filePath(QStringLiteral("missing.json")), &error));
+        QCOMPARE(dialog.result().points.size(), std::size_t(4)); // what was shown stays
     }
 
     void badCandidateListIsRefused()

@@ -6,6 +6,9 @@
 #include "sweepchart.h"
 
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -24,6 +27,8 @@
 namespace clscope::ui {
 
 namespace {
+// A sweep document of thousands of local sizes is a few MB.
+constexpr qint64 kMaxResultsBytes = 64 << 20;
 const QColor kWarning(0xc6, 0x28, 0x28);
 const QColor kBest(0x18, 0x80, 0x38);
 
@@ -79,6 +84,7 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     , m_table(new QTreeWidget)
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_useBest(new QPushButton(tr("&Use best")))
+    , m_open(new QPushButton(tr("&Open results…")))
 {
     setObjectName(QStringLiteral("sweepDialog"));
     setWindowTitle(tr("Sweep local size"));
@@ -154,6 +160,16 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     buttons->addButton(m_useBest, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_open, QDialogButtonBox::ActionRole);
+    m_open->setObjectName(QStringLiteral("sweepOpen"));
+    m_open->setAutoDefault(false);
+    m_open->setToolTip(tr("Show a sweep saved by clscope-cli sweep --json (made on another machine, say)"));
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open sweep results"), QString(),
+                                                          tr("Sweep results (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openResults(path);
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &SweepDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
@@ -306,6 +322,36 @@ void SweepDialog::showResult(const SweepResult &result)
     m_useBest->setText(!best             ? tr("&Use best")
                        : best->isEmpty() ? tr("&Use best (driver's choice)")
                                          : tr("&Use best (%1)").arg(*best));
+}
+
+bool SweepDialog::openResults(const QString &path, QString *error)
+{
+    QString why;
+    if (isRunning()) {
+        why = tr("a sweep is running");
+    } else {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            why = file.errorString();
+        } else if (file.size() > kMaxResultsBytes) {
+            why = tr("the file is larger than a sweep's document can be");
+        } else {
+            try {
+                const SweepResult result = sweepResultFromJson(file.readAll().toStdString());
+                if (result.repeat > 0)
+                    m_repeat->setValue(result.repeat); // a sweep from here repeats what was opened
+                showResult(result);
+                m_status->setText(tr("%1 (from %2)").arg(m_status->text(), QFileInfo(path).fileName()));
+                return true;
+            } catch (const std::exception &e) {
+                why = qs(e.what());
+            }
+        }
+    }
+    m_status->setText(tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), why));
+    if (error)
+        *error = why;
+    return false;
 }
 
 std::optional<QString> SweepDialog::bestLocal() const

@@ -53,6 +53,9 @@ public:
 
     // Shows a finished sweep (the controller's, or one a test or a saved run gives).
     void showResult(const SweepResult &result);
+    // Shows the sweep of a `clscope-cli sweep --json` document (one made on another machine, say). False,
+    // with the reason in *error and in the window, when the file cannot be read or is no such document.
+    bool openResults(const QString &path, QString *error = nullptr);
     const SweepResult &result() const { return m_result; }
     // What "Use best" puts in the panel's local size: the best size, empty for the driver's choice;
     // nothing when no size ran with the reference's outputs.
@@ -67,6 +70,7 @@ public:
     QPushButton *sweepButton() const { return m_sweep; }
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *useBestButton() const { return m_useBest; }
+    QPushButton *openButton() const { return m_open; }
     QProgressBar *progressBar() const { return m_progress; }
     QLabel *statusLabel() const { return m_status; }
 
@@ -108,6 +112,7 @@ private:
     QTreeWidget *m_table;
     QSplitter *m_splitter;
     QPushButton *m_useBest;
+    QPushButton *m_open;
     SweepResult m_result;
     QString m_kernel; // of the sweep under way
     bool m_sized = false;

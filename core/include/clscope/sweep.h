@@ -81,6 +81,12 @@ struct SweepResult
 // arguments). A candidate the device refuses is kept with its error, and the sweep goes on.
 SweepResult sweepLocalSizes(const SweepRequest &request, const SweepOptions &options = {});
 
+// The document `clscope-cli sweep --json` prints (docs/cli.md), and a sweep read back from one: a sweep made
+// on a GPU box can be looked at in the GUI's sweep window. Reading throws RunInputError naming what is
+// missing or of the wrong kind; keys it does not know are left alone (sweepjson.cpp).
+std::string sweepResultToJson(const SweepResult &result);
+SweepResult sweepResultFromJson(std::string_view json);
+
 // "16,16", or "driver" for the empty size.
 std::string localSizeLabel(const std::vector<std::size_t> &local);
 
