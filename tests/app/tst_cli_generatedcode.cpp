@@ -1,6 +1,7 @@
 // clscope-cli build --matrix and --disassemble (issue 18): three option sets of the tiled multiply on PoCL
 // and Oclgrind give six cells with their figures, a set that does not build fails its cells (exit 1) while
 // the others stand, and --disassemble prints LLVM IR on PoCL (text and JSON).
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QFile>
@@ -13,12 +14,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
 QString matmul()
 {
@@ -41,17 +37,7 @@ class TestCliGeneratedCode : public QObject
 
     Result cli(const QStringList &args) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-        if (!p.waitForFinished(300000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        return clitest::run(args, m_dir.filePath(QStringLiteral("cache")));
     }
 
 private slots:

@@ -4,6 +4,7 @@
 // builds them on the same device, and a name the device lacks is refused with what it has; several sources
 // make one program, as strings of clCreateProgramWithSource or compiled apart and linked (--link), on PoCL
 // and on Oclgrind, and a diagnostic names the file it is in.
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QFile>
@@ -16,14 +17,9 @@
 
 namespace {
 
-const QString kPython = QStringLiteral("/usr/bin/python3");
+using clitest::Result;
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+const QString kPython = QStringLiteral("/usr/bin/python3");
 
 QString vectorAdd()
 {
@@ -51,17 +47,8 @@ class TestCliPrograms : public QObject
 
     Result cli(const QStringList &args, const QString &device = QStringLiteral("pocl")) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args + QStringList{QStringLiteral("--device"), device});
-        if (!p.waitForFinished(180000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        return clitest::run(args + QStringList{QStringLiteral("--device"), device},
+                            m_dir.filePath(QStringLiteral("cache")), 180000);
     }
 
     // Runs a pyopencl snippet on PoCL; skips the test when pyopencl is not there.

@@ -1,6 +1,7 @@
 // clscope-cli sweep (issue 18): the tiled matrix multiply swept on PoCL and on Oclgrind finds a best local
 // size whose C equals every other shape's, and `run` with that size gives the reference's C; a result that
 // depends on the local size is flagged in the table and the JSON; bad usage exits 2 with one line.
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QJsonArray>
@@ -12,12 +13,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
 QString matmul()
 {
@@ -69,17 +65,8 @@ class TestCliSweep : public QObject
 
     Result cli(const QStringList &args, const QString &device = QStringLiteral("pocl")) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args + QStringList{QStringLiteral("--device"), device});
-        if (!p.waitForFinished(300000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        return clitest::run(args + QStringList{QStringLiteral("--device"), device},
+                            m_dir.filePath(QStringLiteral("cache")));
     }
 
 private slots:
