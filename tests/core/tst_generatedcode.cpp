@@ -8,6 +8,7 @@
 #include "clscope/error.h"
 #include "testicd.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -129,6 +130,28 @@ private slots:
         QVERIFY(!spv.hasText());
         QVERIFY2(QString::fromStdString(spv.note).contains(QStringLiteral("install spirv-tools")),
                  spv.note.c_str());
+    }
+
+    // SPIR-V through spirv-dis (spirv-tools; the module made here with its spirv-as).
+    void spirvThroughSpirvDis()
+    {
+        QTemporaryDir dir;
+        const QString text = dir.filePath(QStringLiteral("m.spvasm"));
+        const QString binary = dir.filePath(QStringLiteral("m.spv"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("OpCapability Addresses\nOpCapability Kernel\nOpMemoryModel Physical64 OpenCL\n");
+        f.close();
+        const std::string command = "spirv-as '" + text.toStdString() + "' -o '" + binary.toStdString() + "'";
+        if (std::system(("command -v spirv-as >/dev/null && " + command).c_str()) != 0)
+            QSKIP("spirv-tools is not installed (packaging/debian-packages.txt lists it)");
+        QFile spv(binary);
+        QVERIFY(spv.open(QIODevice::ReadOnly));
+        const QByteArray bytes = spv.readAll();
+        const GeneratedCode c = disassemble(std::vector<unsigned char>(bytes.begin(), bytes.end()), "device");
+        QCOMPARE(c.kind, CodeKind::SpirV);
+        QCOMPARE(c.tool, std::string("spirv-dis"));
+        QVERIFY2(c.text.find("OpMemoryModel Physical64 OpenCL") != std::string::npos, c.text.c_str());
     }
 
     // PoCL's and Oclgrind's builds are LLVM bitcode: llvm-dis of PoCL's LLVM turns both into IR with the
