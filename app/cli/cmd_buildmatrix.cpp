@@ -103,11 +103,8 @@ int runBuildMatrix(const MatrixOptions &opts)
             // A new program to every driver (no answer from its cache): the compiler's own time and report.
             request.options = matrixBuildOptions(opts.baseOptions, set, group.front().platformName, nonce);
             const BuildResult build = buildProgramInput(opts.input, request, BinaryCache());
-            std::vector<std::vector<unsigned char>> binaries;
-            if (build.success() && build.program())
-                binaries = programBinaries(build.program(), request.devices);
             for (std::size_t i = 0; i < group.size(); ++i)
-                cells.push_back(matrixCell(set, build, i, i < binaries.size() ? binaries[i].size() : 0));
+                cells.push_back(matrixCell(set, build, i));
         }
     }
     const bool allBuilt =

@@ -111,12 +111,7 @@ void MatrixController::submitBuild(int set, int device)
                 request.options = matrixBuildOptions(base.toStdString(), setText.toStdString(),
                                                      platform.toStdString(), nonce);
                 out.build = buildProgram(request, BinaryCache()); // cache off: every build is timed
-                std::size_t bytes = 0;
-                if (out.build.success() && out.build.program()) {
-                    const auto binaries = programBinaries(out.build.program(), request.devices);
-                    bytes = binaries.empty() ? 0 : binaries.front().size();
-                }
-                out.cell = matrixCell(setText.toStdString(), out.build, 0, bytes);
+                out.cell = matrixCell(setText.toStdString(), out.build, 0);
                 out.cell.device = deviceName;
             } catch (const std::exception &e) {
                 out.cell.success = false;

@@ -476,6 +476,9 @@ BuildResult buildProgramFromBuiltIns(const BuildRequest &request, const std::str
 // SPIR-V, told by its magic number in either byte order (never by a file's name).
 bool isSpirv(std::span<const unsigned char> bytes);
 
+// The sizes of a built program's binaries (CL_PROGRAM_BINARY_SIZES), one per device in the order of devices
+// (0 for a device the program was not built for), without reading the binaries.
+std::vector<std::size_t> programBinarySizes(cl_program program, const std::vector<cl_device_id> &devices);
 // The binaries of a built program, one per device in the order of devices.
 std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
                                                         const std::vector<cl_device_id> &devices);

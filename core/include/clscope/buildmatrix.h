@@ -60,8 +60,8 @@ struct MatrixCell
     std::vector<KernelResources> resources;
 };
 
-// Fills a cell from a build of one option set (the device's entry of each list).
-MatrixCell matrixCell(const std::string &options, const BuildResult &build, std::size_t deviceIndex,
-                      std::size_t binaryBytes);
+// Fills a cell from a build of one option set: the device of the build's logs()[deviceIndex], its binary's
+// size asked of the program (0 when the build failed).
+MatrixCell matrixCell(const std::string &options, const BuildResult &build, std::size_t deviceIndex);
 
 } // namespace clscope

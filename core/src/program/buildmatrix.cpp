@@ -128,8 +128,7 @@ std::uint64_t matrixNonce()
     return now ^ (std::uint64_t(::getpid()) << 40) ^ (counter.fetch_add(1) << 20);
 }
 
-MatrixCell matrixCell(const std::string &options, const BuildResult &build, std::size_t deviceIndex,
-                      std::size_t binaryBytes)
+MatrixCell matrixCell(const std::string &options, const BuildResult &build, std::size_t deviceIndex)
 {
     MatrixCell c;
     c.options = options;
@@ -138,7 +137,8 @@ MatrixCell matrixCell(const std::string &options, const BuildResult &build, std:
     c.success = log.success;
     c.buildMs = build.durationMs();
     c.log = log.log;
-    c.binaryBytes = binaryBytes;
+    if (c.success && build.program())
+        c.binaryBytes = programBinarySizes(build.program(), {log.id}).front();
     for (const Diagnostic &d : build.diagnostics()) {
         c.warnings += d.severity == Severity::Warning;
         c.errors += d.severity == Severity::Error;

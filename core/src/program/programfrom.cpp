@@ -135,32 +135,68 @@ bool isSpirv(std::span<const unsigned char> bytes)
     return little == 0x07230203u || little == 0x03022307u;
 }
 
-std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
-                                                        const std::vector<cl_device_id> &devices)
+namespace {
+
+// The program's devices in its own order, which need not be the caller's, with the size of each binary.
+struct ProgramDeviceSizes
 {
-    // The program lists its devices in its own order, which need not be the caller's.
+    std::vector<cl_device_id> order;
+    std::vector<size_t> sizes;
+};
+
+ProgramDeviceSizes programDeviceSizes(cl_program program)
+{
     cl_uint count = 0;
     check(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr),
           "clGetProgramInfo", "CL_PROGRAM_NUM_DEVICES");
-    std::vector<cl_device_id> order(checkReported(count, kMaxDevices, "CL_PROGRAM_NUM_DEVICES", "devices"));
-    check(clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), order.data(), nullptr),
-          "clGetProgramInfo", "CL_PROGRAM_DEVICES");
-    std::vector<size_t> sizes(count);
-    check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), sizes.data(), nullptr),
+    ProgramDeviceSizes p;
+    p.order.resize(checkReported(count, kMaxDevices, "CL_PROGRAM_NUM_DEVICES", "devices"));
+    check(
+        clGetProgramInfo(program, CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), p.order.data(), nullptr),
+        "clGetProgramInfo", "CL_PROGRAM_DEVICES");
+    p.sizes.resize(count);
+    check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, count * sizeof(size_t), p.sizes.data(), nullptr),
           "clGetProgramInfo", "CL_PROGRAM_BINARY_SIZES");
+    return p;
+}
+
+// The index of d in the program's order; order.size() when the program was not built for it.
+std::size_t indexOf(const ProgramDeviceSizes &p, cl_device_id d)
+{
+    return std::size_t(std::find(p.order.begin(), p.order.end(), d) - p.order.begin());
+}
+
+} // namespace
+
+std::vector<std::size_t> programBinarySizes(cl_program program, const std::vector<cl_device_id> &devices)
+{
+    const ProgramDeviceSizes p = programDeviceSizes(program);
+    std::vector<std::size_t> out;
+    for (cl_device_id d : devices) {
+        const std::size_t i = indexOf(p, d);
+        out.push_back(i < p.sizes.size() ? p.sizes[i] : 0);
+    }
+    return out;
+}
+
+std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
+                                                        const std::vector<cl_device_id> &devices)
+{
+    const ProgramDeviceSizes p = programDeviceSizes(program);
+    const std::size_t count = p.order.size();
     std::vector<std::vector<unsigned char>> all(count);
     std::vector<unsigned char *> pointers(count);
-    for (cl_uint i = 0; i < count; ++i) {
-        all[i].resize(checkReported(sizes[i], kMaxBinaryBytes, "CL_PROGRAM_BINARY_SIZES", "bytes"));
-        pointers[i] = sizes[i] ? all[i].data() : nullptr;
+    for (std::size_t i = 0; i < count; ++i) {
+        all[i].resize(checkReported(p.sizes[i], kMaxBinaryBytes, "CL_PROGRAM_BINARY_SIZES", "bytes"));
+        pointers[i] = p.sizes[i] ? all[i].data() : nullptr;
     }
     check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, count * sizeof(unsigned char *), pointers.data(),
                            nullptr),
           "clGetProgramInfo", "CL_PROGRAM_BINARIES");
     std::vector<std::vector<unsigned char>> out;
     for (cl_device_id d : devices) {
-        const auto it = std::find(order.begin(), order.end(), d);
-        out.push_back(it == order.end() ? std::vector<unsigned char>() : all[size_t(it - order.begin())]);
+        const std::size_t i = indexOf(p, d);
+        out.push_back(i < count ? std::move(all[i]) : std::vector<unsigned char>());
     }
     return out;
 }
