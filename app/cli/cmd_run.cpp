@@ -7,6 +7,8 @@
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
+#include "clscope/fileio.h"
+#include "clscope/imagedata.h"
 #include "clscope/kernelargs.h"
 #include "clscope/npy.h"
 #include "clscope/profile.h"
@@ -148,7 +150,8 @@ nlohmann::ordered_json bufferJson(const BufferData &buffer)
     return out;
 }
 
-// --save NAME=PATH: the buffer NAME, read back, goes to PATH as .npy.
+// --save NAME=PATH: the buffer or image NAME, read back, goes to PATH as .npy (an image to a .png as a
+// picture).
 struct SaveRequest
 {
     std::string name;
@@ -174,8 +177,15 @@ void writeSaves(const RunResult &r, const std::vector<SaveRequest> &saves)
         const BufferData *b = r.buffer(s.name);
         if (!b)
             throw CliFailure{ExitFailed, "--save " + s.name + ": the buffer was not read back"};
+        const bool png = std::filesystem::path(s.path).extension() == ".png";
+        if (png && !b->image)
+            throw CliFailure{ExitUsage, "--save " + s.name + "=" + s.path +
+                                            ": only images are saved as PNG; a buffer is saved as .npy"};
         try {
-            writeNpyFile(s.path, toNpy(*b));
+            if (png)
+                writeWholeFile(s.path, encodePng(imageToPng(*b)));
+            else
+                writeNpyFile(s.path, toNpy(*b));
         } catch (const Error &e) {
             throw CliFailure{ExitFailed, "--save " + s.name + "=" + s.path + ": " + e.what()};
         }
@@ -201,6 +211,22 @@ std::string toJson(const RunResult &r, const std::vector<std::string> &prints,
             buffers[name] = bufferJson(*b);
     }
     j["buffers"] = std::move(buffers);
+    // What the numbers of an image are: its type, format and size (pixels in rows, channels interleaved).
+    auto images = nlohmann::ordered_json::object();
+    for (const std::string &name : prints) {
+        if (const BufferData *b = r.buffer(name); b && b->image) {
+            const std::vector<std::size_t> region = imageRegion(b->image->shape, b->image->dim);
+            images[name] = {{"type", imageDimName(b->image->dim)},
+                            {"format", formatText(b->image->format)},
+                            {"size", formatImageShape(b->image->shape, b->image->dim)},
+                            {"region", sizesJson(region)},
+                            {"channels", isPackedType(b->image->format.type)
+                                             ? std::size_t(1)
+                                             : channelLetters(b->image->format.order).size()}};
+        }
+    }
+    if (!images.empty())
+        j["images"] = std::move(images);
     if (!saves.empty()) {
         auto saved = nlohmann::ordered_json::object();
         for (const SaveRequest &s : saves)
@@ -230,8 +256,13 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
         const BufferData *b = r.buffer(name);
         if (!b)
             continue;
-        std::cout << name << " (" << b->count << " " << (b->layout ? b->layout->label() : b->type.name())
-                  << "):";
+        if (b->image)
+            std::cout << name << " (" << imageDimName(b->image->dim) << " "
+                      << formatImageShape(b->image->shape, b->image->dim) << " "
+                      << formatText(b->image->format) << "):";
+        else
+            std::cout << name << " (" << b->count << " " << (b->layout ? b->layout->label() : b->type.name())
+                      << "):";
         if (b->layout) {
             // One struct per element, in the --arg syntax: {x=1,v=(1,2,3,4),inner={a=3}}.
             const std::size_t size = b->type.size();
@@ -319,7 +350,8 @@ void addRunCommand(CLI::App &app, Action &action)
     sub->add_option("--repeat", opts->repeat, "Launches, one after another (default 1)");
     sub->add_option("--print", opts->prints, "A buffer to print after the run")->allow_extra_args(false);
     sub->add_option("--save", opts->saves,
-                    "NAME=PATH: write the buffer NAME after the run to PATH as .npy (instead of printing it)")
+                    "NAME=PATH: write the buffer or image NAME after the run to PATH as .npy, an image to a "
+                    ".png as a picture (instead of printing it)")
         ->allow_extra_args(false);
     sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
     sub->add_flag("--check", opts->check,

@@ -35,6 +35,12 @@ std::string argumentHelp()
            ".npy) or copy=NAME\n"
            "Structs: p=struct:x=1,v=(1,2,3,4),inner={a=3} (fields by name, missing ones zero; layouts "
            "from the device)\n"
+           "Images: img=image2d:RGBA:UNORM_INT8:512x512[:INIT] (image1d W, image1d_buffer W, image1d_array "
+           "WxL, "
+           "image2d_array WxHxL, image3d WxHxD); INIT zeros, fill=V[,V...] (stored values), random[=SEED], "
+           "gradient, file=PATH (PNG or .npy of shape (H, W, C); the size may then be left out)\n"
+           "Samplers: s=sampler:normalized|unnormalized,none|clamp|clamp_to_edge|repeat|mirrored_repeat,"
+           "nearest|linear (default unnormalized,clamp_to_edge,nearest)\n"
            "Types: " +
            elementTypeNames();
 }

@@ -49,6 +49,13 @@ template<> struct ClReferenceCalls<cl_event>
     static constexpr const char *retainName = "clRetainEvent";
 };
 
+template<> struct ClReferenceCalls<cl_sampler>
+{
+    static constexpr auto retain = clRetainSampler;
+    static constexpr auto release = clReleaseSampler;
+    static constexpr const char *retainName = "clRetainSampler";
+};
+
 template<typename T> class ClHandle
 {
 public:
@@ -99,5 +106,6 @@ using ClProgram = ClHandle<cl_program>;
 using ClKernel = ClHandle<cl_kernel>;
 using ClMem = ClHandle<cl_mem>;
 using ClEvent = ClHandle<cl_event>;
+using ClSampler = ClHandle<cl_sampler>;
 
 } // namespace clscope

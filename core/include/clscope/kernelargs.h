@@ -8,6 +8,7 @@
 #include "clscope/build.h"
 #include "clscope/checkedmath.h"
 #include "clscope/error.h"
+#include "clscope/images.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -156,6 +157,8 @@ struct BufferData
     std::vector<unsigned char> bytes; // count * type.size()
     // A buffer of structs: type is bytesN of the struct's size, and this says what the bytes hold.
     std::shared_ptr<const StructLayout> layout = nullptr;
+    // An image read back: its pixels as imagedata.h's imageElementType (uchar4 for RGBA/UNORM_INT8).
+    std::optional<ImageInfo> image = std::nullopt;
 
     // Components with vectors flattened and the padding of 3-vectors left out (3 per float3 element);
     // raw (Bytes) elements give one component per byte.
@@ -169,9 +172,10 @@ struct BufferData
 // ---- The arguments of a kernel ----------------------------------------------------------------------
 
 // What a kernel argument takes: a value (private scalar or vector), a buffer (__global or __constant
-// pointer), a __local size, or nothing yet (images, samplers, pipes, queues).
-enum class ArgKind { Value, Buffer, Local, Unsupported };
-std::string_view argKindName(ArgKind kind); // "value", "buffer", "local", "unsupported"
+// pointer), a __local size, an image (images.h), a sampler, or nothing (pipes, queues).
+enum class ArgKind { Value, Buffer, Local, Image, Sampler, Unsupported };
+// "value", "buffer", "local", "image", "sampler", "unsupported"
+std::string_view argKindName(ArgKind kind);
 
 struct ArgSlot
 {
@@ -185,7 +189,9 @@ struct ArgSlot
 
     // The type name without the pointer: "float4", "struct Tagged", "THREE_VECTOR".
     std::string baseType() const;
-    std::string unsupported; // why, for Unsupported: "image arguments (image2d_t) are not supported yet"
+    std::string unsupported;       // why, for Unsupported: "pipe arguments are not supported yet"
+    std::optional<ImageDim> image; // Image: image2d_t...
+    AccessQualifier access = AccessQualifier::None; // Image: read_only, write_only, read_write
 
     // "__global const float*", "uint", "__local float*": for messages and the GUI (restrict left out).
     std::string declaration() const;
@@ -245,15 +251,16 @@ struct LocalArg
 struct ArgValue
 {
     std::string name;
-    std::variant<ScalarArg, BufferArg, LocalArg, StructArg> value;
+    std::variant<ScalarArg, BufferArg, LocalArg, StructArg, ImageArg, SamplerArg> value;
 
     bool operator==(const ArgValue &) const = default;
 };
 
 // `NAME=TYPE:VALUE` (n=uint:1024, v=float4:1,2,3,4), `NAME=VALUE` (type from the kernel),
 // `NAME=struct:F=V,...` and `NAME=struct:TYPE:F=V,...`, `NAME=buffer:TYPE:COUNT[:INIT]` (TYPE may name a
-// struct of the program), `NAME=buffer:COUNT[:INIT]` (type from the kernel), `NAME=local:BYTES`. Throws
-// RunInputError naming the argument.
+// struct of the program), `NAME=buffer:COUNT[:INIT]` (type from the kernel), `NAME=local:BYTES`,
+// `NAME=image2d:ORDER:TYPE:WxH[:INIT]` (images.h), `NAME=sampler:WORDS`. Throws RunInputError naming the
+// argument.
 ArgValue parseArgSpec(std::string_view spec);
 std::string toString(const ArgValue &arg); // the spec form
 
@@ -270,6 +277,11 @@ struct BoundArg
     std::size_t count = 0;                                // Buffer: elements
     BufferInit init;                                      // Buffer
     std::size_t localBytes = 0;                           // Local
+    // Image: its type, format, shape (resolved: a file's own when none was given) and initialiser; `type`
+    // and `count` are then the host element of its pixels (imagedata.h) and how many.
+    ImageArg image;
+    AccessQualifier access = AccessQualifier::None; // Image: as the kernel declares it
+    SamplerArg sampler;                             // Sampler
 
     // Saturates instead of wrapping, so that a count no device holds is refused by the size checks.
     std::size_t bufferBytes() const { return checkedMul(count, type.size()).value_or(SIZE_MAX); }

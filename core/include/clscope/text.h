@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace clscope {
 
@@ -37,6 +38,19 @@ inline std::string_view trimSpace(std::string_view s)
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
         s.remove_suffix(1);
     return s;
+}
+
+// The parts between separators, empty ones included ("a,,b" is three parts; "" is one empty part).
+inline std::vector<std::string_view> splitOn(std::string_view s, char separator)
+{
+    std::vector<std::string_view> parts;
+    for (std::size_t at = 0;;) {
+        const std::size_t next = s.find(separator, at);
+        parts.push_back(s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
+        if (next == std::string_view::npos)
+            return parts;
+        at = next + 1;
+    }
 }
 
 // OpenCL C (or C) source with each comment replaced by one space; the newlines inside block comments and

@@ -1,6 +1,7 @@
 // The binding of given argument values to a kernel's slots (kernelargs.h's bindArguments): each value
 // checked against its slot's type, struct layouts from the device, buffer sizes and copies.
 #include "clscope/checkedmath.h"
+#include "clscope/imagedata.h"
 #include "clscope/kernelargs.h"
 #include "clscope/structs.h"
 
@@ -34,6 +35,10 @@ std::string givenKind(const ArgValue &v)
         return "a buffer";
     if (std::holds_alternative<StructArg>(v.value))
         return "a struct value";
+    if (const auto *i = std::get_if<ImageArg>(&v.value))
+        return "an " + std::string(imageDimName(i->dim));
+    if (std::holds_alternative<SamplerArg>(v.value))
+        return "a sampler";
     return "a local size";
 }
 
@@ -77,6 +82,13 @@ std::string expectedForm(const ArgSlot &s, const SlotType &t)
         return s.name + "=buffer:" + type + ":COUNT[:INIT]";
     case ArgKind::Local:
         return s.name + "=local:BYTES";
+    case ArgKind::Image: {
+        const ImageDim dim = s.image.value_or(ImageDim::Image2D);
+        return s.name + "=" + std::string(imageDimName(dim)) +
+               ":RGBA:UNORM_INT8:" + std::string(imageSizeForm(dim)) + "[:INIT]";
+    }
+    case ArgKind::Sampler:
+        return s.name + "=sampler:normalized|unnormalized,ADDRESSING,nearest|linear";
     default:
         if (t.layout)
             return s.name + "=struct:FIELD=VALUE,...";
@@ -255,6 +267,25 @@ BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v, const TypeTable *ty
     return b;
 }
 
+BoundArg bindImage(const ArgSlot &slot, const ImageArg &v)
+{
+    if (slot.image && *slot.image != v.dim)
+        failArgument(slot.name, "an " + std::string(imageDimName(v.dim)) + " was given for the " +
+                                    slot.declaration() + " argument (use " + expectedForm(slot, {}) + ")");
+    BoundArg b;
+    b.kind = ArgKind::Image;
+    b.image = v;
+    b.access = slot.access;
+    checkImageInit(v, slot.name);
+    if (!b.image.shape)
+        b.image.shape = imageFileShape(v, slot.name);
+    b.type = imageElementType(v.format);
+    b.count = imageElementCount(v.format, *b.image.shape);
+    if (!checkedMul<std::size_t>(b.count, b.type.size()))
+        failArgument(slot.name, "image of " + formatImageShape(*b.image.shape, v.dim) + " is too large");
+    return b;
+}
+
 // Copy sources must be buffers of the same size, and chains of copies must end.
 void checkCopies(const std::vector<BoundArg> &bound)
 {
@@ -329,6 +360,11 @@ std::vector<BoundArg> bindArguments(const KernelInfo &kernel, const std::vector<
             b = bindStruct(slot, std::get<StructArg>(v.value), types);
         } else if (slot.kind == ArgKind::Buffer && std::holds_alternative<BufferArg>(v.value)) {
             b = bindBuffer(slot, std::get<BufferArg>(v.value), types);
+        } else if (slot.kind == ArgKind::Image && std::holds_alternative<ImageArg>(v.value)) {
+            b = bindImage(slot, std::get<ImageArg>(v.value));
+        } else if (slot.kind == ArgKind::Sampler && std::holds_alternative<SamplerArg>(v.value)) {
+            b.kind = ArgKind::Sampler;
+            b.sampler = std::get<SamplerArg>(v.value);
         } else if (slot.kind == ArgKind::Local && std::holds_alternative<LocalArg>(v.value)) {
             b.kind = ArgKind::Local;
             b.localBytes = std::get<LocalArg>(v.value).bytes;

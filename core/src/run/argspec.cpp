@@ -114,6 +114,10 @@ std::string_view argKindName(ArgKind kind)
         return "buffer";
     case ArgKind::Local:
         return "local";
+    case ArgKind::Image:
+        return "image";
+    case ArgKind::Sampler:
+        return "sampler";
     case ArgKind::Unsupported:
         return "unsupported";
     }
@@ -292,6 +296,12 @@ ArgValue parseArgSpec(std::string_view spec)
         value.text = std::string(trimBlanks(text));
         parseStructValue(value.text, arg.name); // the syntax now, the fields once the layout is known
         arg.value = std::move(value);
+    } else if (parseImageDim(kind)) {
+        if (!tail)
+            failArgument(arg.name, "an image needs " + std::string(kind) + ":ORDER:TYPE:SIZE[:INIT]");
+        arg.value = parseImageSpec(kind, *tail, arg.name);
+    } else if (kind == "sampler") {
+        arg.value = parseSamplerSpec(tail.value_or(std::string_view()), arg.name);
     } else if (kind == "local") {
         if (!tail)
             failArgument(arg.name, "a local argument needs local:BYTES");
@@ -318,6 +328,10 @@ std::string toString(const ArgValue &arg)
                std::to_string(b->count) + ":" + toString(b->init);
     if (const auto *t = std::get_if<StructArg>(&arg.value))
         return arg.name + "=struct:" + (t->typeName.empty() ? std::string() : t->typeName + ":") + t->text;
+    if (const auto *i = std::get_if<ImageArg>(&arg.value))
+        return arg.name + "=" + toString(*i);
+    if (const auto *m = std::get_if<SamplerArg>(&arg.value))
+        return arg.name + "=sampler:" + toString(*m);
     return arg.name + "=local:" + std::to_string(std::get<LocalArg>(arg.value).bytes);
 }
 
@@ -326,7 +340,9 @@ std::string toString(const ArgValue &arg)
 std::string ArgSlot::declaration() const
 {
     std::string out;
-    if (address != AddressQualifier::Private && kind != ArgKind::Unsupported)
+    if (kind == ArgKind::Image && access != AccessQualifier::None)
+        out = std::string(accessQualifierName(access)) + " ";
+    if (address != AddressQualifier::Private && kind != ArgKind::Unsupported && kind != ArgKind::Image)
         out = "__" + std::string(addressQualifierName(address)) + " ";
     if (typeQualifiers & TypeConst)
         out += "const ";
@@ -366,11 +382,13 @@ std::vector<ArgSlot> argSlots(const KernelInfo &kernel)
             s.kind = ArgKind::Unsupported;
             s.unsupported = "pipe arguments are not supported yet";
         } else if (isImageType(type)) {
-            s.kind = ArgKind::Unsupported;
-            s.unsupported = "image arguments (" + std::string(type) + ") are not supported yet";
+            s.image = parseImageDim(type);
+            s.kind = s.image ? ArgKind::Image : ArgKind::Unsupported;
+            s.access = a.access == AccessQualifier::None ? AccessQualifier::ReadOnly : a.access;
+            if (!s.image)
+                s.unsupported = std::string(type) + " arguments are not supported";
         } else if (type == "sampler_t") {
-            s.kind = ArgKind::Unsupported;
-            s.unsupported = "sampler arguments are not supported yet";
+            s.kind = ArgKind::Sampler;
         } else if (type == "queue_t" || type == "clk_event_t" || type == "reserve_id_t" ||
                    type == "event_t") {
             s.kind = ArgKind::Unsupported;

@@ -1,6 +1,7 @@
 // NumPy .npy reading and writing: the magic, the version, the Python-literal header dict ('descr',
 // 'fortran_order', 'shape') and the C-order little-endian body, byte for byte as numpy.save writes it.
 #include "clscope/npy.h"
+#include "clscope/imagedata.h"
 
 #include "clscope/checkedmath.h"
 #include "clscope/fileio.h"
@@ -486,6 +487,8 @@ void writeNpyFile(const std::string &path, const NpyArray &array)
 NpyArray toNpy(const BufferData &buffer)
 {
     NpyArray array;
+    if (buffer.image)
+        return imageToNpy(buffer);
     if (buffer.layout && !buffer.layout->isUnion && buffer.type.isRaw())
         return detail::structsToNpy(buffer);
     if (buffer.type.complex) {

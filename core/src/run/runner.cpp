@@ -9,7 +9,10 @@
 #include "clscope/structs.h"
 
 #include "clscope/error.h"
+#include "clscope/imagedata.h"
 #include "clscope/version.h"
+
+#include "imagerun.h"
 
 #include <algorithm>
 #include <chrono>
@@ -150,14 +153,15 @@ std::vector<bool> readBackSet(const RunRequest &request, const std::vector<Bound
             throw RunInputError("cannot read back '" + name + "': kernel " + request.kernel +
                                     " has no argument of that name",
                                 name);
-        if (a->kind != ArgKind::Buffer)
-            throw RunInputError(name + ": only buffers can be read back (" + name + " is a " +
+        if (a->kind != ArgKind::Buffer && a->kind != ArgKind::Image)
+            throw RunInputError(name + ": only buffers and images can be read back (" + name + " is a " +
                                     std::string(argKindName(a->kind)) + " argument)",
                                 name);
         wanted[std::size_t(a - args.data())] = true;
     }
     for (std::size_t i = 0; i < args.size(); ++i)
-        wanted[i] = wanted[i] || (request.readBackAll && args[i].kind == ArgKind::Buffer);
+        wanted[i] = wanted[i] || (request.readBackAll &&
+                                  (args[i].kind == ArgKind::Buffer || args[i].kind == ArgKind::Image));
     return wanted;
 }
 
@@ -263,7 +267,7 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         std::vector<std::string> names;
         std::vector<std::uint64_t> bytes;
         for (const auto &a : args) {
-            if (a.kind == ArgKind::Buffer) {
+            if (a.kind == ArgKind::Buffer || a.kind == ArgKind::Image) {
                 names.push_back(a.name);
                 bytes.push_back(a.bufferBytes());
             }
@@ -273,6 +277,8 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     // Host memory for the initial contents only once the device has said the buffers fit: a huge iota or
     // random buffer is refused by CL_DEVICE_MAX_MEM_ALLOC_SIZE, not by the host running out of memory.
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].kind == ArgKind::Image)
+            contents[i] = initialImage(args[i].image, args[i].name);
         if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
             continue;
         if (!options.writeInsteadOfFill)
@@ -308,6 +314,14 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         if (context != request.build.context())
             throw RunInputError("the memory pool allocates in another context than the program's");
     }
+    std::vector<detail::DeviceImage> images(args.size());
+    std::vector<ClSampler> samplers(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].kind == ArgKind::Image)
+            images[i] = detail::createImage(request.build.context(), device, args[i]);
+        else if (args[i].kind == ArgKind::Sampler)
+            samplers[i] = detail::createSampler(request.build.context(), device, args[i]);
+    }
     std::vector<BufferData> readBack;
     readBack.reserve(args.size()); // the reads fill these bytes: they must not move
     Recorder recorder;
@@ -315,6 +329,12 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const BoundArg &a = args[i];
+        if (a.kind == ArgKind::Image) {
+            CommandRecord r =
+                record(CommandRecord::Type::Write, "write " + a.name, a.bufferBytes(), deviceName);
+            recorder.add(std::move(r),
+                         detail::writeImage(queue.get(), a, images[i].image.get(), contents[i].data()));
+        }
         if (a.kind != ArgKind::Buffer || a.init.kind == InitKind::Copy)
             continue;
         cl_event event = nullptr;
@@ -364,9 +384,12 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         if (a.kind == ArgKind::Value) {
             check(clSetKernelArg(kernel.get(), cl_uint(a.index), a.value.size(), a.value.data()),
                   routine.c_str());
-        } else if (a.kind == ArgKind::Buffer) {
-            cl_mem mem = buffers[i].mem();
+        } else if (a.kind == ArgKind::Buffer || a.kind == ArgKind::Image) {
+            cl_mem mem = a.kind == ArgKind::Image ? images[i].image.get() : buffers[i].mem();
             check(clSetKernelArg(kernel.get(), cl_uint(a.index), sizeof mem, &mem), routine.c_str());
+        } else if (a.kind == ArgKind::Sampler) {
+            cl_sampler sampler = samplers[i].get();
+            check(clSetKernelArg(kernel.get(), cl_uint(a.index), sizeof sampler, &sampler), routine.c_str());
         } else {
             check(clSetKernelArg(kernel.get(), cl_uint(a.index), a.localBytes, nullptr), routine.c_str());
         }
@@ -417,9 +440,15 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
             const BoundArg &a = args[i];
             readBack.push_back(
                 {a.name, a.type, a.count, std::vector<unsigned char>(a.bufferBytes()), a.layout});
-            cl_event event = nullptr;
             CommandRecord r =
                 record(CommandRecord::Type::Read, "read " + a.name, a.bufferBytes(), deviceName);
+            if (a.kind == ArgKind::Image) {
+                readBack.back().image = ImageInfo{a.image.dim, a.image.format, *a.image.shape};
+                recorder.add(std::move(r), detail::readImage(queue.get(), a, images[i].image.get(),
+                                                             readBack.back().bytes.data()));
+                continue;
+            }
+            cl_event event = nullptr;
             check(clEnqueueReadBuffer(queue.get(), buffers[i].mem(), CL_FALSE, 0, a.bufferBytes(),
                                       readBack.back().bytes.data(), 0, nullptr, &event),
                   ("clEnqueueReadBuffer(" + a.name + ")").c_str());
