@@ -533,7 +533,7 @@ private slots:
                "that name";
         QTest::newRow("--print of a value")
             << va("--print n") << 2
-            << "clscope-cli: n: only buffers can be read back (n is a value argument)";
+            << "clscope-cli: n: only buffers and images can be read back (n is a value argument)";
         QTest::newRow("--repeat 0") << va("--repeat 0") << 2 << "clscope-cli: --repeat 0 must be at least 1";
         QTest::newRow("missing file") << words("/nonexistent/k.cl --kernel k --global 1") << 2
                                       << "clscope-cli: cannot read /nonexistent/k.cl: no such file";
@@ -546,7 +546,8 @@ private slots:
             << "clscope-cli: no --global for kernel nope given";
         QTest::newRow("image argument")
             << types("with_image", "1", "--arg out=buffer:int:1") << 2
-            << "clscope-cli: img: image arguments (image2d_t) are not supported yet";
+            << "clscope-cli: missing argument 'img' (read_only image2d_t) of kernel with_image: give "
+               "img=image2d:RGBA:UNORM_INT8:WxH[:INIT]";
         // A struct's size is the device's (sizeof asked by a probe): a bytesN of another size is refused,
         // where it used to reach the driver (Oclgrind: INVALID_ARG_SIZE; PoCL: a run with garbage).
         QTest::newRow("bytesN of another size than the struct on Oclgrind")

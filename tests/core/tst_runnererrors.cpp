@@ -72,12 +72,14 @@ private slots:
                                << "1"
                                << ""
                                << "out=buffer:int:1"
-                               << "img: image arguments (image2d_t) are not supported yet";
+                               << "missing argument 'img' (read_only image2d_t) of kernel with_image: give "
+                                  "img=image2d:RGBA:UNORM_INT8:WxH[:INIT]";
         QTest::newRow("sampler") << "with_sampler"
                                  << "1"
                                  << ""
                                  << "out=buffer:int:1"
-                                 << "s: sampler arguments are not supported yet";
+                                 << "missing argument 's' (sampler_t) of kernel with_sampler: give "
+                                    "s=sampler:normalized|unnormalized,ADDRESSING,nearest|linear";
         QTest::newRow("missing argument")
             << "scale_int"
             << "8"
@@ -238,7 +240,7 @@ private slots:
                  QStringLiteral("cannot read back 'zz': kernel vector_add has no argument of that name"));
         r.readBack = {"n"};
         QCOMPARE(errorOf([&] { runKernel(r); }),
-                 QStringLiteral("n: only buffers can be read back (n is a value argument)"));
+                 QStringLiteral("n: only buffers and images can be read back (n is a value argument)"));
         r.build = BuildResult();
         QCOMPARE(errorOf([&] { runKernel(r); }), QStringLiteral("the program did not build"));
     }
