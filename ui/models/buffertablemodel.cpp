@@ -1,7 +1,9 @@
 // Buffer table model, summary statistics, comparison and export.
 #include "buffertablemodel.h"
 
+#include "clscope/imagedata.h"
 #include "clscope/npy.h"
+#include "clscope/structs.h"
 #include "files/safewrite.h"
 
 #include <algorithm>
@@ -28,6 +30,51 @@ std::size_t componentOffset(const BufferData &b, std::size_t component)
 }
 
 constexpr int kMaxRows = std::numeric_limits<int>::max();
+constexpr std::size_t kArrayColumns = 16; // elements of an array field shown one per column
+constexpr std::size_t kMaxFieldColumns = 512;
+
+QString componentName(int c, int width)
+{
+    static const char kNames[] = "xyzw";
+    return width <= 4 ? QString(QChar::fromLatin1(kNames[c])) : QStringLiteral("s%1").arg(c, 0, 16);
+}
+
+void addFieldColumns(const StructLayout &layout, std::size_t base, const QString &prefix,
+                     std::vector<FieldColumn> &out)
+{
+    for (const FieldLayout &f : layout.fields) {
+        if (out.size() >= kMaxFieldColumns)
+            return;
+        const QString name = prefix + QString::fromStdString(f.name);
+        const std::size_t n = f.elements();
+        const std::size_t each = f.elementSize();
+        const std::size_t shown = std::min(n, kArrayColumns);
+        for (std::size_t i = 0; i < shown; ++i) {
+            const QString label = f.dims.empty() ? name : name + QStringLiteral("[%1]").arg(i);
+            const std::size_t at = base + f.offset + i * each;
+            if (f.nested) {
+                // An anonymous member's fields belong to the parent.
+                addFieldColumns(*f.nested, at, f.name.empty() ? prefix : label + u'.', out);
+            } else if (f.element && !f.element->isRaw() && f.opaque.empty()) {
+                const ElementType &e = *f.element;
+                const std::size_t scalar = scalarSize(e.scalar);
+                if (e.complex)
+                    out.push_back({label, at, 2 * scalar, e.scalar, true});
+                else if (e.width == 1)
+                    out.push_back({label, at, scalar, e.scalar, false});
+                else
+                    for (int c = 0; c < e.width; ++c)
+                        out.push_back({label + u'.' + componentName(c, e.width), at + std::size_t(c) * scalar,
+                                       scalar, e.scalar, false});
+            } else {
+                out.push_back({label, at, each, ScalarKind::Bytes, false});
+            }
+        }
+        if (n > shown)
+            out.push_back({name + QStringLiteral("[%1..%2]").arg(shown).arg(n - 1),
+                           base + f.offset + shown * each, (n - shown) * each, ScalarKind::Bytes, false});
+    }
+}
 } // namespace
 
 QString hexBits(const BufferData &buffer, std::size_t component)
@@ -103,6 +150,13 @@ Comparison compareBuffers(const BufferData &a, const BufferData &b, double toler
     return c;
 }
 
+std::vector<FieldColumn> fieldColumns(const StructLayout &layout)
+{
+    std::vector<FieldColumn> out;
+    addFieldColumns(layout, 0, QString(), out);
+    return out;
+}
+
 BufferTableModel::BufferTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 {}
@@ -110,7 +164,13 @@ BufferTableModel::BufferTableModel(QObject *parent)
 void BufferTableModel::resetColumns()
 {
     m_components = std::max(1, componentsPerElement(m_buffer));
-    if (m_rowWidth > 0)
+    m_fields.clear();
+    if (m_buffer.layout && m_rowWidth == 0 && m_buffer.type.isRaw() &&
+        m_buffer.type.rawSize == m_buffer.layout->size)
+        m_fields = fieldColumns(*m_buffer.layout);
+    if (!m_fields.empty())
+        m_columns = int(m_fields.size());
+    else if (m_rowWidth > 0)
         m_columns = static_cast<int>(std::min<std::size_t>(m_rowWidth, kMaxRows));
     else
         m_columns = m_components;
@@ -178,7 +238,16 @@ QModelIndex BufferTableModel::indexOfComponent(std::size_t component) const
         return {};
     std::size_t row = 0;
     std::size_t column = 0;
-    if (m_rowWidth > 0) {
+    if (!m_fields.empty()) {
+        row = component / std::size_t(m_components);
+        const std::size_t byte = component % std::size_t(m_components);
+        for (std::size_t i = 0; i < m_fields.size(); ++i) {
+            if (byte >= m_fields[i].offset && byte < m_fields[i].offset + m_fields[i].size) {
+                column = i;
+                break;
+            }
+        }
+    } else if (m_rowWidth > 0) {
         const std::size_t element = component / std::size_t(m_components);
         row = element / m_rowWidth;
         column = element % m_rowWidth;
@@ -195,6 +264,15 @@ std::optional<std::size_t> BufferTableModel::componentAt(const QModelIndex &inde
 {
     if (!index.isValid())
         return std::nullopt;
+    if (!m_fields.empty()) {
+        if (index.column() >= int(m_fields.size()))
+            return std::nullopt;
+        const std::size_t component =
+            std::size_t(index.row()) * std::size_t(m_components) + m_fields[size_t(index.column())].offset;
+        if (component >= m_buffer.componentCount())
+            return std::nullopt;
+        return component;
+    }
     const std::size_t component =
         m_rowWidth > 0 ? (std::size_t(index.row()) * m_rowWidth + std::size_t(index.column())) *
                              std::size_t(m_components)
@@ -264,6 +342,35 @@ QVariant BufferTableModel::data(const QModelIndex &index, int role) const
         return {};
     const std::size_t component = *first;
     const bool grid = m_rowWidth > 0;
+    if (!m_fields.empty()) {
+        const std::size_t element = std::size_t(index.row());
+        const FieldColumn &field = m_fields[std::size_t(index.column())];
+        switch (role) {
+        case Qt::DisplayRole:
+            return formatField(m_buffer, element, field);
+        case Qt::TextAlignmentRole:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        case Qt::UserRole:
+            return field.scalar == ScalarKind::Bytes
+                       ? QVariant()
+                       : QVariant(toDouble(decodeNumber(field.scalar, m_buffer.bytes.data() +
+                                                                          element * m_buffer.type.size() +
+                                                                          field.offset)));
+        case Qt::BackgroundRole:
+            if (m_differs.empty())
+                return {};
+            if (fieldDiffers(element, field))
+                return differsColour();
+            return elementDiffers(element) ? QVariant(rowDiffersColour()) : QVariant();
+        case Qt::ToolTipRole:
+            if (m_differs.empty() || !fieldDiffers(element, field) || element >= m_other.count)
+                return {};
+            return tr("%1 has %2")
+                .arg(QString::fromStdString(m_other.name), formatField(m_other, element, field));
+        default:
+            return {};
+        }
+    }
     switch (role) {
     case Qt::DisplayRole: {
         if (!grid || m_components == 1)
@@ -318,12 +425,54 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
     }
     if (orientation == Qt::Vertical)
         return section;
+    if (!m_fields.empty())
+        return section < int(m_fields.size()) ? m_fields[std::size_t(section)].header : QVariant();
     if (m_columns == 1)
         return QString::fromStdString(m_buffer.type.name());
     static const char kNames[] = "xyzw";
     if (!m_buffer.type.isRaw() && m_columns <= 4)
         return QString(QChar::fromLatin1(kNames[section]));
     return QStringLiteral("s%1").arg(section, 0, 16);
+}
+
+QString BufferTableModel::formatField(const BufferData &buffer, std::size_t element,
+                                      const FieldColumn &field) const
+{
+    const std::size_t at = element * buffer.type.size() + field.offset;
+    if (at + field.size > buffer.bytes.size())
+        return {};
+    const unsigned char *p = buffer.bytes.data() + at;
+    if (field.scalar == ScalarKind::Bytes || m_format == NumberFormat::Hex) {
+        // Stored bytes, most significant first for a number (as hexBits writes it), in memory order for
+        // opaque bytes.
+        QString hex = field.scalar == ScalarKind::Bytes ? QString() : QStringLiteral("0x");
+        const std::size_t shown = std::min<std::size_t>(field.size, 32);
+        for (std::size_t i = 0; i < shown; ++i) {
+            const unsigned char b = field.scalar == ScalarKind::Bytes ? p[i] : p[field.size - 1 - i];
+            hex += QStringLiteral("%1").arg(b, 2, 16, QChar(u'0'));
+        }
+        return shown < field.size ? hex + QStringLiteral("…") : hex;
+    }
+    if (field.complex) {
+        const std::size_t part = field.size / 2;
+        return QString::fromStdString(formatComplex(toDouble(decodeNumber(field.scalar, p)),
+                                                    toDouble(decodeNumber(field.scalar, p + part)),
+                                                    field.scalar));
+    }
+    const Number n = decodeNumber(field.scalar, p);
+    if (m_format == NumberFormat::Scientific)
+        return QString::number(toDouble(n), 'e', field.scalar == ScalarKind::Double ? 15 : 7);
+    return QString::fromStdString(formatNumber(n, field.scalar));
+}
+
+bool BufferTableModel::fieldDiffers(std::size_t element, const FieldColumn &field) const
+{
+    const std::size_t first = element * std::size_t(m_components) + field.offset;
+    for (std::size_t c = first; c < first + field.size; ++c) {
+        if (componentDiffers(c))
+            return true;
+    }
+    return false;
 }
 
 QImage bufferImage(const BufferData &buffer, std::size_t rowWidth)
@@ -362,6 +511,47 @@ QImage bufferImage(const BufferData &buffer, std::size_t rowWidth)
     return image;
 }
 
+QImage imagePicture(const BufferData &buffer, QString *why)
+{
+    if (!buffer.image)
+        return {};
+    PngImage png;
+    try {
+        png = imageToPng(buffer);
+    } catch (const std::exception &e) {
+        if (why)
+            *why = QString::fromStdString(e.what());
+        return {};
+    }
+    if (png.width == 0 || png.height == 0 || png.width > 32768 || png.height > 32768)
+        return {};
+    QImage image(int(png.width), int(png.height), QImage::Format_ARGB32);
+    const int shift = png.bitDepth == 16 ? 8 : 0;
+    const std::size_t channels = std::size_t(png.channels);
+    for (std::size_t y = 0; y < png.height; ++y) {
+        auto *line = reinterpret_cast<QRgb *>(image.scanLine(int(y)));
+        for (std::size_t x = 0; x < png.width; ++x) {
+            const std::uint16_t *s = png.samples.data() + (y * png.width + x) * channels;
+            const auto v = [&](std::size_t i) { return int(s[i] >> shift); };
+            switch (png.channels) {
+            case 1:
+                line[x] = qRgb(v(0), v(0), v(0));
+                break;
+            case 2:
+                line[x] = qRgba(v(0), v(0), v(0), v(1));
+                break;
+            case 3:
+                line[x] = qRgb(v(0), v(1), v(2));
+                break;
+            default:
+                line[x] = qRgba(v(0), v(1), v(2), v(3));
+                break;
+            }
+        }
+    }
+    return image;
+}
+
 namespace {
 QString writeBytes(const QString &path, const QByteArray &bytes)
 {
@@ -381,6 +571,15 @@ QString writeBufferCsv(const BufferData &buffer, const QString &path)
     for (int c = 0; c < cols; ++c)
         out += (c ? "," : "") + model.headerData(c, Qt::Horizontal).toString().toUtf8();
     out += '\n';
+    if (buffer.layout) {
+        // A row per struct, a column per field.
+        for (int r = 0; r < model.rowCount(); ++r) {
+            for (int c = 0; c < cols; ++c)
+                out += (c ? "," : "") + model.index(r, c).data().toString().toUtf8();
+            out += '\n';
+        }
+        return writeBytes(path, out);
+    }
     const std::size_t components = buffer.componentCount();
     for (std::size_t i = 0; i < components; ++i) {
         out += model.formatComponent(i).toUtf8();
