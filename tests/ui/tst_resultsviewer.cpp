@@ -7,13 +7,17 @@
 #include "widgets/resultsviewer.h"
 
 #include "clscope/npy.h"
+#include "clscope/structs.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QItemSelectionModel>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <cstring>
 
@@ -300,6 +304,186 @@ private slots:
         viewer.compareWith(QStringLiteral("expected"), 1e-6);
         viewer.table()->clearSelection();
         QVERIFY(viewer.grab().save(QStringLiteral("/tmp/clscope-results-2d.png")));
+    }
+
+    // A read-back image is shown as its picture at once (not the grey scale of a 2-D buffer), with the
+    // channels of the pixel under the mouse below it; zoom keeps the pixel under the cursor in place and
+    // the mapping of screen to pixel follows it; a 1-D run keeps the picture of its image.
+    void imageResultPicture()
+    {
+        const std::size_t w = 8;
+        const std::size_t h = 6;
+        std::vector<unsigned char> px;
+        for (std::size_t y = 0; y < h; ++y) {
+            for (std::size_t x = 0; x < w; ++x) {
+                px.push_back(static_cast<unsigned char>(x * 30));
+                px.push_back(static_cast<unsigned char>(y * 40));
+                px.push_back(200);
+                px.push_back(x == 7 && y == 5 ? 0 : 255); // one transparent pixel
+            }
+        }
+        BufferData image = buffer("output_image", ElementType{ScalarKind::UChar, 4, 0}, px);
+        image.image =
+            ImageInfo{ImageDim::Image2D, ImageFormat{CL_RGBA, CL_UNORM_INT8}, ImageShape{w, h, 1, 1}};
+        ResultsViewer viewer;
+        viewer.resize(900, 500);
+        viewer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+        // A 1-D NDRange: an image is still a picture.
+        viewer.showResult(result({image}, {48}));
+        QCOMPARE(viewer.layout(), ResultsViewer::Layout::Image2D);
+        QVERIFY(viewer.imageView()->isVisible());
+        const QImage picture = viewer.imageView()->image();
+        QCOMPARE(picture.size(), QSize(int(w), int(h)));
+        QCOMPARE(picture.pixel(3, 2), qRgba(90, 80, 200, 255));
+        QCOMPARE(qAlpha(picture.pixel(7, 5)), 0);
+        QCOMPARE(viewer.describePixel(3, 2),
+                 QStringLiteral("x 3, y 2: RGBA 90, 80, 200, 255 (0.3529, 0.3137, 0.7843, 1)"));
+        // The pixel under the mouse, in the line below.
+        BufferImageView *view = viewer.imageView();
+        const QRect r = view->imageRect();
+        const double s = view->scale();
+        QVERIFY(s >= 1);
+        const QPoint at(r.left() + int(3.5 * s), r.top() + int(2.5 * s));
+        QCOMPARE(view->pixelAt(at), QPoint(3, 2));
+        QTest::mouseMove(view, at);
+        QTRY_COMPARE(viewer.pixelText(), viewer.describePixel(3, 2));
+        // Zoom 2x around that point: the same pixel stays under it.
+        view->setZoom(s * 2, at);
+        QCOMPARE(view->scale(), s * 2);
+        QCOMPARE(view->pixelAt(at), QPoint(3, 2));
+        // A wheel step zooms in by 1.25 around the cursor.
+        QWheelEvent wheel(QPointF(at), view->mapToGlobal(QPointF(at)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &wheel);
+        QCOMPARE(view->scale(), s * 2.5);
+        QCOMPARE(view->pixelAt(at), QPoint(3, 2));
+        // Dragging pans: the picture moves with the mouse.
+        const QPoint before = view->imageRect().topLeft();
+        QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseMove(view, at + QPoint(20, 10));
+        QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at + QPoint(20, 10));
+        QCOMPARE(view->imageRect().topLeft(), before + QPoint(20, 10));
+        QVERIFY(viewer.grab().save(QStringLiteral("/tmp/clscope-results-image-zoomed.png")));
+        view->fit();
+        QCOMPARE(view->zoom(), 0.0);
+        QCOMPARE(view->imageRect(), r);
+        // The 2-D table of an image: a row per image row, a pixel per cell.
+        QVERIFY(viewer.setLayout(ResultsViewer::Layout::Table2D));
+        QCOMPARE(viewer.model()->rowCount(), int(h));
+        QCOMPARE(viewer.model()->columnCount(), int(w));
+        QCOMPARE(viewer.model()->index(2, 3).data().toString(), QStringLiteral("90, 80, 200, 255"));
+        // Images keep their own layout: a plain buffer of a 1-D run is a list.
+        viewer.showResult(result({floats("plain", iota(4)), image}, {4}));
+        QCOMPARE(viewer.layout(), ResultsViewer::Layout::Table2D); // the image is still the one shown
+        QVERIFY(viewer.selectBuffer(QStringLiteral("plain")));
+        QCOMPARE(viewer.layout(), ResultsViewer::Layout::Linear);
+        QVERIFY(viewer.selectBuffer(QStringLiteral("output_image")));
+        QCOMPARE(viewer.layout(), ResultsViewer::Layout::Table2D);
+    }
+
+    // Slices of a 2-D array (and 3-D) one under the other, a float image in its 0..1 range.
+    void imageArrayFloat()
+    {
+        std::vector<float> v = {0.0f, 0.5f, 1.0f, 0.25f, 2.0f, -1.0f};
+        BufferData image = floats("layers", v);
+        image.image = ImageInfo{ImageDim::Image2DArray, ImageFormat{CL_R, CL_FLOAT}, ImageShape{3, 1, 1, 2}};
+        ResultsViewer viewer;
+        viewer.showResult(result({image}, {3, 1, 2}));
+        QCOMPARE(viewer.layout(), ResultsViewer::Layout::Image2D);
+        const QImage picture = viewer.imageView()->image();
+        QCOMPARE(picture.size(), QSize(3, 2));
+        QCOMPARE(qGray(picture.pixel(1, 0)), 128);
+        QCOMPARE(qGray(picture.pixel(2, 0)), 255);
+        QCOMPARE(qGray(picture.pixel(1, 1)), 255); // 2.0 clamped to 1
+        QCOMPARE(qGray(picture.pixel(2, 1)), 0);   // -1 clamped to 0
+        QCOMPARE(viewer.describePixel(2, 1), QStringLiteral("x 2, y 0, layer 1: R -1"));
+    }
+
+    // A buffer of structs: a column per field, vectors as x/y/z/w, nested fields by their path, arrays
+    // by element; a comparison colours the field that differs.
+    void structColumns()
+    {
+        // struct { float x; float3 pos; struct { uchar a; int b[2]; } inner; cfloat_t c; } as a device
+        // might lay it out: 64 bytes.
+        auto inner = std::make_shared<StructLayout>();
+        inner->size = 12;
+        inner->fields = {
+            FieldLayout{"a", "uchar", ElementType{ScalarKind::UChar, 1, 0}, nullptr, {}, 0, 1, {}},
+            FieldLayout{"b", "int", ElementType{ScalarKind::Int, 1, 0}, nullptr, {2}, 4, 8, {}}};
+        auto layout = std::make_shared<StructLayout>();
+        layout->name = "P";
+        layout->size = 64;
+        layout->fields = {
+            FieldLayout{"x", "float", ElementType{ScalarKind::Float, 1, 0}, nullptr, {}, 0, 4, {}},
+            FieldLayout{"pos", "float3", ElementType{ScalarKind::Float, 3, 0}, nullptr, {}, 16, 16, {}},
+            FieldLayout{"inner", "struct inner", std::nullopt, inner, {}, 32, 12, {}},
+            FieldLayout{"c", "cfloat_t", ElementType::complexOf(ScalarKind::Float), nullptr, {}, 48, 8, {}},
+            FieldLayout{"p", "global int *", ElementType::bytes(8), nullptr, {}, 56, 8, "a pointer"}};
+        BufferData b;
+        b.name = "particles";
+        b.type = ElementType::bytes(64);
+        b.count = 3;
+        b.layout = layout;
+        b.bytes.assign(3 * 64, 0);
+        for (std::size_t e = 0; e < 3; ++e) {
+            unsigned char *p = b.bytes.data() + e * 64;
+            const float x = 1.5f + float(e);
+            const float pos[4] = {float(e), 2, 3, 0};
+            const int bs[2] = {int(e) * 10, -7};
+            const float c[2] = {1, -2};
+            std::memcpy(p, &x, 4);
+            std::memcpy(p + 16, pos, 16);
+            p[32] = static_cast<unsigned char>(200 + e);
+            std::memcpy(p + 36, bs, 8);
+            std::memcpy(p + 48, c, 8);
+            p[56] = 0xab;
+        }
+        ResultsViewer viewer;
+        viewer.showResult(result({b}, {3}));
+        BufferTableModel *model = viewer.model();
+        QStringList headers;
+        for (int c = 0; c < model->columnCount(); ++c)
+            headers << model->headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers.join(u','), QStringLiteral("x,pos.x,pos.y,pos.z,inner.a,inner.b[0],inner.b[1],c,p"));
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(model->index(1, 0).data().toString(), QStringLiteral("2.5"));
+        QCOMPARE(model->index(2, 1).data().toString(), QStringLiteral("2"));
+        QCOMPARE(model->index(2, 4).data().toString(), QStringLiteral("202"));
+        QCOMPARE(model->index(2, 5).data().toString(), QStringLiteral("20"));
+        QCOMPARE(model->index(2, 6).data().toString(), QStringLiteral("-7"));
+        QCOMPARE(model->index(0, 7).data().toString(), QStringLiteral("1-2j"));
+        QCOMPARE(model->index(0, 8).data().toString(), QStringLiteral("ab00000000000000"));
+        model->setFormat(NumberFormat::Hex);
+        QCOMPARE(model->index(1, 0).data().toString(), QStringLiteral("0x40200000"));
+        model->setFormat(NumberFormat::Decimal);
+
+        // Compared with a copy whose element 1 has another inner.b[1]: that cell is coloured, the rest of
+        // its row lighter, and the table goes to it.
+        BufferData other = b;
+        other.name = "expected";
+        const int changed = 99;
+        std::memcpy(other.bytes.data() + 64 + 40, &changed, 4);
+        viewer.showResult(result({b, other}, {3}));
+        QVERIFY(viewer.selectBuffer(QStringLiteral("particles")));
+        QVERIFY2(viewer.compareWith(QStringLiteral("expected"), 0).contains(QStringLiteral("differ")),
+                 qPrintable(viewer.compareText()));
+        QCOMPARE(model->index(1, 6).data(Qt::BackgroundRole).value<QColor>(),
+                 BufferTableModel::differsColour());
+        QCOMPARE(model->index(1, 0).data(Qt::BackgroundRole).value<QColor>(),
+                 BufferTableModel::rowDiffersColour());
+        QVERIFY(!model->index(0, 6).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(model->index(1, 6).data(Qt::ToolTipRole).toString(), QStringLiteral("expected has 99"));
+        QCOMPARE(viewer.table()->currentIndex(), model->index(1, 6));
+        // CSV: a row per struct, a column per field.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("p.csv"));
+        QCOMPARE(viewer.saveBuffer(csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QCOMPARE(lines[0], QByteArray("x,pos.x,pos.y,pos.z,inner.a,inner.b[0],inner.b[1],c,p"));
+        QCOMPARE(lines[2], QByteArray("2.5,1,2,3,201,10,-7,1-2j,ab00000000000000"));
     }
 };
 

@@ -6,7 +6,9 @@
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 
+#include "clscope/imagedata.h"
 #include "clscope/npy.h"
+#include "clscope/structs.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -24,6 +26,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -68,15 +71,7 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_stack->addWidget(m_table);
     m_stack->addWidget(m_image);
-    m_image->setDescriber([this](int x, int y) {
-        const std::size_t width = rowWidth();
-        const std::size_t element = std::size_t(y) * width + std::size_t(x);
-        const BufferData &b = m_model->buffer();
-        if (width == 0 || element >= b.count)
-            return QString();
-        const std::size_t components = b.componentCount() / std::max<std::size_t>(1, b.count);
-        return tr("x %1, y %2: %3").arg(x).arg(y).arg(m_model->formatComponent(element * components));
-    });
+    m_image->setDescriber([this](int x, int y) { return describePixel(x, y); });
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tolerance->setDecimals(9);
     m_tolerance->setRange(0, 1e12);
@@ -110,8 +105,34 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     top->addWidget(m_firstDifference);
     top->addSpacing(12);
     top->addWidget(save);
+    // Zoom of the picture, shown with it.
+    m_zoomBar = new QWidget;
+    auto *zoom = new QHBoxLayout(m_zoomBar);
+    zoom->setContentsMargins(0, 0, 0, 0);
+    zoom->setSpacing(2);
+    const auto zoomButton = [&](const QString &text, const QString &tip, auto action) {
+        auto *b = new QToolButton;
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, action);
+        zoom->addWidget(b);
+    };
+    zoomButton(tr("Fit"), tr("Fit the picture to the area (0)"), [this] { m_image->fit(); });
+    zoomButton(tr("1:1"), tr("One screen pixel per pixel (1)"), [this] { m_image->setZoom(1); });
+    zoomButton(QStringLiteral("−"), tr("Zoom out (-, mouse wheel)"), [this] { m_image->zoomBy(0.5); });
+    zoomButton(QStringLiteral("+"), tr("Zoom in (+, mouse wheel); drag to pan"),
+               [this] { m_image->zoomBy(2); });
+    m_zoomBar->hide();
+    top->insertWidget(top->indexOf(m_layoutCombo) + 1, m_zoomBar);
+    m_pixel = new QLabel;
+    m_pixel->setObjectName(QStringLiteral("resultsPixel"));
+    m_pixel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_image, &BufferImageView::hovered, this,
+            [this](int x, int y) { m_pixel->setText(x >= 0 ? describePixel(x, y) : QString()); });
     auto *texts = new QHBoxLayout;
     texts->addWidget(m_summary, 1);
+    texts->addWidget(m_pixel, 1);
     texts->addWidget(m_compareResult, 1);
     m_summary->setWordWrap(true);
     m_compareResult->setWordWrap(true);
@@ -200,9 +221,15 @@ void ResultsViewer::showResult(const RunResult &result)
     m_buffer->clear();
     m_compareWith->clear();
     for (const BufferData &b : result.buffers()) {
-        m_buffer->addItem(qs(b.name) + QStringLiteral("  (") + qs(b.type.name()) + QStringLiteral(" × ") +
-                              QString::number(b.count) + u')',
-                          qs(b.name));
+        // "c  (float × 4096)", "out  (image2d 40×30 RGBA/UNORM_INT8)", "p  (Particle × 8)".
+        QString what = qs(b.type.name()) + QStringLiteral(" × ") + QString::number(b.count);
+        if (b.image)
+            what = qs(std::string(imageDimName(b.image->dim))) + u' ' +
+                   qs(formatImageShape(b.image->shape, b.image->dim)).replace(u'x', QChar(0xd7)) + u' ' +
+                   qs(formatText(b.image->format));
+        else if (b.layout && !b.layout->name.empty())
+            what = qs(b.layout->name) + QStringLiteral(" × ") + QString::number(b.count);
+        m_buffer->addItem(qs(b.name) + QStringLiteral("  (") + what + u')', qs(b.name));
         m_compareWith->addItem(qs(b.name));
     }
     // The target stays what it was: a buffer of this run or a file.
@@ -210,7 +237,6 @@ void ResultsViewer::showResult(const RunResult &result)
     m_buffer->blockSignals(false);
     const int keep = m_buffer->findData(previous);
     m_buffer->setCurrentIndex(keep >= 0 ? keep : 0);
-    m_layoutCombo->setEnabled(rowWidth() > 0);
     onBufferChosen(m_buffer->currentIndex());
     if (!m_expected.empty())
         compareExpected();
@@ -322,45 +348,123 @@ void ResultsViewer::onBufferChosen(int index)
         return;
     }
     m_model->setBuffer(buffers[size_t(index)]);
+    m_pixel->clear();
     applyLayout();
     updateSummary();
 }
 
+bool ResultsViewer::shownIsImage() const
+{
+    return m_model->buffer().image.has_value();
+}
+
 std::size_t ResultsViewer::rowWidth() const
 {
+    const BufferData &b = m_model->buffer();
+    if (b.image) {
+        const std::size_t pixels = b.image->shape.pixels();
+        return pixels > 0 ? b.image->shape.width * std::max<std::size_t>(1, b.count / pixels) : 0;
+    }
     const auto &global = m_result.global();
     return global.size() >= 2 ? global[0] : 0;
+}
+
+ResultsViewer::Layout ResultsViewer::layout() const
+{
+    if (shownIsImage())
+        return m_imageLayout;
+    return rowWidth() == 0 ? Layout::Linear : m_layout;
 }
 
 bool ResultsViewer::setLayout(Layout layout)
 {
     if (layout != Layout::Linear && rowWidth() == 0) {
-        m_layoutCombo->setCurrentIndex(int(m_layout));
+        m_layoutCombo->setCurrentIndex(int(this->layout()));
         return false;
     }
-    m_layout = layout;
+    (shownIsImage() ? m_imageLayout : m_layout) = layout;
     applyLayout();
     return true;
 }
 
 void ResultsViewer::applyLayout()
 {
-    // The chosen layout is kept for the next 2-D run; a 1-D run is shown as a list.
+    // The chosen layout is kept for the next 2-D run; a 1-D run is shown as a list; an image as its
+    // picture until another layout is chosen for images.
     const std::size_t width = rowWidth();
-    const Layout shown = width == 0 ? Layout::Linear : m_layout;
+    const Layout shown = layout();
     {
         const QSignalBlocker block(m_layoutCombo);
         m_layoutCombo->setCurrentIndex(int(shown));
+        m_layoutCombo->setEnabled(width > 0);
     }
     m_model->setRowWidth(shown == Layout::Linear ? 0 : width);
     fitColumns();
     if (shown == Layout::Image2D) {
-        m_image->setImage(bufferImage(m_model->buffer(), width));
+        QString why;
+        QImage picture = imagePicture(m_model->buffer(), &why);
+        if (picture.isNull())
+            picture = bufferImage(m_model->buffer(), width); // a packed image: its words in grey
+        m_image->setImage(std::move(picture));
+        m_image->setToolTip(why);
         m_stack->setCurrentWidget(m_image);
     } else {
         m_image->setImage({});
         m_stack->setCurrentWidget(m_table);
     }
+    m_zoomBar->setVisible(shown == Layout::Image2D);
+}
+
+QString ResultsViewer::describePixel(int x, int y) const
+{
+    const BufferData &b = m_model->buffer();
+    if (x < 0 || y < 0 || b.count == 0)
+        return {};
+    if (b.image && m_image->image().width() > 0 && m_image->image().width() == int(b.image->shape.width)) {
+        // Pixels in the picture's order (slices one under the other), each its channels' stored values
+        // and, for normalized types, what a read_imagef gives.
+        const ImageInfo &info = *b.image;
+        const std::size_t pixels = info.shape.pixels();
+        const std::size_t pixel = std::size_t(y) * info.shape.width + std::size_t(x);
+        if (pixel >= pixels)
+            return {};
+        const std::size_t per = b.componentCount() / pixels;
+        QString where = tr("x %1, y %2").arg(x).arg(y);
+        if (info.dim == ImageDim::Image3D || info.dim == ImageDim::Image2DArray) {
+            const std::size_t rows = info.shape.height;
+            where = tr("x %1, y %2, %3 %4")
+                        .arg(x)
+                        .arg(std::size_t(y) % rows)
+                        .arg(info.dim == ImageDim::Image3D ? tr("z") : tr("layer"))
+                        .arg(std::size_t(y) / rows);
+        } else if (info.dim == ImageDim::Image1DArray) {
+            where = tr("x %1, layer %2").arg(x).arg(y);
+        }
+        QStringList stored;
+        QStringList unit;
+        for (std::size_t c = 0; c < per; ++c) {
+            stored << m_model->formatComponent(pixel * per + c);
+            if (isNormalizedType(info.format.type))
+                unit << QString::number(b.value(pixel * per + c) / channelMax(info.format.type), 'g', 4);
+        }
+        QString text = tr("%1: %2 %3")
+                           .arg(where, qs(std::string(channelLetters(info.format.order))),
+                                stored.join(QStringLiteral(", ")));
+        if (!unit.isEmpty() && !isPackedType(info.format.type))
+            text += QStringLiteral(" (") + unit.join(QStringLiteral(", ")) + u')';
+        return text;
+    }
+    const std::size_t width = rowWidth();
+    const std::size_t element = std::size_t(y) * width + std::size_t(x);
+    if (width == 0 || element >= b.count)
+        return {};
+    const std::size_t components = b.componentCount() / b.count;
+    return tr("x %1, y %2: %3").arg(x).arg(y).arg(m_model->formatComponent(element * components));
+}
+
+QString ResultsViewer::pixelText() const
+{
+    return m_pixel->text();
 }
 
 void ResultsViewer::fitColumns()

@@ -60,12 +60,17 @@ public:
     bool expectedEqual() const { return m_expectedEqual; }
     // Scrolls to and selects the first differing element; false when there is none.
     bool showFirstDifference();
-    // Layouts other than Linear need a 2-D (or 3-D) NDRange: the row width is its first size. Returns
-    // false (and keeps the layout) when the run is not 2-D.
+    // Layouts other than Linear need a 2-D (or 3-D) NDRange, the row width its first size, or an image
+    // (shown as its picture, by default). Returns false (and keeps the layout) when neither.
     bool setLayout(Layout layout);
-    Layout layout() const { return m_layout; }
-    // The row width of the 2-D layouts: global()[0] of a 2-D run, else 0.
+    // The layout shown: images and plain buffers each keep their own.
+    Layout layout() const;
+    // The row width of the 2-D layouts, in elements: an image's width (times its channels when a pixel is
+    // several elements), global()[0] of a 2-D run, else 0.
     std::size_t rowWidth() const;
+    // The pixel under the mouse in the picture, as the line under it shows it ("x 3, y 5: ...").
+    QString pixelText() const;
+    QString describePixel(int x, int y) const;
     // Saves the shown buffer; the format follows the extension (.npy, .bin, .csv). Returns an error.
     QString saveBuffer(const QString &path) const;
 
@@ -77,6 +82,7 @@ private:
     QString compare(const QString &bufferOrPath, double tolerance, bool *compared);
     void compareExpected();
     bool scrollToFirstDifference();
+    bool shownIsImage() const;
 
     RunResult m_result;
     BufferTableModel *m_model;
@@ -93,6 +99,9 @@ private:
     QPushButton *m_firstDifference;
     QLabel *m_compareResult;
     Layout m_layout = Layout::Linear;
+    Layout m_imageLayout = Layout::Image2D; // read-back images: their picture unless the user chose
+    QWidget *m_zoomBar = nullptr;           // fit, 1:1, -, +: shown with the picture
+    QLabel *m_pixel = nullptr;              // the pixel under the mouse
     std::vector<Expected> m_expected;
     QString m_expectedLabel;
     QLabel *m_expectedResult = nullptr;
