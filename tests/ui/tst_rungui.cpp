@@ -7,11 +7,13 @@
 #include "controllers/runcontroller.h"
 #include "models/buffertablemodel.h"
 #include "widgets/argumentspanel.h"
+#include "widgets/bufferimageview.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
+#include "widgets/structeditor.h"
 #include "widgets/sweepchart.h"
 #include "widgets/sweepdialog.h"
 #include "widgets/timelinedock.h"
@@ -33,6 +35,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 using namespace clscope;
@@ -191,6 +194,99 @@ private slots:
         QCOMPARE(pane->toPlainText(), QStringLiteral("item 0\nitem 1\nitem 2\n"));
         part<ResultsViewer>(*m_window)->showResult(RunResult());
         QVERIFY(!pane->isVisibleTo(part<ResultsViewer>(*m_window)));
+    }
+
+    // A struct by value filled in its field editor and a buffer of structs filled with one, run, and the
+    // result shown a column per field.
+    void structEditorRun()
+    {
+        const int index = part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->editor(index);
+        QVERIFY(editor);
+        editor->setText(QStringLiteral(
+            "typedef struct { float x; float4 v; struct { uchar a; int b[3]; } inner; } Params;\n"
+            "typedef struct { float3 pos; float mass; } Particle;\n"
+            "__kernel void apply(Params p, __global Particle *out)\n{\n"
+            "    const int i = get_global_id(0);\n"
+            "    out[i].pos = (float3)(p.x + i, p.v.y, p.inner.b[2]);\n"
+            "    out[i].mass += p.inner.a * 0.5f + i;\n}\n"));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
+        QVERIFY(built.wait(120000));
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
+        QCOMPARE(panel->kernelNames(), QStringList{QStringLiteral("apply")});
+        // The row's {…} button is there for the struct, and the editor fills the row.
+        QVERIFY(panel->findChild<QToolButton *>(QStringLiteral("editStruct_p")));
+        std::unique_ptr<StructEditor> fields(panel->structEditor(QStringLiteral("p")));
+        QVERIFY(fields);
+        fields->item(QStringLiteral("x"))->setText(2, QStringLiteral("1.5"));
+        fields->item(QStringLiteral("v"))->setText(2, QStringLiteral("1,2,3,4"));
+        fields->item(QStringLiteral("inner.a"))->setText(2, QStringLiteral("7"));
+        fields->item(QStringLiteral("inner.b"))->setText(2, QStringLiteral("(4,5,6)"));
+        QCOMPARE(fields->error(), QString());
+        fields->accept();
+        QString error;
+        QVERIFY2(panel->applySpec(QStringLiteral("out=buffer:Particle:4:zeros"), &error), qPrintable(error));
+        // The fill of the buffer of structs, in the same editor.
+        std::unique_ptr<StructEditor> fill(panel->structEditor(QStringLiteral("out")));
+        QVERIFY(fill);
+        fill->item(QStringLiteral("mass"))->setText(2, QStringLiteral("100"));
+        fill->accept();
+        panel->setRange(QStringLiteral("4"), QString());
+        panel->setReadBack(QStringLiteral("out"), true);
+        QVERIFY(panel->state().specs.contains(
+            QStringLiteral("p=struct:x=1.5,v=(1,2,3,4),inner={a=7,b=(4,5,6)}")));
+        QVERIFY(panel->state().specs.contains(QStringLiteral("out=buffer:Particle:4:fill={mass=100}")));
+        const RunResult result = runWithF5();
+        QVERIFY(result.buffer("out"));
+        QVERIFY(part<ResultsViewer>(*m_window)->selectBuffer(QStringLiteral("out")));
+        BufferTableModel *model = part<ResultsViewer>(*m_window)->model();
+        QStringList headers;
+        for (int c = 0; c < model->columnCount(); ++c)
+            headers << model->headerData(c, Qt::Horizontal).toString();
+        QCOMPARE(headers.join(u','), QStringLiteral("pos.x,pos.y,pos.z,mass"));
+        QCOMPARE(model->rowCount(), 4);
+        // Element 2: pos (1.5 + 2, v.y, inner.b[2]), mass 100 + 7 * 0.5 + 2.
+        QCOMPARE(model->index(2, 0).data().toString(), QStringLiteral("3.5"));
+        QCOMPARE(model->index(2, 1).data().toString(), QStringLiteral("2"));
+        QCOMPARE(model->index(2, 2).data().toString(), QStringLiteral("6"));
+        QCOMPARE(model->index(2, 3).data().toString(), QStringLiteral("105.5"));
+        // A value out of range is named before the run.
+        QVERIFY(panel->applySpec(QStringLiteral("p=struct:inner={a=300}"), &error));
+        QSignalSpy failed(part<RunCoordinator>(*m_window), &RunCoordinator::runFailed);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QVERIFY(failed.wait(120000));
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("p.inner.a")),
+                 qPrintable(failed.at(0).at(0).toString()));
+    }
+
+    // An image in from a PNG, one out, read back and shown as a picture.
+    void imageRun()
+    {
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/images/blur.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
+        QVERIFY(built.wait(120000));
+        ArgumentsPanel *panel = part<ArgumentsPanel>(*m_window);
+        QVERIFY(panel->setCurrentKernel(QStringLiteral("blur_box")));
+        QString error;
+        for (const QString &spec :
+             {QStringLiteral("input_image=image2d:RGBA:UNSIGNED_INT8:file=" CLSCOPE_TEST_DATA
+                             "/images/picture.png"),
+              QStringLiteral("output_image=image2d:RGBA:UNSIGNED_INT8:40x30:zeros"),
+              QStringLiteral("size=int:1")}) {
+            QVERIFY2(panel->applySpec(spec, &error), qPrintable(error));
+        }
+        panel->setRange(QStringLiteral("40,30"), QString());
+        panel->setReadBack(QStringLiteral("output_image"), true);
+        const RunResult result = runWithF5();
+        const BufferData *out = result.buffer("output_image");
+        QVERIFY(out && out->image);
+        ResultsViewer *viewer = part<ResultsViewer>(*m_window);
+        QVERIFY(viewer->selectBuffer(QStringLiteral("output_image")));
+        QCOMPARE(viewer->layout(), ResultsViewer::Layout::Image2D);
+        QCOMPARE(viewer->imageView()->image().size(), QSize(40, 30));
+        QVERIFY(viewer->describePixel(5, 5).startsWith(QStringLiteral("x 5, y 5: RGBA ")));
     }
 
     // The sweep end to end: an invalid launch is refused with its reason, a good one sweeps the shapes

@@ -1,6 +1,7 @@
 // Argument rows, validation as the user types, NDRange limits, and per-kernel persistence.
 #include "argumentspanel.h"
 #include "argumentsrow.h"
+#include "structeditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,11 +27,13 @@ using namespace argumentsrow;
 
 namespace {
 
-QStringList bufferTypeChoices(const std::optional<ElementType> &pointee)
+QStringList bufferTypeChoices(const ArgSlot &slot, bool programType)
 {
     QStringList out;
-    if (pointee)
-        out << qs(pointee->name());
+    if (slot.type)
+        out << qs(slot.type->name());
+    else if (programType)
+        out << qs(slot.baseType()); // a struct of the program: "Particle", "struct Tagged"
     for (const char *t : {"float", "int", "uint", "double", "char", "uchar", "short", "ushort", "long",
                           "ulong", "half", "float2", "float4", "int4", "uint4"}) {
         const QString name = QString::fromLatin1(t);
@@ -147,6 +150,9 @@ void ArgumentsPanel::setBuild(const BuildResult &build, const DeviceSnapshot *de
     saveValues();
     const QString previous = currentKernel();
     m_build = build;
+    // The struct declarations for the field editor, read from the text (no device call: the GUI thread
+    // never waits on a driver); the layout is the device's, asked when a run binds the value.
+    m_sourceTypes = parseSourceTypes(build.source(), build.includes(), optionDefines(build.options()));
     m_device = device ? std::optional<DeviceSnapshot>(*device) : std::nullopt;
     m_deviceName = device ? device->name() : std::string();
     m_restoring = true;
@@ -215,11 +221,26 @@ void ArgumentsPanel::rebuildRows()
                                                ? tr("comma list of %1 values").arg(slot.type->width)
                                                : tr("value (decimal, 0x hex, hex-float)"));
             h->addWidget(row->value);
+            if (!slot.type && structOf(slot.baseType())) {
+                // A struct by value: its fields as the CLI writes them, or in the field editor.
+                row->value->setPlaceholderText(tr("fields: x=1,v=(1,2,3,4),inner={a=3}; empty: all zero"));
+                row->editStruct = new QToolButton;
+                row->editStruct->setText(QStringLiteral("{…}"));
+                row->editStruct->setObjectName(QStringLiteral("editStruct_") + qs(slot.name));
+                row->editStruct->setToolTip(tr("Edit the fields of %1").arg(qs(slot.baseType())));
+                h->addWidget(row->editStruct);
+                const QString name = qs(slot.name);
+                connect(row->editStruct, &QToolButton::clicked, this, [this, name] {
+                    std::unique_ptr<StructEditor> editor(structEditor(name));
+                    if (editor)
+                        editor->exec();
+                });
+            }
             break;
         case ArgKind::Buffer:
             row->type = new QComboBox;
             row->type->setEditable(true);
-            row->type->addItems(bufferTypeChoices(slot.type));
+            row->type->addItems(bufferTypeChoices(slot, structOf(slot.baseType()) != nullptr));
             row->count = new QLineEdit(QStringLiteral("1024"));
             row->count->setPlaceholderText(tr("elements"));
             row->count->setToolTip(tr("Number of elements"));
@@ -267,6 +288,28 @@ void ArgumentsPanel::rebuildRows()
                 });
                 h->addWidget(browse);
             }
+            {
+                // fill= of a buffer of structs: the field editor beside the field.
+                row->editStruct = new QToolButton;
+                row->editStruct->setText(QStringLiteral("{…}"));
+                row->editStruct->setObjectName(QStringLiteral("editStruct_") + qs(slot.name));
+                row->editStruct->setToolTip(tr("Edit the fields every element is filled with"));
+                Row *raw = row.get();
+                const auto showEditor = [this, raw] {
+                    raw->editStruct->setVisible(raw->init->currentText() == QStringLiteral("fill") &&
+                                                structOf(raw->type->currentText().trimmed().toStdString()));
+                };
+                connect(row->init, &QComboBox::currentTextChanged, row->editStruct, showEditor);
+                connect(row->type, &QComboBox::currentTextChanged, row->editStruct, showEditor);
+                showEditor();
+                const QString name = qs(slot.name);
+                connect(row->editStruct, &QToolButton::clicked, this, [this, name] {
+                    std::unique_ptr<StructEditor> editor(structEditor(name));
+                    if (editor)
+                        editor->exec();
+                });
+                h->addWidget(row->editStruct);
+            }
             h->addWidget(row->readBack);
             break;
         case ArgKind::Local:
@@ -274,6 +317,26 @@ void ArgumentsPanel::rebuildRows()
             row->value->setPlaceholderText(tr("bytes of local memory"));
             h->addWidget(row->value);
             h->addWidget(new QLabel(tr("bytes")));
+            break;
+        case ArgKind::Image: {
+            // The image after NAME= as the CLI writes it; read back (and shown as a picture) unless the
+            // kernel only reads it.
+            row->value = new QLineEdit(qs(defaultImageSpec(slot.image.value_or(ImageDim::Image2D))));
+            row->value->setPlaceholderText(
+                tr("%1:ORDER:TYPE:%2[:INIT]")
+                    .arg(qs(std::string(imageDimName(slot.image.value_or(ImageDim::Image2D)))),
+                         qs(std::string(imageSizeForm(slot.image.value_or(ImageDim::Image2D))))));
+            row->readBack = new QCheckBox;
+            row->readBack->setToolTip(tr("Read the image back after the run and show it in Results"));
+            row->readBack->setChecked(slot.access != AccessQualifier::ReadOnly);
+            h->addWidget(row->value, 1);
+            h->addWidget(row->readBack);
+            break;
+        }
+        case ArgKind::Sampler:
+            row->value = new QLineEdit(QStringLiteral("unnormalized,clamp_to_edge,nearest"));
+            row->value->setPlaceholderText(tr("normalized|unnormalized, addressing, nearest|linear"));
+            h->addWidget(row->value);
             break;
         case ArgKind::Unsupported: {
             auto *why = new QLabel(qs(slot.unsupported));
@@ -318,6 +381,47 @@ void ArgumentsPanel::rebuildRows()
     updateLimits();
 }
 
+const StructDecl *ArgumentsPanel::structOf(const std::string &typeName) const
+{
+    return typeName.empty() ? nullptr : m_sourceTypes.find(typeName);
+}
+
+StructEditor *ArgumentsPanel::structEditor(const QString &argument)
+{
+    for (auto &row : m_rowState) {
+        if (qs(row->slot.name) != argument)
+            continue;
+        if (row->slot.kind == ArgKind::Value && row->value) {
+            const StructDecl *decl = structOf(row->slot.baseType());
+            if (!decl)
+                return nullptr;
+            auto *editor = new StructEditor(m_sourceTypes, *decl, argument, this);
+            editor->setValue(row->value->text());
+            QLineEdit *field = row->value;
+            connect(editor, &QDialog::accepted, field, [editor, field] { field->setText(editor->value()); });
+            return editor;
+        }
+        if (row->slot.kind == ArgKind::Buffer && row->type) {
+            const StructDecl *decl = structOf(row->type->currentText().trimmed().toStdString());
+            if (!decl)
+                return nullptr;
+            auto *editor = new StructEditor(m_sourceTypes, *decl, argument + tr(" fill"), this);
+            QString fill = row->initParam->text().trimmed();
+            if (fill.startsWith(u'{') && fill.endsWith(u'}'))
+                fill = fill.mid(1, fill.size() - 2);
+            editor->setValue(fill);
+            Row *raw = row.get();
+            connect(editor, &QDialog::accepted, raw->initParam, [editor, raw] {
+                raw->init->setCurrentText(QStringLiteral("fill"));
+                raw->initParam->setText(u'{' + editor->value() + u'}');
+            });
+            return editor;
+        }
+        return nullptr;
+    }
+    return nullptr;
+}
+
 std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error) const
 {
     const std::string name = row.slot.name;
@@ -325,6 +429,15 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
         switch (row.slot.kind) {
         case ArgKind::Value: {
             const std::string text = row.value->text().trimmed().toStdString();
+            if (!row.slot.type) {
+                // A struct: its fields (all zero when none are given), or struct:TYPE:..., bytesN:HEX.
+                if (text.starts_with("struct:") || text.starts_with("bytes"))
+                    return parseArgSpec(name + "=" + text);
+                if (structOf(row.slot.baseType()) || text.find('=') != std::string::npos) {
+                    parseStructValue(text, name); // brackets and names checked as the user types
+                    return ArgValue{name, StructArg{std::string(), text}};
+                }
+            }
             if (text.empty())
                 throw RunInputError(name + ": no value given", name);
             if (!row.slot.type)
@@ -335,8 +448,11 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
         }
         case ArgKind::Buffer: {
             BufferArg b;
-            const auto type = parseElementType(row.type->currentText().trimmed().toStdString());
-            if (!type)
+            const std::string typeText = row.type->currentText().trimmed().toStdString();
+            const auto type = parseElementType(typeText);
+            if (!type && structOf(typeText))
+                b.typeName = typeText; // the device's layout gives its size when the run binds it
+            else if (!type)
                 throw RunInputError(name + ": unknown element type '" +
                                         row.type->currentText().toStdString() +
                                         "' (types: " + elementTypeNames() + ")",
@@ -355,7 +471,7 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
                 init += u'=' + param;
             b.init = parseBufferInit(init.toStdString(), name);
             // Against the device's limit here, before the run makes any host memory for it.
-            if (m_device) {
+            if (m_device && type) {
                 const std::uint64_t limit = m_device->integer("CL_DEVICE_MAX_MEM_ALLOC_SIZE");
                 const std::size_t element = type->size();
                 if (limit > 0 && (count > limit / element || count * element > limit))
@@ -373,6 +489,18 @@ std::optional<ArgValue> ArgumentsPanel::rowValue(const Row &row, QString *error)
                 throw RunInputError(name + ": local memory size must be a positive number of bytes", name);
             return ArgValue{name, LocalArg{bytes}};
         }
+        case ArgKind::Image: {
+            ArgValue value = parseArgSpec(name + "=" + row.value->text().trimmed().toStdString());
+            if (!std::holds_alternative<ImageArg>(value.value))
+                throw RunInputError(
+                    name + ": an image is " +
+                        std::string(imageDimName(row.slot.image.value_or(ImageDim::Image2D))) +
+                        ":ORDER:TYPE:SIZE[:INIT]",
+                    name);
+            return value;
+        }
+        case ArgKind::Sampler:
+            return ArgValue{name, parseSamplerSpec(row.value->text().toStdString(), name)};
         case ArgKind::Unsupported:
             throw RunInputError(row.slot.unsupported, name);
         }

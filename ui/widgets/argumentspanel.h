@@ -8,6 +8,7 @@
 #include "clscope/deviceinfo.h"
 #include "clscope/rundirective.h"
 #include "clscope/runner.h"
+#include "clscope/structs.h"
 
 #include <QWidget>
 
@@ -80,6 +81,12 @@ public:
     // Remembers the values per kernel (QSettings), as a run does.
     void saveValues() const;
     QPushButton *runButton() const { return m_run; }
+    // The struct field editor of an argument (a struct by value, or the fill of a buffer of structs),
+    // opened as the row's {…} button opens it; null when the argument is no struct of the program. The
+    // caller owns it; accepting it writes its value into the row.
+    class StructEditor *structEditor(const QString &argument);
+    // The struct declarations of the current build's source, as the editor shows them.
+    const SourceTypes &sourceTypes() const { return m_sourceTypes; }
     QPushButton *stopButton() const { return m_stop; }
 
 signals:
@@ -93,8 +100,10 @@ private:
     void validateRow(Row &row) const;
     void updateLimits();
     std::optional<ArgValue> rowValue(const Row &row, QString *error) const;
+    const StructDecl *structOf(const std::string &typeName) const;
 
     BuildResult m_build;
+    SourceTypes m_sourceTypes;
     std::optional<DeviceSnapshot> m_device;
     std::string m_deviceName;
     QComboBox *m_kernel;

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QString>
 #include <QStringList>
+#include <QToolButton>
 
 namespace clscope::ui {
 
@@ -23,6 +24,7 @@ struct ArgumentsPanel::Row
     QComboBox *init = nullptr;
     QLineEdit *initParam = nullptr;
     QCheckBox *readBack = nullptr;
+    QToolButton *editStruct = nullptr; // {…}: the struct field editor of a value or of a buffer's fill
     QWidget *field = nullptr;
     QLabel *why = nullptr; // the reason a run refused this argument, under its field
     QString error;
@@ -37,6 +39,14 @@ inline const QStringList kInitKinds = {QStringLiteral("zeros"), QStringLiteral("
 inline QString qs(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+// A first image for an argument of this type: RGBA/UNORM_INT8 (every device with images has it) with a
+// gradient, so that a run shows something at once.
+inline std::string defaultImageSpec(ImageDim dim)
+{
+    static constexpr const char *sizes[] = {"256", "256", "256x4", "256x256", "256x256x4", "64x64x64"};
+    return std::string(imageDimName(dim)) + ":RGBA:UNORM_INT8:" + sizes[int(dim)] + ":gradient";
 }
 
 inline QString settingsGroup(const QString &kernel)

@@ -80,9 +80,15 @@ bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
                 continue;
             if (const auto *s = std::get_if<ScalarArg>(&value.value); s && row->value) {
                 row->value->setText(qs(s->text));
+            } else if (const auto *st = std::get_if<StructArg>(&value.value);
+                       st && row->value && row->slot.kind == ArgKind::Value) {
+                row->value->setText(
+                    qs(st->typeName.empty() ? st->text : "struct:" + st->typeName + ":" + st->text));
             } else if (const auto *b = std::get_if<BufferArg>(&value.value); b && row->type) {
                 if (b->type)
                     row->type->setCurrentText(qs(b->type->name()));
+                else if (!b->typeName.empty())
+                    row->type->setCurrentText(qs(b->typeName));
                 row->count->setText(QString::number(b->count));
                 const QString init = qs(toString(b->init));
                 const qsizetype eq = init.indexOf(u'=');
@@ -90,9 +96,20 @@ bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
                 row->initParam->setText(eq < 0 ? QString() : init.mid(eq + 1));
             } else if (const auto *l = std::get_if<LocalArg>(&value.value); l && row->value) {
                 row->value->setText(QString::number(l->bytes));
+            } else if (const auto *i = std::get_if<ImageArg>(&value.value);
+                       i && row->value && row->slot.kind == ArgKind::Image) {
+                row->value->setText(qs(toString(*i)));
+            } else if (const auto *m = std::get_if<SamplerArg>(&value.value);
+                       m && row->value && row->slot.kind == ArgKind::Sampler) {
+                row->value->setText(qs(toString(*m)));
             } else {
                 throw RunInputError(
                     value.name + ": that kind of value does not fit " + row->slot.declaration(), value.name);
+            }
+            // The start of a long value in view (an image's kind and format, not the end of its path).
+            for (QLineEdit *e : {row->value, row->initParam}) {
+                if (e)
+                    e->setCursorPosition(0);
             }
             validateRow(*row);
             return true;
