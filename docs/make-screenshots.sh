@@ -28,6 +28,14 @@ shot timeline "${mandel[@]}" --repeat 6 --show timelineDock
 shot timeline-zoomed "${mandel[@]}" --repeat 6 --show timelineDock --timeline-view 0,8000
 shot memory-check tests/data/check/bugs.cl --build --run oob_read --arg in=buffer:float:16:iota \
   --arg out=buffer:float:16:zeros --global 16 --memory-check --show diagnosticsDock
+# A struct argument in its field editor, and a buffer of structs a column per field; an image read back.
+shot struct-editor tests/data/structs/particles.cl --build --run apply \
+  --arg "p=struct:x=1.5,v=(1,2,3,4),inner={a=7,b=(4,5,6)}" --arg "out=buffer:Particle:8:fill={mass=100}" \
+  --global 8 --print out --show resultsDock --edit-struct p
+shot results-image tests/data/images/blur.cl --build --run blur_box \
+  --arg input_image=image2d:RGBA:UNSIGNED_INT8:file=tests/data/images/picture.png \
+  --arg output_image=image2d:RGBA:UNSIGNED_INT8:40x30:zeros --arg size=int:1 --global 40,30 \
+  --print output_image --show resultsDock
 # Generated code, build matrix and run on every device (PoCL and Oclgrind), at the two window sizes.
 matmul64=(resources/kernels/matmul_tiled.cl --build --run matmul_tiled --global 64,64 --local 16,16
           --arg A=buffer:float:4096:random=1 --arg B=buffer:float:4096:random=2 --arg C=buffer:float:4096:zeros

@@ -166,6 +166,11 @@ int main(int argc, char **argv)
             "With a FILE.clscope: show this tab of the Capture panel (kernels, device memory, programs, "
             "API calls, console, replay)."),
         QStringLiteral("TAB"));
+    const QCommandLineOption editStructOption(
+        QStringLiteral("edit-struct"),
+        QStringLiteral("After --build (or --run): open the struct field editor of this argument (a struct by "
+                       "value, or the fill of a buffer of structs)."),
+        QStringLiteral("ARG"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window as PNG once the work is done, then exit."),
@@ -234,6 +239,7 @@ int main(int argc, char **argv)
     parser.addOption(showOption);
     parser.addOption(captureTabOption);
     parser.addOption(screenshotOption);
+    parser.addOption(editStructOption);
     parser.addOption(repeatOption);
     parser.addOption(memoryCheckOption);
     parser.addOption(sweepOption);
@@ -327,6 +333,7 @@ int main(int argc, char **argv)
     options.timeIt = parser.isSet(timeItOption);
     options.codeDiff = parser.isSet(codeDiffOption);
     options.runAll = parser.isSet(runAllOption);
+    options.editStruct = given(editStructOption);
 
     clscope::ui::MainWindow window;
     ScriptedSession session(std::move(options), window);

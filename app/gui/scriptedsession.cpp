@@ -15,6 +15,7 @@
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runalldialog.h"
+#include "widgets/structeditor.h"
 #include "widgets/sweepdialog.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
@@ -283,6 +284,18 @@ void ScriptedSession::onRunFinished()
 
 void ScriptedSession::compare()
 {
+    if (m_options.editStruct) {
+        // The field editor over the window, as the row's {…} button opens it (not modal: the session goes
+        // on).
+        StructEditor *editor = part<ArgumentsPanel>()->structEditor(*m_options.editStruct);
+        if (!editor) {
+            fail(QStringLiteral("--edit-struct: %1 is no struct argument of the kernel")
+                     .arg(*m_options.editStruct));
+        } else {
+            editor->setAttribute(Qt::WA_DeleteOnClose);
+            editor->show();
+        }
+    }
     auto *compare = part<CompareCoordinator>();
     if (m_options.matrix) {
         BuildMatrixDialog *dialog = compare->matrixDialog();
@@ -363,7 +376,8 @@ QString ScriptedSession::savePicture(const QString &path)
     QList<QWidget *> dialogs;
     for (QWidget *w : {static_cast<QWidget *>(m_window.findChild<RunAllDialog *>()),
                        static_cast<QWidget *>(m_window.findChild<BuildMatrixDialog *>()),
-                       static_cast<QWidget *>(m_window.findChild<GeneratedCodeDialog *>())}) {
+                       static_cast<QWidget *>(m_window.findChild<GeneratedCodeDialog *>()),
+                       static_cast<QWidget *>(m_window.findChild<StructEditor *>())}) {
         if (w && w->isVisible())
             dialogs << w;
     }

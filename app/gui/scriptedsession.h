@@ -53,6 +53,7 @@ struct ScriptOptions
     bool timeIt = false;               // --time-it: with --matrix, time the launch in every cell
     bool codeDiff = false;             // --code-diff: with --matrix, the code of its first two rows compared
     bool runAll = false;               // --run-all (after --build, or --run)
+    std::optional<QString> editStruct; // --edit-struct ARG: the struct field editor of an argument
     std::optional<QString> screenshot; // --screenshot OUT.png: a scripted session
     int shots = 1;                     // --screenshots
     int everyMs = 1000;                // --screenshot-every
