@@ -1,5 +1,5 @@
-// clscope-cli replay FILE --launch N: one captured launch again, on any device, compared with what the
-// program's own run produced.
+// clscope-cli replay FILE --launch N|A-B: a captured launch (or a range of them, buffers flowing from one to
+// the next) again, on any device, compared with what the program's own run produced.
 #include "cli.h"
 
 #include "clscope/capture.h"
@@ -7,6 +7,7 @@
 #include "clscope/format.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,9 +20,50 @@ struct ReplayOptions
 {
     CommonOptions common;
     std::string file;
-    std::int64_t launch = -1;
+    std::string launch; // "N" or "A-B"
     double tolerance = 0;
 };
+
+// "7" -> {7, 7}, "3-9" -> {3, 9}.
+std::pair<std::int64_t, std::int64_t> parseLaunchRange(const std::string &text)
+{
+    const auto number = [&](std::string_view t) -> std::int64_t {
+        std::int64_t v = -1;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (t.empty() || ec != std::errc() || end != t.data() + t.size() || v < 0)
+            throw CliFailure{ExitUsage,
+                             "--launch takes a launch index from 0 or a range A-B, not '" + text + "'"};
+        return v;
+    };
+    const std::size_t dash = text.find('-', 1);
+    if (dash == std::string::npos)
+        return {number(text), number(text)};
+    const std::int64_t first = number(std::string_view(text).substr(0, dash));
+    const std::int64_t last = number(std::string_view(text).substr(dash + 1));
+    if (last < first)
+        throw CliFailure{ExitUsage, "--launch " + text + ": the range ends before it starts"};
+    return {first, last};
+}
+
+void printReplay(const ReplayResult &r)
+{
+    std::cout << "launch " << r.launch << " (" << r.kernel << "), captured on " << r.capturedDevice
+              << ", replayed on " << r.device << " in " << formatNanoseconds(double(r.durationNs)) << '\n';
+    for (std::uint32_t arg : r.reloaded)
+        std::cout << "  argument " << arg
+                  << ": set from the capture (the program changed it since the last launch)\n";
+    for (const ReplayOutput &out : r.outputs) {
+        std::cout << "  argument " << out.arg << (out.name.empty() ? "" : " (" + out.name + ")") << ", "
+                  << out.elements << " x " << out.type << ": ";
+        if (out.equal)
+            std::cout << "equal\n";
+        else
+            std::cout << "differs at element " << *out.firstDifference << ": expected " << out.expected
+                      << ", got " << out.actual << " (largest difference " << out.maxAbsDifference << ")\n";
+    }
+    if (r.outputs.empty())
+        std::cout << "  no buffer has captured \"after\" contents: nothing compared\n";
+}
 
 // Debian's oclgrind registers no ICD. When the spec asks for Oclgrind and no vendors folder was chosen,
 // a private one (the system's ICDs plus Oclgrind's) is handed to the loader before its first call; the
@@ -61,13 +103,18 @@ std::filesystem::path exposeOclgrind(const std::string &spec)
 int runReplay(const ReplayOptions &o)
 {
     const std::string spec = checkUsage(o.common, o.file);
-    if (o.launch < 0)
-        throw CliFailure{ExitUsage, "--launch takes a launch index from 0, not " + std::to_string(o.launch)};
+    const auto [first, last] = parseLaunchRange(o.launch);
     if (o.tolerance < 0)
         throw CliFailure{ExitUsage, "--tolerance must not be negative"};
-    CapturedLaunch launch;
+    constexpr std::int64_t kMaxRange = 100000;
+    if (last - first >= kMaxRange)
+        throw CliFailure{ExitUsage, "--launch " + o.launch + ": at most " + std::to_string(kMaxRange) +
+                                        " launches in one range"};
+    std::vector<CapturedLaunch> launches;
     try {
-        launch = CaptureReader(o.file).launch(o.launch);
+        const CaptureReader reader(o.file);
+        for (std::int64_t i = first; i <= last; ++i)
+            launches.push_back(reader.launch(i));
     } catch (const CaptureError &e) {
         throw CliFailure{ExitUsage, e.what()};
     }
@@ -83,27 +130,23 @@ int runReplay(const ReplayOptions &o)
         }
     } removeVendors{vendors};
     const SelectedDevice device = selectDevice(spec);
-    const ReplayResult r = replayLaunch(launch, device.device, o.tolerance);
+    const std::vector<ReplayResult> results = replayLaunches(launches, device.device, o.tolerance);
+    const auto differs =
+        std::find_if(results.begin(), results.end(), [](const ReplayResult &r) { return !r.equal(); });
     if (o.common.json) {
-        std::cout << replayJson(r) << '\n';
+        // One launch: its object, as before ranges; a range: the range's document.
+        std::cout << (first == last ? replayJson(results.front()) : replayJson(results)) << '\n';
     } else {
-        std::cout << "launch " << r.launch << " (" << r.kernel << "), captured on " << r.capturedDevice
-                  << ", replayed on " << r.device << " in " << formatNanoseconds(double(r.durationNs))
-                  << '\n';
-        for (const ReplayOutput &out : r.outputs) {
-            std::cout << "  argument " << out.arg << (out.name.empty() ? "" : " (" + out.name + ")") << ", "
-                      << out.elements << " x " << out.type << ": ";
-            if (out.equal)
-                std::cout << "equal\n";
-            else
-                std::cout << "differs at element " << *out.firstDifference << ": expected " << out.expected
-                          << ", got " << out.actual << " (largest difference " << out.maxAbsDifference
-                          << ")\n";
-        }
-        if (r.outputs.empty())
-            std::cout << "  no buffer has captured \"after\" contents: nothing compared\n";
+        for (const ReplayResult &r : results)
+            printReplay(r);
+        if (first != last)
+            std::cout << results.size() << " launches replayed in order, buffers kept between them: "
+                      << (differs == results.end()
+                              ? "all equal"
+                              : "launch " + std::to_string(differs->launch) + " is the first that differs")
+                      << '\n';
     }
-    return r.equal() ? ExitOk : ExitFailed;
+    return differs == results.end() ? ExitOk : ExitFailed;
 }
 
 struct ExportOptions
@@ -137,7 +180,11 @@ void addReplayCommand(CLI::App &app, Action &action)
     auto o = std::make_shared<ReplayOptions>();
     CLI::App *sub = app.add_subcommand("replay", "Run one captured launch again on any device and compare");
     sub->add_option("file", o->file, "Capture file")->required();
-    sub->add_option("--launch", o->launch, "Launch index (from 0, in enqueue order)")->required();
+    sub->add_option(
+           "--launch", o->launch,
+           "Launch index (from 0, in enqueue order), or a range A-B replayed in order with the buffers "
+           "kept on the device between the launches")
+        ->required();
     sub->add_option("--tolerance", o->tolerance,
                     "Largest absolute difference of floating values that is equal");
     addCommonOptions(sub, o->common);

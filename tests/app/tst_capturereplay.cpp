@@ -124,6 +124,94 @@ private slots:
         QVERIFY2(none.err.contains("contents were not captured"), none.err.constData());
     }
 
+    // A range of launches replayed in order with the buffers kept on the device: a ping-pong pipeline of six
+    // launches equal on PoCL and Oclgrind; the program's own write between launches 2 and 3 is taken from
+    // the capture; a launch without "before" contents in the middle of the range reads what the launch
+    // before it left (so its result can only be equal if the buffers flowed); a changed expected output
+    // names the launch where the replay first differs.
+    void rangeReplay()
+    {
+        const QString file = path(QStringLiteral("pingpong.clscope"));
+        const QString script = QStringLiteral(CLSCOPE_TEST_DATA "/capture/pingpong.py");
+        const Run c = run(cli(),
+                          {QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("all"),
+                           QStringLiteral("-o"), file, QStringLiteral("--"), kPython, script},
+                          m_env, m_dir.path());
+        QVERIFY2(c.code == 0, c.err.constData());
+        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*) FROM contents WHERE state = 'captured'")),
+                 QStringLiteral("24"));
+        QTemporaryDir icd;
+        QVERIFY(clscope::test::setUpVendors(icd, false));
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        const auto replay = [&](const QString &capture, const QString &range, const QString &device) {
+            return run(cli(),
+                       {QStringLiteral("replay"), capture, QStringLiteral("--launch"), range,
+                        QStringLiteral("--device"), device, QStringLiteral("--json")},
+                       env, m_dir.path());
+        };
+        for (const QString &device : {QStringLiteral("pocl"), QStringLiteral("oclgrind")}) {
+            const Run r = replay(file, QStringLiteral("0-5"), device);
+            QVERIFY2(r.code == 0, QByteArray(r.err + r.out).constData());
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(j.value(QStringLiteral("equal")).toBool(), true);
+            QVERIFY(j.value(QStringLiteral("first_differing_launch")).isNull());
+            const QJsonArray launches = j.value(QStringLiteral("launches")).toArray();
+            QCOMPARE(launches.size(), 6);
+            for (int k = 0; k < 6; ++k) {
+                const QJsonObject l = launches.at(k).toObject();
+                QCOMPARE(l.value(QStringLiteral("launch")).toInt(), k);
+                QCOMPARE(l.value(QStringLiteral("kernel")).toString(), QStringLiteral("relax"));
+                QCOMPARE(l.value(QStringLiteral("outputs")).toArray().size(), 2);
+                // Only launch 3's source was written by the program since the launch before.
+                QCOMPARE(l.value(QStringLiteral("reloaded_args")).toArray(),
+                         k == 3 ? QJsonArray{0} : QJsonArray());
+            }
+        }
+        // Launch 2 without its "before": in the range it reads what launch 1 left, and equals the capture.
+        const QString flowing = path(QStringLiteral("pingpong-flowing.clscope"));
+        QVERIFY(QFile::copy(file, flowing));
+        sql(flowing, QStringLiteral("DELETE FROM contents WHERE launch = 2 AND phase = 'before'"));
+        const Run flowed = replay(flowing, QStringLiteral("0-5"), QStringLiteral("pocl"));
+        QVERIFY2(flowed.code == 0, QByteArray(flowed.err + flowed.out).constData());
+        // On its own (or first in a range) it cannot be replayed, and says why.
+        const Run alone = replay(flowing, QStringLiteral("2-5"), QStringLiteral("pocl"));
+        QCOMPARE(alone.code, 1);
+        QVERIFY2(alone.err.contains("launch 2 (relax) argument 0: its buffer contents were not captured"),
+                 alone.err.constData());
+        // Launch 4's expected dst changed at element 5: the range names launch 4 as the first that differs
+        // (and launch 5, which reads it, still equals the capture: it reads the replay's own launch 4).
+        const QString changed = path(QStringLiteral("pingpong-changed.clscope"));
+        QVERIFY(QFile::copy(file, changed));
+        sql(changed, QStringLiteral(
+                         "UPDATE contents SET data = substr(data, 1, 20) || x'0000c07f' || substr(data, 25) "
+                         "WHERE launch = 4 AND idx = 1 AND phase = 'after'"));
+        const Run r = replay(changed, QStringLiteral("0-5"), QStringLiteral("pocl"));
+        QCOMPARE(r.code, 1);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j.value(QStringLiteral("first_differing_launch")).toInt(), 4);
+        const QJsonObject four = j.value(QStringLiteral("launches")).toArray().at(4).toObject();
+        QCOMPARE(four.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .at(1)
+                     .toObject()
+                     .value(QStringLiteral("first_difference"))
+                     .toInt(),
+                 5);
+        // Text: the summary line names it too; a range that ends before it starts is bad usage.
+        const Run text =
+            run(cli(), {QStringLiteral("replay"), changed, QStringLiteral("--launch"), QStringLiteral("0-5")},
+                env, m_dir.path());
+        QVERIFY2(text.out.contains("6 launches replayed in order, buffers kept between them: launch 4 is the "
+                                   "first that differs"),
+                 text.out.constData());
+        const Run backwards =
+            run(cli(), {QStringLiteral("replay"), file, QStringLiteral("--launch"), QStringLiteral("5-2")},
+                env, m_dir.path());
+        QCOMPARE(backwards.code, 2);
+        QVERIFY2(backwards.err.contains("the range ends before it starts"), backwards.err.constData());
+    }
+
     // The exported pyopencl script reproduces the launch and checks it: equal as captured, and failing at
     // element 17 (of float32 values, as the kernel's signature says) when the expected output was changed.
     void exportPyopencl_data()

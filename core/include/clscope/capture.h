@@ -339,6 +339,10 @@ struct ReplayResult
     std::string device;
     std::uint64_t durationNs = 0; // of the replayed launch on the device
     std::vector<ReplayOutput> outputs;
+    // In a range: the arguments whose buffers were set from their captured "before" because the program
+    // had changed them between the launches (the capture's "before" differs from what the range's last
+    // launch left there, as captured).
+    std::vector<std::uint32_t> reloaded;
     bool equal() const;
 };
 
@@ -353,6 +357,21 @@ std::string replayBlocker(const CapturedLaunch &launch);
 
 ReplayResult replayLaunch(const CapturedLaunch &launch, cl_device_id device, double tolerance = 0);
 std::string replayJson(const ReplayResult &result, int indent = 2);
+
+// A range of launches in their order, in one context on `device`, the way one launch is (replayLaunch is a
+// range of one): each program built once, each buffer created from its captured "before" at its first
+// launch and then left on the device, so that what one launch writes is what the next reads (a ping-pong
+// pipeline runs as it ran); a buffer the program changed between two launches (its captured "before"
+// differs from the capture's "after" of the launch before) is set from the capture first. Every buffer
+// with "after" contents is compared after its launch, so the first launch that differs is the one where
+// the devices diverge. Only a buffer's first launch in the range needs "before" contents. Sub-buffers are
+// objects of their own (one that overlaps a buffer of the range does not share its contents).
+std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &launches, cl_device_id device,
+                                         double tolerance = 0);
+std::string replayBlocker(const std::vector<CapturedLaunch> &launches);
+// {"first", "last", "equal", "first_differing_launch" (null when all are equal), "launches": [replayJson's
+// object of each]}
+std::string replayJson(const std::vector<ReplayResult> &results, int indent = 2);
 
 // A captured launch as the workbench (and clscope-cli run) takes it: the arguments in the CLI's --arg forms,
 // each buffer initialised from a file holding its "before" contents, and the file of its "after" contents

@@ -3,6 +3,7 @@
 #include "clscope/capture.h"
 
 #include "clscope/build.h"
+#include "clscope/clhandle.h"
 #include "clscope/clquery.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
@@ -10,8 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 
 namespace clscope {
 
@@ -89,7 +94,11 @@ bool ReplayResult::equal() const
     return true;
 }
 
-std::string replayBlocker(const CapturedLaunch &l)
+namespace {
+
+// Why one launch of a range cannot be replayed; `seen` holds the memory objects earlier launches of the
+// range brought in (their contents flow from there, so only a buffer's first launch needs "before").
+std::string launchBlocker(const CapturedLaunch &l, const std::set<std::int64_t> &seen)
 {
     const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
     if (l.programKind != "source")
@@ -100,7 +109,7 @@ std::string replayBlocker(const CapturedLaunch &l)
         const std::string name = what + " argument " + std::to_string(a.index);
         if (a.kind == "mem" && a.memKind != "buffer" && a.memKind != "sub-buffer")
             return name + ": " + a.memKind + " arguments are not replayed yet";
-        if (a.kind == "mem" && !a.hasBefore)
+        if (a.kind == "mem" && !a.hasBefore && !seen.contains(a.mem))
             return name + ": its buffer contents were not captured" +
                    (a.beforeState.empty() ? std::string() : " (" + a.beforeState + ")") +
                    "; capture with --launch " + std::to_string(l.index) + " or --contents all";
@@ -110,83 +119,159 @@ std::string replayBlocker(const CapturedLaunch &l)
     return {};
 }
 
-ReplayResult replayLaunch(const CapturedLaunch &l, cl_device_id device, double tolerance)
+// A memory object of the range on the device, and what the capture last said it held (the "after" of the
+// last launch that wrote it, else its "before"), to tell the program's own writes between launches from
+// the launches' results.
+struct ReplayBuffer
 {
-    const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
-    if (const std::string blocker = replayBlocker(l); !blocker.empty())
-        throw CaptureError(blocker);
+    Owned<cl_mem> mem;
+    std::size_t size = 0;
+    std::optional<std::vector<unsigned char>> captured;
+};
 
-    BuildRequest req;
-    req.devices = {device};
-    for (const std::string &s : l.sources)
-        req.source += s;
-    req.options = l.options;
-    req.platformDefaults = false;
-    req.environmentOptions = false;
-    const BuildResult build = buildProgram(req, BinaryCache());
-    if (!build.success()) {
-        std::string log = build.logs().empty() ? std::string() : build.logs().front().log;
-        throw CaptureError(what + ": the captured source does not build on " + deviceName(device) + ":\n" +
-                           log);
-    }
-    const KernelInfo *info = build.kernel(l.kernel);
+} // namespace
 
-    ReplayResult result;
-    result.launch = l.index;
-    result.kernel = l.kernel;
-    result.capturedDevice = l.device;
-    result.device = deviceName(device);
-    cl_int err = CL_SUCCESS;
-    Owned<cl_command_queue> queue(createCommandQueue(build.context(), device, true));
-    Owned<cl_kernel> kernel(clCreateKernel(build.program(), l.kernel.c_str(), &err));
-    check(err, "clCreateKernel(" + l.kernel + ")");
-    std::vector<Owned<cl_mem>> buffers(l.args.size());
-    for (std::size_t i = 0; i < l.args.size(); ++i) {
-        const CapturedArg &a = l.args[i];
-        const std::string argName = "clSetKernelArg(" + std::to_string(a.index) + ")";
-        if (a.kind == "mem") {
-            std::vector<unsigned char> init = a.before;
-            buffers[i].reset(clCreateBuffer(build.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                            init.size(), init.data(), &err));
-            check(err, "clCreateBuffer(argument " + std::to_string(a.index) + ")");
-            cl_mem m = buffers[i].get();
-            check(clSetKernelArg(kernel.get(), a.index, sizeof m, &m), argName);
-        } else if (a.kind == "local") {
-            check(clSetKernelArg(kernel.get(), a.index, a.size, nullptr), argName);
-        } else {
-            check(clSetKernelArg(kernel.get(), a.index, a.value.size(), a.value.data()), argName);
-        }
-    }
-    cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), cl_uint(l.dims), l.offset.data(), l.global.data(),
-                                 l.local.empty() ? nullptr : l.local.data(), 0, nullptr, &ev),
-          "clEnqueueNDRangeKernel(" + l.kernel + ")");
-    Owned<cl_event> event(ev);
-    check(clWaitForEvents(1, &ev), "clWaitForEvents");
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
-            CL_SUCCESS &&
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-        end >= start)
-        result.durationNs = end - start;
-    for (std::size_t i = 0; i < l.args.size(); ++i) {
-        const CapturedArg &a = l.args[i];
-        if (a.kind != "mem" || !a.hasAfter)
-            continue;
-        std::vector<unsigned char> actual(a.before.size());
-        check(clEnqueueReadBuffer(queue.get(), buffers[i].get(), CL_TRUE, 0, actual.size(), actual.data(), 0,
-                                  nullptr, nullptr),
-              "clEnqueueReadBuffer(argument " + std::to_string(a.index) + ")");
-        const KernelArg *karg = info && a.index < info->args.size() ? &info->args[a.index] : nullptr;
-        ReplayOutput o = compare(a, actual, pointeeType(karg), tolerance);
-        if (karg)
-            o.name = karg->name;
-        result.outputs.push_back(std::move(o));
-    }
-    return result;
+std::string replayBlocker(const CapturedLaunch &l)
+{
+    return launchBlocker(l, {});
 }
 
-std::string replayJson(const ReplayResult &r, int indent)
+std::string replayBlocker(const std::vector<CapturedLaunch> &launches)
+{
+    std::set<std::int64_t> seen;
+    for (const CapturedLaunch &l : launches) {
+        if (std::string b = launchBlocker(l, seen); !b.empty())
+            return b;
+        for (const CapturedArg &a : l.args)
+            if (a.kind == "mem")
+                seen.insert(a.mem);
+    }
+    return {};
+}
+
+ReplayResult replayLaunch(const CapturedLaunch &l, cl_device_id device, double tolerance)
+{
+    return replayLaunches({l}, device, tolerance).front();
+}
+
+std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &launches, cl_device_id device,
+                                         double tolerance)
+{
+    if (launches.empty())
+        throw CaptureError("no launch to replay");
+    if (const std::string blocker = replayBlocker(launches); !blocker.empty())
+        throw CaptureError(blocker);
+
+    // One context for the whole range: buffers flow from one launch to the next, whatever program.
+    cl_int err = CL_SUCCESS;
+    ClContext context(clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err));
+    check(err, "clCreateContext");
+    Owned<cl_command_queue> queue(createCommandQueue(context.get(), device, true));
+    std::map<std::pair<std::string, std::string>, BuildResult> builds; // by sources and options
+    std::map<std::int64_t, ReplayBuffer> buffers;                      // by the capture's mem_objects.id
+    std::vector<ReplayResult> results;
+    for (const CapturedLaunch &l : launches) {
+        const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
+        std::string source;
+        for (const std::string &s : l.sources)
+            source += s;
+        auto built = builds.find({source, l.options});
+        if (built == builds.end()) {
+            BuildRequest req;
+            req.devices = {device};
+            req.context = context.get();
+            req.source = source;
+            req.options = l.options;
+            req.platformDefaults = false;
+            req.environmentOptions = false;
+            BuildResult build = buildProgram(req, BinaryCache());
+            if (!build.success()) {
+                std::string log = build.logs().empty() ? std::string() : build.logs().front().log;
+                throw CaptureError(what + ": the captured source does not build on " + deviceName(device) +
+                                   ":\n" + log);
+            }
+            built = builds.emplace(std::make_pair(source, l.options), std::move(build)).first;
+        }
+        const BuildResult &build = built->second;
+        const KernelInfo *info = build.kernel(l.kernel);
+
+        ReplayResult result;
+        result.launch = l.index;
+        result.kernel = l.kernel;
+        result.capturedDevice = l.device;
+        result.device = deviceName(device);
+        Owned<cl_kernel> kernel(clCreateKernel(build.program(), l.kernel.c_str(), &err));
+        check(err, "clCreateKernel(" + l.kernel + ")");
+        for (const CapturedArg &a : l.args) {
+            const std::string argName = "clSetKernelArg(" + std::to_string(a.index) + ")";
+            if (a.kind == "mem") {
+                auto it = buffers.find(a.mem);
+                if (it == buffers.end()) {
+                    // First use in the range: its captured "before".
+                    std::vector<unsigned char> init = a.before;
+                    ReplayBuffer b;
+                    b.size = init.size();
+                    b.mem.reset(clCreateBuffer(context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                               init.size(), init.data(), &err));
+                    check(err, "clCreateBuffer(argument " + std::to_string(a.index) + ")");
+                    b.captured = a.before;
+                    it = buffers.emplace(a.mem, std::move(b)).first;
+                } else if (a.hasBefore && it->second.captured && *it->second.captured != a.before &&
+                           a.before.size() == it->second.size) {
+                    // The program changed it between the launches (a write, a copy, a fill): as it did.
+                    check(clEnqueueWriteBuffer(queue.get(), it->second.mem.get(), CL_TRUE, 0, a.before.size(),
+                                               a.before.data(), 0, nullptr, nullptr),
+                          "clEnqueueWriteBuffer(argument " + std::to_string(a.index) + ")");
+                    it->second.captured = a.before;
+                    result.reloaded.push_back(a.index);
+                }
+                cl_mem m = it->second.mem.get();
+                check(clSetKernelArg(kernel.get(), a.index, sizeof m, &m), argName);
+            } else if (a.kind == "local") {
+                check(clSetKernelArg(kernel.get(), a.index, a.size, nullptr), argName);
+            } else {
+                check(clSetKernelArg(kernel.get(), a.index, a.value.size(), a.value.data()), argName);
+            }
+        }
+        cl_event ev = nullptr;
+        check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), cl_uint(l.dims), l.offset.data(),
+                                     l.global.data(), l.local.empty() ? nullptr : l.local.data(), 0, nullptr,
+                                     &ev),
+              "clEnqueueNDRangeKernel(" + l.kernel + ")");
+        Owned<cl_event> event(ev);
+        check(clWaitForEvents(1, &ev), "clWaitForEvents");
+        cl_ulong start = 0, end = 0;
+        if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+            end >= start)
+            result.durationNs = end - start;
+        for (const CapturedArg &a : l.args) {
+            if (a.kind != "mem")
+                continue;
+            ReplayBuffer &b = buffers.at(a.mem);
+            if (!a.hasAfter) {
+                b.captured.reset(); // what the launch left is not known from the capture
+                continue;
+            }
+            std::vector<unsigned char> actual(b.size);
+            check(clEnqueueReadBuffer(queue.get(), b.mem.get(), CL_TRUE, 0, actual.size(), actual.data(), 0,
+                                      nullptr, nullptr),
+                  "clEnqueueReadBuffer(argument " + std::to_string(a.index) + ")");
+            const KernelArg *karg = info && a.index < info->args.size() ? &info->args[a.index] : nullptr;
+            ReplayOutput o = compare(a, actual, pointeeType(karg), tolerance);
+            if (karg)
+                o.name = karg->name;
+            result.outputs.push_back(std::move(o));
+            b.captured = a.after;
+        }
+        results.push_back(std::move(result));
+    }
+    return results;
+}
+
+namespace {
+nlohmann::ordered_json replayObject(const ReplayResult &r)
 {
     nlohmann::ordered_json j;
     j["launch"] = r.launch;
@@ -195,6 +280,8 @@ std::string replayJson(const ReplayResult &r, int indent)
     j["device"] = r.device;
     j["duration_ns"] = r.durationNs;
     j["equal"] = r.equal();
+    if (!r.reloaded.empty())
+        j["reloaded_args"] = r.reloaded;
     j["outputs"] = nlohmann::ordered_json::array();
     auto num = [](double v) {
         return std::isfinite(v) ? nlohmann::ordered_json(v)
@@ -218,6 +305,28 @@ std::string replayJson(const ReplayResult &r, int indent)
         x["max_abs_difference"] = num(o.maxAbsDifference);
         j["outputs"].push_back(std::move(x));
     }
+    return j;
+}
+} // namespace
+
+std::string replayJson(const ReplayResult &r, int indent)
+{
+    return replayObject(r).dump(indent);
+}
+
+std::string replayJson(const std::vector<ReplayResult> &results, int indent)
+{
+    nlohmann::ordered_json j;
+    const auto differs =
+        std::find_if(results.begin(), results.end(), [](const ReplayResult &r) { return !r.equal(); });
+    j["first"] = results.empty() ? 0 : results.front().launch;
+    j["last"] = results.empty() ? 0 : results.back().launch;
+    j["equal"] = differs == results.end();
+    j["first_differing_launch"] =
+        differs == results.end() ? nlohmann::ordered_json() : nlohmann::ordered_json(differs->launch);
+    j["launches"] = nlohmann::ordered_json::array();
+    for (const ReplayResult &r : results)
+        j["launches"].push_back(replayObject(r));
     return j.dump(indent);
 }
 
