@@ -3,6 +3,9 @@
 // fails, 2 on bad usage (one stderr line naming the argument, the kernel or the limit). With --check the
 // run goes to a child on Oclgrind (cmd_check.cpp), which comes back here as the in-process run.
 #include "cli.h"
+#include "clscope/capture.h"
+
+#include <algorithm>
 
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
@@ -30,6 +33,7 @@ struct RunOptionsCli : LaunchOptions
 {
     std::vector<std::string> saves; // NAME=PATH
     std::string trace;
+    std::string saveCapture; // FILE.clscope
     bool check = false;
 };
 
@@ -60,6 +64,8 @@ std::vector<std::string> childArguments(const RunOptionsCli &opts)
         args.insert(args.end(), {"--options", opts.options});
     if (!opts.trace.empty())
         args.insert(args.end(), {"--trace", opts.trace});
+    if (!opts.saveCapture.empty())
+        args.insert(args.end(), {"--save-capture", opts.saveCapture});
     args.emplace_back("--check");
     if (opts.common.json)
         args.emplace_back("--json");
@@ -319,7 +325,15 @@ int runRun(const RunOptionsCli &given)
     // The kernel's printf goes to this process's stdout: taken apart, it is reported after the run instead
     // of landing in front of the output (or the JSON document).
     runOptions.capturePrintf = true;
+    runOptions.keepContents = !opts.saveCapture.empty();
     const RunResult result = runKernel(request, runOptions);
+    if (!opts.saveCapture.empty()) {
+        // The run as a capture: replay takes it as any capture (a failure exits 1, main.cpp).
+        std::vector<std::string> words = childArguments(opts);
+        words.erase(std::remove(words.begin(), words.end(), std::string("--check")), words.end());
+        words.insert(words.begin(), "clscope-cli");
+        writeRunCapture(opts.saveCapture, result, request.build, request.device, joinCommandLine(words));
+    }
     const std::string &printed = result.printed();
     if (!opts.trace.empty()) {
         const RunProfile profile = hostProfile(result, runOptions.pool.get());
@@ -354,6 +368,10 @@ void addRunCommand(CLI::App &app, Action &action)
                     ".png as a picture (instead of printing it)")
         ->allow_extra_args(false);
     sub->add_option("--trace", opts->trace, "Write the commands as Chrome trace JSON to this file");
+    sub->add_option("--save-capture", opts->saveCapture,
+                    "Save the run as a capture file (docs/capture-format.md): every buffer before the first "
+                    "launch and after the last, so that `replay FILE --launch 0` (0-N for --repeat N+1) runs "
+                    "it again on any device and compares");
     sub->add_flag("--check", opts->check,
                   "Run on Oclgrind with its checks on and report invalid accesses, data races, uninitialised "
                   "values, barrier divergence and invalid API use at the kernel's lines (exit 3 when any)");

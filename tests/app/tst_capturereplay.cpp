@@ -212,6 +212,96 @@ private slots:
         QVERIFY2(backwards.err.contains("the range ends before it starts"), backwards.err.constData());
     }
 
+    // A workbench run saved as a capture is a capture: capture-info summarises it, its launch replays equal
+    // on another device, and a run of several launches whose output feeds the next replays as a range.
+    void runSavedAsCapture()
+    {
+        QTemporaryDir icd;
+        QVERIFY(clscope::test::setUpVendors(icd, false));
+        QProcessEnvironment env = m_env;
+        env.insert(QStringLiteral("OCL_ICD_VENDORS"), icd.path());
+        const QString one = path(QStringLiteral("run-vector_add.clscope"));
+        const Run r =
+            run(cli(),
+                {QStringLiteral("run"),
+                 QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/vector_add.cl"),
+                 QStringLiteral("--device"), QStringLiteral("pocl"), QStringLiteral("--kernel"),
+                 QStringLiteral("vector_add"), QStringLiteral("--global"), QStringLiteral("1024"),
+                 QStringLiteral("--arg"), QStringLiteral("a=buffer:float:1024:iota"), QStringLiteral("--arg"),
+                 QStringLiteral("b=buffer:float:1024:fill=2"), QStringLiteral("--arg"),
+                 QStringLiteral("c=buffer:float:1024"), QStringLiteral("--arg"),
+                 QStringLiteral("n=uint:1000"), QStringLiteral("--save-capture"), one},
+                env, m_dir.path());
+        QVERIFY2(r.code == 0, r.err.constData());
+        const Run info =
+            run(cli(), {QStringLiteral("capture-info"), one, QStringLiteral("--json")}, env, m_dir.path());
+        QVERIFY2(info.code == 0, info.err.constData());
+        QVERIFY2(info.out.contains("vector_add"), info.out.constData());
+        QCOMPARE(sql(one, QStringLiteral(
+                              "SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL AND launch >= 0")),
+                 QStringLiteral("1"));
+        QCOMPARE(sql(one, QStringLiteral("SELECT COUNT(*) FROM contents WHERE state = 'captured'")),
+                 QStringLiteral("6"));
+        const Run replayed =
+            run(cli(),
+                {QStringLiteral("replay"), one, QStringLiteral("--launch"), QStringLiteral("0"),
+                 QStringLiteral("--device"), QStringLiteral("oclgrind"), QStringLiteral("--json")},
+                env, m_dir.path());
+        QVERIFY2(replayed.code == 0, QByteArray(replayed.err + replayed.out).constData());
+        const QJsonObject j = QJsonDocument::fromJson(replayed.out).object();
+        QCOMPARE(j.value(QStringLiteral("outputs")).toArray().size(), 3);
+        QCOMPARE(j.value(QStringLiteral("outputs"))
+                     .toArray()
+                     .at(2)
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+                 QStringLiteral("c"));
+
+        // Four launches of a kernel that reads what the launch before wrote: the range 0-3.
+        const QString kernel = path(QStringLiteral("halve.cl"));
+        QFile f(kernel);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "__kernel void halve(__global float *x) { const int i = get_global_id(0); x[i] = x[i] * 0.5f + "
+            "(float)i; }\n");
+        f.close();
+        const QString four = path(QStringLiteral("run-halve.clscope"));
+        const Run r4 = run(cli(),
+                           {QStringLiteral("run"), kernel, QStringLiteral("--device"), QStringLiteral("pocl"),
+                            QStringLiteral("--kernel"), QStringLiteral("halve"), QStringLiteral("--global"),
+                            QStringLiteral("256"), QStringLiteral("--repeat"), QStringLiteral("4"),
+                            QStringLiteral("--arg"), QStringLiteral("x=buffer:float:256:iota"),
+                            QStringLiteral("--save-capture"), four},
+                           env, m_dir.path());
+        QVERIFY2(r4.code == 0, r4.err.constData());
+        for (const QString &device : {QStringLiteral("pocl"), QStringLiteral("oclgrind")}) {
+            const Run range =
+                run(cli(),
+                    {QStringLiteral("replay"), four, QStringLiteral("--launch"), QStringLiteral("0-3"),
+                     QStringLiteral("--device"), device, QStringLiteral("--json")},
+                    env, m_dir.path());
+            QVERIFY2(range.code == 0, QByteArray(range.err + range.out).constData());
+            const QJsonObject rj = QJsonDocument::fromJson(range.out).object();
+            QCOMPARE(rj.value(QStringLiteral("launches")).toArray().size(), 4);
+            // Only the last launch has "after" contents: its x, after four halvings, is compared.
+            QCOMPARE(rj.value(QStringLiteral("launches"))
+                         .toArray()
+                         .at(3)
+                         .toObject()
+                         .value(QStringLiteral("outputs"))
+                         .toArray()
+                         .size(),
+                     1);
+        }
+        // Launch 2 alone lacks its "before" (the run kept the first launch's): replay says how to get it.
+        const Run alone =
+            run(cli(), {QStringLiteral("replay"), four, QStringLiteral("--launch"), QStringLiteral("2")}, env,
+                m_dir.path());
+        QCOMPARE(alone.code, 1);
+        QVERIFY2(alone.err.contains("contents were not captured"), alone.err.constData());
+    }
+
     // The exported pyopencl script reproduces the launch and checks it: equal as captured, and failing at
     // element 17 (of float32 values, as the kernel's signature says) when the expected output was changed.
     void exportPyopencl_data()

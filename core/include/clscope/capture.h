@@ -317,6 +317,19 @@ private:
 void printSummary(std::ostream &out, const CaptureSummary &summary);
 std::string summaryJson(const CaptureSummary &summary, int indent = 2);
 
+// ---- A workbench run as a capture ----------------------------------------------------------------------
+
+class RunResult;
+
+// Saves a run (made with RunOptions::keepContents) as a capture file, through the same stream records and
+// CaptureWriter as a captured program: its device, context, queue, memory objects, program from its source
+// and build options, kernel and arguments, every command with its timestamps, the buffers' contents before
+// the first launch and after the last. capture-info, the GUI and replay take it as any capture: a run of
+// one launch replays as launch 0, a run of N (repeat) as the range 0-(N-1). `command` is what the capture
+// says made it. Throws CaptureError.
+void writeRunCapture(const std::string &path, const RunResult &run, const BuildResult &build,
+                     cl_device_id device, const std::string &command);
+
 // ---- Replay -------------------------------------------------------------------------------------------
 
 struct ReplayOutput

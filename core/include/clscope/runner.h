@@ -86,6 +86,20 @@ void checkBufferSizes(const std::vector<std::string> &names, const std::vector<s
 
 // ---- Results ----------------------------------------------------------------------------------------
 
+// One argument of a run as it was set: what a run saved as a capture (capture.h's writeRunCapture) records.
+struct RunArgument
+{
+    std::string name;
+    ArgKind kind = ArgKind::Value;
+    std::string typeName;                     // as the driver spells it: "float*", "uint", "image2d_t"
+    std::vector<unsigned char> value;         // Value: the bytes clSetKernelArg got
+    std::uint64_t bytes = 0;                  // Buffer and Image: the object's size; Local: its size
+    std::optional<ImageInfo> image;           // Image
+    SamplerArg sampler;                       // Sampler
+    std::vector<unsigned char> before, after; // Buffer, with RunOptions::keepContents: before the first
+                                              // launch (after fills and copies) and after the last
+};
+
 struct RunResultData
 {
     std::string kernel;
@@ -104,6 +118,8 @@ struct RunResultData
     std::string printed;                 // the kernel's printf output, with RunOptions::capturePrintf
     std::size_t printedDropped = 0;      // bytes of it past StdoutCapture's limit, left out
     double durationMs = 0;               // wall time of the whole run (allocation and read-back included)
+    std::vector<RunArgument> arguments;  // every argument as set, in argument order
+    std::string options;                 // the program's build options
 };
 
 // Immutable and cheap to copy (shared data), so it can travel through queued signals.
@@ -128,6 +144,8 @@ public:
     const BufferData *buffer(std::string_view name) const;
     double durationMs() const { return m_d->durationMs; }
     const std::string &printed() const { return m_d->printed; }
+    const std::vector<RunArgument> &arguments() const { return m_d->arguments; }
+    const std::string &options() const { return m_d->options; }
     std::size_t printedDropped() const { return m_d->printedDropped; }
 
 private:
@@ -187,6 +205,10 @@ struct RunOptions
     // Takes what the process writes to stdout from the first launch to the end of the run: the kernel's
     // printf, which drivers write there (StdoutCapture; one such run at a time in a process).
     bool capturePrintf = false;
+    // Keeps every buffer's contents before the first launch and after the last (RunArgument::before and
+    // after), read with blocking reads that are not among the run's commands: what a run saved as a
+    // capture needs for its replay.
+    bool keepContents = false;
 };
 
 // Builds the kernel's arguments, allocates and initialises the buffers, launches `repeat` times on a

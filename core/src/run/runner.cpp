@@ -396,6 +396,30 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     }
 
     RunResultData result;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const BoundArg &a = args[i];
+        RunArgument r;
+        r.name = a.name;
+        r.kind = a.kind;
+        r.typeName =
+            info->args.size() > std::size_t(a.index) ? info->args[std::size_t(a.index)].typeName : "";
+        r.value = a.kind == ArgKind::Value ? a.value : std::vector<unsigned char>();
+        r.bytes = a.kind == ArgKind::Local                                ? a.localBytes
+                  : a.kind == ArgKind::Buffer || a.kind == ArgKind::Image ? a.bufferBytes()
+                                                                          : 0;
+        if (a.kind == ArgKind::Image)
+            r.image = ImageInfo{a.image.dim, a.image.format, *a.image.shape};
+        r.sampler = a.sampler;
+        if (options.keepContents && a.kind == ArgKind::Buffer) {
+            // What the launch sees: after the writes, fills and copies above.
+            r.before.resize(a.bufferBytes());
+            check(clEnqueueReadBuffer(queue.get(), buffers[i].mem(), CL_TRUE, 0, r.before.size(),
+                                      r.before.data(), 0, nullptr, nullptr),
+                  ("clEnqueueReadBuffer(" + a.name + ")").c_str());
+        }
+        result.arguments.push_back(std::move(r));
+    }
+    result.options = request.build.options();
     result.kernel = request.kernel;
     result.device = deviceName;
     result.clock = clock;
@@ -456,6 +480,17 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         }
     }
     check(clFinish(queue.get()), "clFinish");
+    if (options.keepContents && !result.cancelled) {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            if (args[i].kind != ArgKind::Buffer)
+                continue;
+            std::vector<unsigned char> &after = result.arguments[i].after;
+            after.resize(args[i].bufferBytes());
+            check(clEnqueueReadBuffer(queue.get(), buffers[i].mem(), CL_TRUE, 0, after.size(), after.data(),
+                                      0, nullptr, nullptr),
+                  ("clEnqueueReadBuffer(" + args[i].name + ")").c_str());
+        }
+    }
     if (printed) {
         result.printed = printed->finish();
         result.printedDropped = printed->dropped();
