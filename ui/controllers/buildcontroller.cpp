@@ -14,6 +14,17 @@ using Outcome = std::variant<BuildResult, QString>;
 const QString kBuildTag = QStringLiteral("build");
 } // namespace
 
+void addSources(BuildRequest &request, const QList<BuildJobSource> &moreSources, bool link)
+{
+    for (const BuildJobSource &more : moreSources) {
+        SourceText part{more.path.toStdString(), more.text.toStdString()};
+        if (part.text.empty())
+            part.text.push_back('\n'); // an empty tab is an empty source, not a file to read
+        request.moreSources.push_back(std::move(part));
+    }
+    request.link = link;
+}
+
 BuildController::BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
     , m_workers(std::move(workers))
@@ -31,6 +42,7 @@ void BuildController::build(const BuildJob &job)
     if (request.source.empty())
         request.source.push_back(
             '\n'); // an empty buffer is still a (trivially empty) program, not a file to read
+    addSources(request, job.moreSources, job.link);
     DeviceWorker &worker = m_workers->forDevice(request.devices.empty() ? nullptr : request.devices.front());
     if (m_worker && m_worker != &worker)
         m_worker->discard(kBuildTag); // the older build of another device is stale too

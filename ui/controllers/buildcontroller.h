@@ -4,8 +4,11 @@
 // worker, never on the GUI thread.
 #pragma once
 
+#include "controllers/buildjobsource.h"
+
 #include "clscope/build.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -24,6 +27,10 @@ struct BuildJob
     QString options;
     std::vector<cl_device_id> devices;
     QStringList deviceNames;
+    // The program's other sources, after `source` (BuildRequest::moreSources), and whether each is compiled
+    // apart and the objects linked (BuildRequest::link).
+    QList<BuildJobSource> moreSources;
+    bool link = false;
 };
 
 class BuildController : public QObject

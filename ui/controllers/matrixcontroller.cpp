@@ -88,6 +88,7 @@ void MatrixController::submitBuild(int set, int device)
     request.source = m_job.source.toStdString();
     if (request.source.empty())
         request.source.push_back('\n'); // an empty buffer is an empty program, not a file to read
+    addSources(request, m_job.moreSources, m_job.link);
     request.releaseOn = worker.releaser();
     const QString setText = m_job.sets[set];
     const QString base = m_job.baseOptions;

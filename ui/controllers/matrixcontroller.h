@@ -6,6 +6,7 @@
 // not started; a build in progress cannot be interrupted, and its result is dropped when it arrives.
 #pragma once
 
+#include "controllers/buildjobsource.h"
 #include "controllers/devicetarget.h"
 
 #include "clscope/buildmatrix.h"
@@ -30,6 +31,8 @@ struct MatrixJob
     QString source;     // the text built
     QString sourcePath; // its file (diagnostics and -I of its folder); may be empty
     QString baseOptions;
+    QList<BuildJobSource> moreSources; // the program's other tabs
+    bool link = false;
     QStringList sets; // option sets, as parseOptionSets gives them
     std::vector<DeviceTarget> devices;
 };

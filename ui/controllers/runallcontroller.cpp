@@ -52,6 +52,7 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
         if (build.source.empty())
             build.source.push_back('\n');
         build.options = job.options.toStdString();
+        addSources(build, job.moreSources, job.link);
         build.releaseOn = worker.releaser();
         RunRequest run = job.launch;
         run.device = target.id;

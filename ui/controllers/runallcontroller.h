@@ -5,6 +5,7 @@
 // GUI thread. One row per device: its kernel time (median of the launches), wall time, and agreement.
 #pragma once
 
+#include "controllers/buildjobsource.h"
 #include "controllers/devicetarget.h"
 #include "display/outputcompare.h"
 
@@ -26,6 +27,8 @@ struct RunAllJob
     QString source;
     QString sourcePath;
     QString options;
+    QList<BuildJobSource> moreSources; // the program's other tabs
+    bool link = false;
     RunRequest launch; // kernel, range, arguments, repeat (its build and device are replaced per device)
     std::vector<DeviceTarget> devices;
     Tolerance tolerance;

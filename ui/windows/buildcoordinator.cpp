@@ -24,6 +24,10 @@ namespace clscope::ui {
 
 namespace {
 const QString kHistoryKey = QStringLiteral("build/optionsHistory");
+const QString kAllTabsKey = QStringLiteral("build/allTabs");
+const QString kLinkKey = QStringLiteral("build/linkTabs");
+// What the core names an unnamed source that it compiles on its own (a linked build of an unsaved tab).
+const QString kUnnamedCompile = QStringLiteral("source");
 constexpr int kHistorySize = 20;
 
 EditorDiagnostic::Severity editorSeverity(Severity s)
@@ -45,7 +49,33 @@ bool samePath(const QString &a, const QString &b)
         return false;
     return QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
 }
+
+// The tabs that join a program built from every open tab: OpenCL C sources one can edit. Headers reach the
+// program through #include (a second copy would define everything twice), and read-only views of a
+// captured program are someone else's.
+bool isProgramSource(const QString &title, const KernelEditor *editor)
+{
+    return editor && !editor->isReadOnly() && title.endsWith(QStringLiteral(".cl"), Qt::CaseInsensitive);
+}
 } // namespace
+
+QString BuildStamp::allText() const
+{
+    QString all = text;
+    for (const BuildStampPart &part : more) {
+        all += u'\n';
+        all += part.text;
+    }
+    return all;
+}
+
+QList<BuildJobSource> BuildStamp::moreSources() const
+{
+    QList<BuildJobSource> sources;
+    for (const BuildStampPart &part : more)
+        sources.push_back({part.name, part.text});
+    return sources;
+}
 
 BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
                                    EditorTabs *editors, BuildLogPanel *log, DiagnosticsPanel *diagnostics,
@@ -59,6 +89,8 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     , m_controller(new BuildController(std::move(workers), this))
     , m_buildAction(new QAction(tr("&Build"), this))
     , m_buildAllAction(new QAction(tr("Build for &all devices of the platform"), this))
+    , m_allTabsAction(new QAction(tr("Build open &tabs as one program"), this))
+    , m_linkAction(new QAction(tr("Compile separately and &link (clLinkProgram)"), this))
     , m_options(new QComboBox)
     , m_busy(new QProgressBar)
     , m_cancel(new QToolButton)
@@ -69,6 +101,27 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     m_buildAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     connect(m_buildAction, &QAction::triggered, this, [this] { buildCurrent(false); });
     connect(m_buildAllAction, &QAction::triggered, this, [this] { buildCurrent(true); });
+
+    m_allTabsAction->setObjectName(QStringLiteral("buildAllTabsAction"));
+    m_allTabsAction->setCheckable(true);
+    m_allTabsAction->setStatusTip(
+        tr("Build and Run take the current tab and then every other open .cl tab, in tab order, as one "
+           "program"));
+    m_linkAction->setObjectName(QStringLiteral("linkTabsAction"));
+    m_linkAction->setCheckable(true);
+    m_linkAction->setStatusTip(tr("Compile each tab on its own (clCompileProgram) and link the objects "
+                                  "(clLinkProgram); such builds are not cached"));
+    // Remembered as the options history is, so that a session of several tabs builds the same after a
+    // restart.
+    const QSettings settings;
+    m_allTabsAction->setChecked(settings.value(kAllTabsKey, false).toBool());
+    m_linkAction->setChecked(settings.value(kLinkKey, false).toBool());
+    m_linkAction->setEnabled(m_allTabsAction->isChecked());
+    connect(m_allTabsAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(kAllTabsKey, on);
+        m_linkAction->setEnabled(on);
+    });
+    connect(m_linkAction, &QAction::toggled, this, [](bool on) { QSettings().setValue(kLinkKey, on); });
 
     m_options->setEditable(true);
     m_options->setObjectName(QStringLiteral("buildOptions"));
@@ -137,6 +190,26 @@ BuildStamp BuildCoordinator::currentStamp() const
     // The latest build's headers, as far as it read them: an edited header makes the build stale.
     if (stamp.editor == m_built.editor)
         stamp.headerTimes = headerTimes(m_builtHeaders);
+    if (!m_allTabsAction->isChecked())
+        return stamp;
+    // The other tabs, saved or not, as the editors show them. An unsaved tab is named by its title (made
+    // unique), so that its diagnostics find it again.
+    QStringList names{stamp.path};
+    for (int i = 0; i < m_editors->count(); ++i) {
+        KernelEditor *e = m_editors->editor(i);
+        const QString title = m_editors->title(i);
+        if (e == stamp.editor || !isProgramSource(title, e))
+            continue;
+        QString name = m_editors->path(i);
+        if (name.isEmpty()) {
+            name = title;
+            for (int n = 2; names.contains(name); ++n)
+                name = QStringLiteral("%1 (%2)").arg(title).arg(n);
+        }
+        names << name;
+        stamp.more.push_back({e, name, e->text()});
+    }
+    stamp.link = m_linkAction->isChecked();
     return stamp;
 }
 
@@ -200,6 +273,8 @@ bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlat
     job.source = stamp.text;
     job.sourcePath = stamp.path;
     job.options = stamp.options;
+    job.moreSources = stamp.moreSources();
+    job.link = stamp.link;
     if (allDevicesOfPlatform) {
         const auto &platform =
             m_devices->snapshot()->platforms[static_cast<size_t>(m_devices->currentDevice().platform)];
@@ -214,8 +289,10 @@ bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlat
     rememberOptions(job.options);
     m_pending = stamp;
     setBusy(true);
-    m_statusBar->showMessage(
-        tr("Building %1 on %2…").arg(stamp.title, job.deviceNames.join(QStringLiteral(", "))));
+    const QString what = stamp.more.isEmpty()
+                             ? stamp.title
+                             : tr("%1 and %n other tab(s)", nullptr, int(stamp.more.size())).arg(stamp.title);
+    m_statusBar->showMessage(tr("Building %1 on %2…").arg(what, job.deviceNames.join(QStringLiteral(", "))));
     m_controller->build(job);
     return true;
 }
@@ -288,8 +365,16 @@ KernelEditor *BuildCoordinator::builtEditor() const
 void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostics)
 {
     m_shown = diagnostics;
+    // A linked build names an unsaved main tab's own compile "source": it is the main tab, as a file-less
+    // diagnostic is.
+    if (m_built.link && m_built.path.isEmpty()) {
+        for (Diagnostic &d : m_shown) {
+            if (QString::fromStdString(d.file) == kUnnamedCompile)
+                d.file.clear();
+        }
+    }
     const int builtIndex = m_built.editor ? m_editors->indexOf(m_built.editor) : -1;
-    m_diagnostics->setDiagnostics(diagnostics, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
+    m_diagnostics->setDiagnostics(m_shown, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
     markEditors();
 }
 
@@ -305,8 +390,8 @@ void BuildCoordinator::showRunDiagnostics(const std::vector<Diagnostic> &reports
 
 void BuildCoordinator::markEditors()
 {
-    // Every open tab the diagnostics name gets its markers: the main source (no file, or its path) and
-    // headers open in tabs; tabs that had markers of an earlier build lose them.
+    // Every open tab the diagnostics name gets its markers: the main source (no file, or its path), the
+    // program's other tabs and headers open in tabs; tabs that had markers of an earlier build lose them.
     QHash<KernelEditor *, QVector<EditorDiagnostic>> marks;
     for (const QPointer<KernelEditor> &e : std::as_const(m_markedEditors)) {
         if (e)
@@ -315,13 +400,7 @@ void BuildCoordinator::markEditors()
     for (const Diagnostic &d : m_shown) {
         if (d.line <= 0)
             continue;
-        const QString file = QString::fromStdString(d.file);
-        KernelEditor *target = nullptr;
-        if (file.isEmpty() || samePath(file, m_built.path))
-            target = m_built.editor;
-        else if (const int index = m_editors->indexOfPath(file); index >= 0)
-            target = m_editors->editor(index);
-        if (target)
+        if (KernelEditor *target = editorOf(QString::fromStdString(d.file)))
             marks[target].push_back(
                 {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
     }
@@ -331,6 +410,18 @@ void BuildCoordinator::markEditors()
         if (!it.value().isEmpty())
             m_markedEditors << it.key();
     }
+}
+
+KernelEditor *BuildCoordinator::editorOf(const QString &file) const
+{
+    if (file.isEmpty() || samePath(file, m_built.path))
+        return m_built.editor;
+    for (const BuildStampPart &part : m_built.more) {
+        if (file == part.name || samePath(file, part.name))
+            return part.editor;
+    }
+    const int index = m_editors->indexOfPath(file);
+    return index >= 0 ? m_editors->editor(index) : nullptr;
 }
 
 void BuildCoordinator::onFailed(const QString &message)
@@ -348,14 +439,14 @@ void BuildCoordinator::jumpTo(const QString &file, int line, int column)
 {
     if (line <= 0)
         return;
-    if (file.isEmpty() || file == m_built.path || samePath(file, m_built.path)) {
-        if (m_built.editor) {
-            m_editors->setCurrentWidget(m_built.editor);
-            m_built.editor->goTo(line, column);
-        }
+    if (KernelEditor *editor = editorOf(file)) {
+        m_editors->setCurrentWidget(editor);
+        editor->goTo(line, column);
         return;
     }
-    // A header: open it (or switch to it) and jump there.
+    if (file.isEmpty() || !QFileInfo(file).isFile())
+        return; // a tab of the build that is closed now, an unsaved one among them
+    // A file of the build not open (a header, a closed tab): open it and jump there.
     if (m_editors->openFile(file) && m_editors->currentEditor())
         m_editors->currentEditor()->goTo(line, column);
 }

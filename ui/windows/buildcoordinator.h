@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clscope/build.h"
+#include "controllers/buildjobsource.h"
 #include "controllers/devicemanager.h"
 #include "widgets/kerneleditor.h"
 
@@ -29,22 +30,41 @@ class DiagnosticsPanel;
 class EditorTabs;
 class DeviceWorkers;
 
-// What a build was made from: the tab, its text, the options, the device, and when the headers it read
-// last changed. F5 runs a build only while its stamp equals what the user sees now.
+// Another open tab of a program built from every open tab (Build → Build open tabs as one program).
+struct BuildStampPart
+{
+    QPointer<KernelEditor> editor;
+    QString name; // its file, or for an unsaved tab its title (made unique): the diagnostics' file
+    QString text;
+    bool operator==(const BuildStampPart &o) const
+    {
+        return editor == o.editor && name == o.name && text == o.text;
+    }
+};
+
+// What a build was made from: the tab, its text, the other tabs of the program, the options, the device,
+// and when the headers it read last changed. F5 runs a build only while its stamp equals what the user sees
+// now, so an edit in any tab of the program makes it stale.
 struct BuildStamp
 {
     QPointer<KernelEditor> editor;
     QString path;  // empty for an unsaved buffer
     QString title; // the tab's name
     QString text;
+    QList<BuildStampPart> more; // the other tabs, in tab order, after this one; empty for one tab
+    bool link = false;          // each tab compiled apart, the objects linked
     QString options;
     cl_device_id device = nullptr;
     QStringList headerTimes; // "path@mtime" of the headers the build read
     bool sameInput(const BuildStamp &o) const
     {
-        return editor == o.editor && text == o.text && options == o.options && device == o.device &&
-               headerTimes == o.headerTimes;
+        return editor == o.editor && text == o.text && more == o.more && link == o.link &&
+               options == o.options && device == o.device && headerTimes == o.headerTimes;
     }
+    // The source the program is, its other tabs after it (what a `// clscope-run:` line is looked for in).
+    QString allText() const;
+    // The other tabs as a build takes them.
+    QList<BuildJobSource> moreSources() const;
 };
 
 class BuildCoordinator : public QObject
@@ -57,6 +77,12 @@ public:
 
     QAction *buildAction() const { return m_buildAction; }
     QAction *buildAllAction() const { return m_buildAllAction; }
+    // Checkable: Build and Run take the current tab's text and then every other open OpenCL C tab's, in tab
+    // order, as one program (the strings of one clCreateProgramWithSource). Remembered across restarts.
+    QAction *allTabsAction() const { return m_allTabsAction; }
+    // Checkable, enabled while allTabsAction is on: each tab compiled apart (clCompileProgram) and the
+    // objects linked (clLinkProgram), as hosts that build libraries do.
+    QAction *linkAction() const { return m_linkAction; }
     QComboBox *optionsBox() const { return m_options; }
     BuildController *controller() const { return m_controller; }
 
@@ -101,6 +127,9 @@ private:
     void setBusy(bool busy);
     void rememberOptions(const QString &options);
     void jumpTo(const QString &file, int line, int column);
+    // The open tab a diagnostic of the latest build names: its main tab, another tab of its program, or a
+    // header open in a tab; null when none is open.
+    KernelEditor *editorOf(const QString &file) const;
 
     DeviceManager *m_devices;
     EditorTabs *m_editors;
@@ -110,6 +139,8 @@ private:
     BuildController *m_controller;
     QAction *m_buildAction;
     QAction *m_buildAllAction;
+    QAction *m_allTabsAction;
+    QAction *m_linkAction;
     QComboBox *m_options;
     QProgressBar *m_busy;
     QToolButton *m_cancel;

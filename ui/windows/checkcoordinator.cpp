@@ -137,6 +137,15 @@ bool CheckCoordinator::checkCurrent()
         emit checkFailed(error);
         return false;
     }
+    // The child builds one file: a program of several tabs (Build → Build open tabs as one program) would
+    // lose all but its first there, and its reports would name the session's copies, not the tabs.
+    if (!m_builds->lastBuilt().more.isEmpty()) {
+        const QString why = tr("the memory check runs a program of one tab; turn off Build > Build open tabs "
+                               "as one program and build again");
+        m_statusBar->showMessage(tr("Cannot check: %1").arg(why), 10000);
+        emit checkFailed(why);
+        return false;
+    }
     // The text of the built editor (what the user sees), written into the session's folder; headers are
     // still found next to the user's file through -I.
     KernelEditor *editor = m_builds->builtEditor();

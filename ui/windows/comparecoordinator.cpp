@@ -199,6 +199,8 @@ void CompareCoordinator::buildMatrix(const QStringList &sets, const std::vector<
     job.source = stamp.text;
     job.sourcePath = stamp.path;
     job.baseOptions = stamp.options;
+    job.moreSources = stamp.moreSources();
+    job.link = stamp.link;
     job.sets = sets;
     job.devices = devices;
     QString error;
@@ -253,6 +255,8 @@ void CompareCoordinator::startRunAll()
     job.source = built.text;
     job.sourcePath = built.path;
     job.options = built.options;
+    job.moreSources = built.moreSources();
+    job.link = built.link;
     job.launch = *request;
     // The device the user works on first: the others are compared with it.
     job.devices = allDevices();

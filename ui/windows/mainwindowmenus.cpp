@@ -220,6 +220,8 @@ void MainWindow::createMenus()
     QMenu *build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_builds->buildAction());
     build->addAction(m_builds->buildAllAction());
+    build->addAction(m_builds->allTabsAction());
+    build->addAction(m_builds->linkAction());
     build->addAction(m_compare->matrixAction());
     build->addAction(m_compare->codeAction());
     build->addSeparator();

@@ -50,13 +50,13 @@ void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnaps
     m_panel->setBuild(result, device);
     const BuildStamp &built = m_builds->lastBuilt();
     // The first good build of a tab fills the panel from the source's own `// clscope-run:` launch (the
-    // samples carry one); later builds keep what the user typed.
+    // samples carry one; a program of several tabs, any of them); later builds keep what the user typed.
     KernelEditor *editor = built.editor;
     if (!editor || editor->property("clscope.launchApplied").toBool())
         return;
     editor->setProperty("clscope.launchApplied", true);
     try {
-        const std::vector<RunDirective> directives = parseRunDirectives(built.text.toStdString());
+        const std::vector<RunDirective> directives = parseRunDirectives(built.allText().toStdString());
         if (directives.empty())
             return;
         const RunDirective *d = findRunDirective(directives, m_panel->currentKernel().toStdString());
@@ -160,6 +160,8 @@ void RunCoordinator::showOclgrindReports(const QString &device)
     CheckSources sources;
     sources.sourceFile = m_builds->lastBuilt().path.toStdString();
     sources.texts[sources.sourceFile] = m_builds->lastBuilt().text.toStdString();
+    for (const BuildStampPart &part : m_builds->lastBuilt().more) // the program's other tabs, by their names
+        sources.texts[part.name.toStdString()] = part.text.toStdString();
     const auto reports = mergeCheckDiagnostics(parseOclgrindOutput(text.toStdString(), sources).diagnostics);
     if (reports.empty())
         return;
