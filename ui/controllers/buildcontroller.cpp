@@ -4,6 +4,7 @@
 #include "workers/deviceworkers.h"
 
 #include "clscope/error.h"
+#include "clscope/fileio.h"
 
 #include <variant>
 
@@ -51,10 +52,24 @@ void BuildController::build(const BuildJob &job)
     const quint64 generation = ++m_generation;
     m_busy = true;
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
+    const std::string kind = job.programKind.toStdString();
+    const std::string file = job.programFile.toStdString();
     worker.submit<Outcome>(
         kBuildTag,
-        [request](const CancelToken &, const Progress &) -> Outcome {
+        [request, kind, file](const CancelToken &, const Progress &) mutable -> Outcome {
             try {
+                if (kind == "builtin")
+                    return buildProgramFromBuiltIns(request, file);
+                if (kind == "binary" || kind == "il") {
+                    // Read here, on the worker, as a build reads its headers: the file as it is now.
+                    const std::string read = readRegularFile(file, kMaxDocumentBytes);
+                    const std::vector<unsigned char> bytes(read.begin(), read.end());
+                    request.source.clear(); // the driver describes the kernels of a binary
+                    if (kind == "il")
+                        return buildProgramFromIL(request, bytes);
+                    return buildProgramFromBinaries(
+                        request, std::vector<std::vector<unsigned char>>(request.devices.size(), bytes));
+                }
                 return buildProgram(request);
             } catch (const std::exception &e) {
                 return QString::fromStdString(e.what());

@@ -9,6 +9,9 @@
 #include "kerneleditor.h"
 #include "noticebar.h"
 
+#include "clscope/build.h"
+
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -53,12 +56,98 @@ bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
     return true;
 }
 
+namespace {
+const char *const kProgramKind = "clscopeProgramKind";
+const char *const kProgramFile = "clscopeProgramFile";
+
+// SPIR-V, or bytes no text has (a NUL within the first 64 KiB): a program file, not a source.
+QString programFileKind(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray head = file.read(64 * 1024);
+    const auto *bytes = reinterpret_cast<const unsigned char *>(head.constData());
+    if (isSpirv(std::span<const unsigned char>(bytes, std::size_t(head.size()))))
+        return QStringLiteral("il");
+    return head.contains('\0') ? QStringLiteral("binary") : QString();
+}
+} // namespace
+
+int EditorTabs::openProgramFile(const QString &path, const QString &kind)
+{
+    const QFileInfo info(path);
+    if (!info.isFile()) {
+        reportError(tr("Cannot open %1: %2")
+                        .arg(QDir::toNativeSeparators(path),
+                             info.exists() ? tr("it is not a regular file") : tr("the file does not exist")));
+        return -1;
+    }
+    const bool il = kind == QStringLiteral("il");
+    const QString absolute = info.absoluteFilePath();
+    for (int i = 0; i < count(); ++i) {
+        if (programFile(i) == absolute &&
+            programKind(i) == (il ? QStringLiteral("il") : QStringLiteral("binary"))) {
+            setCurrentIndex(i); // open already
+            return i;
+        }
+    }
+    // Short lines: the tab is read next to the Arguments panel.
+    const QString text =
+        tr("// %1: %2\n// %3 bytes, modified %4.\n//\n// Build (Ctrl+B) creates the program from it with\n// "
+           "%5 on "
+           "the current device%6.\n// The kernels and their arguments are the driver's; Run (F5) as with any "
+           "build.\n// The file is read again at each build: a newer one makes F5 build again.\n")
+            .arg(il ? tr("SPIR-V module") : tr("Device binary"), QDir::toNativeSeparators(absolute))
+            .arg(info.size())
+            .arg(info.lastModified().toString(Qt::ISODate),
+                 il ? QStringLiteral("clCreateProgramWithIL") : QStringLiteral("clCreateProgramWithBinary"),
+                 il ? QString()
+                    : tr("\n// (a binary is the program of one kind of device: another refuses it)"));
+    const int index = newDocument(info.fileName(), text, true);
+    editor(index)->setProperty(kProgramKind, il ? QStringLiteral("il") : QStringLiteral("binary"));
+    editor(index)->setProperty(kProgramFile, absolute);
+    editor(index)->setToolTip(QDir::toNativeSeparators(absolute));
+    closePristineUntitled(index);
+    addRecentFile(absolute);
+    return index;
+}
+
+int EditorTabs::openBuiltIns(const QString &names, const QString &deviceName)
+{
+    QString list;
+    for (const QString &n : names.split(u';', Qt::SkipEmptyParts))
+        list += QStringLiteral("//   %1\n").arg(n.trimmed());
+    const QString text = tr("// Built-in kernels of %1:\n%2//\n// Build (Ctrl+B) creates them with "
+                            "clCreateProgramWithBuiltInKernels; Run (F5) as with any build.\n")
+                             .arg(deviceName, list);
+    const int index = newDocument(tr("built-in kernels"), text, true);
+    editor(index)->setProperty(kProgramKind, QStringLiteral("builtin"));
+    editor(index)->setProperty(kProgramFile, names);
+    closePristineUntitled(index);
+    return index;
+}
+
+QString EditorTabs::programKind(int index) const
+{
+    const KernelEditor *e = editor(resolve(index));
+    return e ? e->property(kProgramKind).toString() : QString();
+}
+
+QString EditorTabs::programFile(int index) const
+{
+    const KernelEditor *e = editor(resolve(index));
+    return e ? e->property(kProgramFile).toString() : QString();
+}
+
 bool EditorTabs::openFile(const QString &path)
 {
     if (path.isEmpty()) {
         reportError(tr("Cannot open a file without a name"));
         return false;
     }
+    if (const QString kind = programFileKind(path); !kind.isEmpty())
+        return openProgramFile(path, kind) >= 0;
     const QString normalized = normalizedPath(path);
     const int existing = indexOfPath(normalized);
     if (existing >= 0) {

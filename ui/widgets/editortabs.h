@@ -43,7 +43,20 @@ public:
     // An unsaved document named `name` holding `text` (modified, so closing it asks): a captured program's
     // source opened as a copy. readOnly: a view that cannot be edited (and asks nothing on close).
     int newDocument(const QString &name, const QString &text, bool readOnly = false);
+    // A .cl file (or any UTF-8 text) in an editor; SPIR-V (told by its magic number) and other binary files
+    // in a program tab (openProgramFile).
     bool openFile(const QString &path);
+    // A program that is not OpenCL C, in a read-only tab that says what it is and how it is built: a device
+    // binary (`kind` "binary": clCreateProgramWithBinary, for every device of the build, as pyopencl's
+    // program.binaries) or SPIR-V ("il": clCreateProgramWithIL). Build builds the file as it is then.
+    int openProgramFile(const QString &path, const QString &kind);
+    // The device's built-in kernels `names` (';'-separated, as CL_DEVICE_BUILT_IN_KERNELS lists them) as a
+    // program tab: Build creates them with clCreateProgramWithBuiltInKernels.
+    int openBuiltIns(const QString &names, const QString &deviceName);
+    // What a tab's program is made of: "" for OpenCL C, else "binary", "il" or "builtin"; and the file (the
+    // names for built-ins).
+    QString programKind(int index = -1) const;
+    QString programFile(int index = -1) const;
     bool openSample(const QString &name);
     bool save(int index = -1);
     bool saveAs(const QString &path, int index = -1);

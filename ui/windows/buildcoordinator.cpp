@@ -190,6 +190,14 @@ BuildStamp BuildCoordinator::currentStamp() const
     // The latest build's headers, as far as it read them: an edited header makes the build stale.
     if (stamp.editor == m_built.editor)
         stamp.headerTimes = headerTimes(m_builtHeaders);
+    stamp.programKind = m_editors->programKind(index);
+    stamp.programFile = m_editors->programFile(index);
+    if (!stamp.programKind.isEmpty()) {
+        // A binary or SPIR-V file is built as it is on disk: a newer one makes the build stale.
+        if (stamp.programKind != QStringLiteral("builtin"))
+            stamp.headerTimes = headerTimes({stamp.programFile});
+        return stamp; // one program file is the whole program
+    }
     if (!m_allTabsAction->isChecked())
         return stamp;
     // The other tabs, saved or not, as the editors show them. An unsaved tab is named by its title (made
@@ -275,6 +283,12 @@ bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlat
     job.options = stamp.options;
     job.moreSources = stamp.moreSources();
     job.link = stamp.link;
+    job.programKind = stamp.programKind;
+    job.programFile = stamp.programFile;
+    if (!job.programKind.isEmpty()) {
+        job.source.clear(); // the tab only describes the program
+        job.sourcePath.clear();
+    }
     if (allDevicesOfPlatform) {
         const auto &platform =
             m_devices->snapshot()->platforms[static_cast<size_t>(m_devices->currentDevice().platform)];
@@ -342,7 +356,9 @@ void BuildCoordinator::onFinished(const BuildResult &result)
     for (const std::string &h : result.headers())
         m_builtHeaders << QString::fromStdString(h);
     m_built = m_pending;
-    m_built.headerTimes = headerTimes(m_builtHeaders);
+    // The headers as the build read them; a program file's own time as the build started (its stamp's).
+    if (m_built.programKind.isEmpty())
+        m_built.headerTimes = headerTimes(m_builtHeaders);
     m_builtOk = result.success();
     m_log->showResult(result);
     showDiagnostics(result.diagnostics());

@@ -55,11 +55,16 @@ struct BuildStamp
     bool link = false;          // each tab compiled apart, the objects linked
     QString options;
     cl_device_id device = nullptr;
-    QStringList headerTimes; // "path@mtime" of the headers the build read
+    QStringList headerTimes; // "path@mtime" of the headers the build read (a program file's own)
+    // A tab of a program that is not OpenCL C (EditorTabs::openProgramFile): "binary", "il", "builtin", and
+    // its file (the names for built-ins); empty for a source.
+    QString programKind;
+    QString programFile;
     bool sameInput(const BuildStamp &o) const
     {
         return editor == o.editor && text == o.text && more == o.more && link == o.link &&
-               options == o.options && device == o.device && headerTimes == o.headerTimes;
+               options == o.options && device == o.device && headerTimes == o.headerTimes &&
+               programKind == o.programKind && programFile == o.programFile;
     }
     // The source the program is, its other tabs after it (what a `// clscope-run:` line is looked for in).
     QString allText() const;

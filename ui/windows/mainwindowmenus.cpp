@@ -18,6 +18,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -61,6 +62,23 @@ void MainWindow::createFileMenu()
     file->addAction(tr("&New kernel"), QKeySequence::New, this, &MainWindow::newKernelFromTemplate);
     file->addAction(tr("New &empty file"), this, [this] { m_editors->newDocument(); });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFilesToOpen);
+    file->addAction(tr("Open &binary or SPIR-V…"), this, [this] {
+        // A device binary (pyopencl's program.binaries, clGetProgramInfo(CL_PROGRAM_BINARIES); NVIDIA's is
+        // PTX text) or SPIR-V: built as such, whatever its bytes look like.
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a program binary or SPIR-V"), QString(),
+            tr("Program binaries and SPIR-V (*.bin *.spv *.ptx *.elf *.o);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        QFile f(path);
+        QByteArray head;
+        if (f.open(QIODevice::ReadOnly))
+            head = f.read(8);
+        const auto *bytes = reinterpret_cast<const unsigned char *>(head.constData());
+        const bool il = isSpirv(std::span<const unsigned char>(bytes, std::size_t(head.size())));
+        if (m_editors->openProgramFile(path, il ? QStringLiteral("il") : QStringLiteral("binary")) >= 0)
+            m_builds->buildCurrent();
+    });
     file->addAction(tr("&Profile application…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
                     &MainWindow::chooseProgramToProfile);
     QMenu *samples = file->addMenu(tr("Open &sample"));
@@ -222,6 +240,32 @@ void MainWindow::createMenus()
     build->addAction(m_builds->buildAllAction());
     build->addAction(m_builds->allTabsAction());
     build->addAction(m_builds->linkAction());
+    build->addAction(tr("Build b&uilt-in kernels of the device…"), this, [this] {
+        const DeviceSnapshot *device = m_devices->currentDeviceSnapshot();
+        if (!device) {
+            statusBar()->showMessage(tr("No device: choose one in the Devices panel"), 5000);
+            return;
+        }
+        const InfoValue *listed = device->find("CL_DEVICE_BUILT_IN_KERNELS");
+        const auto *text = listed ? std::get_if<std::string>(&listed->value) : nullptr;
+        const QString all = text ? QString::fromStdString(*text).trimmed() : QString();
+        const QString name = QString::fromStdString(device->name());
+        if (all.isEmpty()) {
+            QMessageBox::information(
+                this, tr("Built-in kernels"),
+                tr("%1 has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).").arg(name));
+            return;
+        }
+        bool ok = false;
+        const QString names = QInputDialog::getText(
+            this, tr("Built-in kernels"),
+            tr("Built-in kernels of %1 to build, ';'-separated (it lists: %2):").arg(name, all),
+            QLineEdit::Normal, all, &ok);
+        if (!ok || names.trimmed().isEmpty())
+            return;
+        if (m_editors->openBuiltIns(names.trimmed(), name) >= 0)
+            m_builds->buildCurrent();
+    });
     build->addAction(m_compare->matrixAction());
     build->addAction(m_compare->codeAction());
     build->addSeparator();
