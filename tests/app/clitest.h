@@ -7,8 +7,17 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
+#include <QTest>
 
 namespace clitest {
+
+// The devices the CLI tests compare on, as a data column "device": PoCL and Oclgrind.
+inline void deviceRows()
+{
+    QTest::addColumn<QString>("device");
+    QTest::newRow("pocl") << QStringLiteral("pocl");
+    QTest::newRow("oclgrind") << QStringLiteral("oclgrind");
+}
 
 struct Result
 {

@@ -92,12 +92,7 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("no PoCL device: ") + QString::fromUtf8(probe.err)));
     }
 
-    void devices_data()
-    {
-        QTest::addColumn<QString>("device");
-        QTest::newRow("pocl") << "pocl";
-        QTest::newRow("oclgrind") << "oclgrind";
-    }
+    void devices_data() { clitest::deviceRows(); }
 
     // The kernel's arguments under the source's names on both devices, `step` too, though PoCL's
     // clGetKernelArgInfo answers `_cl_step` for it.

@@ -85,12 +85,7 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("no PoCL device: ") + QString::fromUtf8(probe.err)));
     }
 
-    void againstPyopencl_data()
-    {
-        QTest::addColumn<QString>("device");
-        QTest::newRow("pocl") << "pocl";
-        QTest::newRow("oclgrind") << "oclgrind";
-    }
+    void againstPyopencl_data() { clitest::deviceRows(); }
 
     // The same kernels on the same picture give pyopencl's bytes exactly, as .npy and as PNG.
     void againstPyopencl()

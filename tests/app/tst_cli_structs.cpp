@@ -3,6 +3,7 @@
 // as objects (JSON) and in the --arg syntax (text), cfloat_t from pyopencl-complex.h, on PoCL and Oclgrind,
 // also under --check; and the refusals, one stderr line each with exit 2: an unknown field (listing the
 // struct's fields), a bytesN of another size than the argument (naming both sizes), an unknown struct.
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QJsonArray>
@@ -135,12 +136,7 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("no PoCL device: ") + QString::fromUtf8(probe.err)));
     }
 
-    void devices_data()
-    {
-        QTest::addColumn<QString>("device");
-        QTest::newRow("pocl") << "pocl";
-        QTest::newRow("oclgrind") << "oclgrind";
-    }
+    void devices_data() { clitest::deviceRows(); }
 
     void lavamdJson_data() { devices_data(); }
 

@@ -60,7 +60,8 @@ namespace {
 const char *const kProgramKind = "clscopeProgramKind";
 const char *const kProgramFile = "clscopeProgramFile";
 
-// SPIR-V, or bytes no text has (a NUL within the first 64 KiB): a program file, not a source.
+// SPIR-V (whatever its name), or a file not named as a source with bytes no text has (a NUL within the
+// first 64 KiB): a program file, not a source.
 QString programFileKind(const QString &path)
 {
     QFile file(path);
@@ -70,6 +71,12 @@ QString programFileKind(const QString &path)
     const auto *bytes = reinterpret_cast<const unsigned char *>(head.constData());
     if (isSpirv(std::span<const unsigned char>(bytes, std::size_t(head.size()))))
         return QStringLiteral("il");
+    // A source with a stray NUL is a broken source (refused as text, saying where), not a binary.
+    static const QStringList kSourceSuffixes = {
+        QStringLiteral("cl"), QStringLiteral("clh"), QStringLiteral("h"),  QStringLiteral("hpp"),
+        QStringLiteral("c"),  QStringLiteral("cpp"), QStringLiteral("txt")};
+    if (kSourceSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive))
+        return {};
     return head.contains('\0') ? QStringLiteral("binary") : QString();
 }
 } // namespace
