@@ -249,6 +249,12 @@ private slots:
         QFETCH(QString, spec);
         QFETCH(QString, global);
         skipMissing(device);
+#if defined(__SANITIZE_ADDRESS__)
+        // PoCL 3.1 leaks 2644 bytes in 12 allocations for every image1d_buffer created and released, in a
+        // plain C program too (docs/sanitizers.md): under LeakSanitizer only Oclgrind's row runs it.
+        if (device == QStringLiteral("pocl") && kernel == QStringLiteral("read_1d_buffer"))
+            QSKIP("PoCL 3.1 leaks every image1d_buffer (docs/sanitizers.md); the Oclgrind row covers it");
+#endif
         const std::vector<std::size_t> sizes = parseSizeList(global.toStdString(), "global");
         std::size_t pixels = 1;
         for (std::size_t s : sizes)

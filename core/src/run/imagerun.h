@@ -10,8 +10,8 @@ namespace clscope::detail {
 
 struct DeviceImage
 {
+    ClMem buffer; // the buffer under an image1d_buffer: released after the image made from it
     ClMem image;
-    ClMem buffer; // the buffer under an image1d_buffer
 };
 
 // The formats the context supports for an image type and memory flags, in the driver's order.
