@@ -11,12 +11,12 @@ mkdir -p /tmp/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /tmp/vendors/nvid
   && cp /etc/OpenCL/vendors/*.icd /tmp/vendors/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/vendors
 # ocl-icd first: CUDA's own libOpenCL ignores OPENCL_LAYERS (docs/benchmarks.md).
-export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH="$1/lib:/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # Debian's libsqlite3 carried in build/cli/lib
 d=tests/data
 log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$out/log.txt"; }
 { nvidia-smi --query-gpu=name,driver_version --format=csv 2>&1 | head -2; ldd "$cli"; } > "$out/machine.txt" 2>&1
 
-log "image formats: a format NVIDIA lacks is refused with the list it has"
+log "a DEPTH/FLOAT input image (cl_khr_depth_images: NVIDIA has it, PoCL 3.1 refuses it by name)"
 "$cli" run $d/images/blur.cl --device nvidia --kernel blur_box --global 40,30 \
   --arg input_image=image2d:DEPTH:FLOAT:40x30 --arg output_image=image2d:RGBA:UNSIGNED_INT8:40x30 \
   --arg size=int:1 > "$out/formats.txt" 2>&1; echo "exit $?" >> "$out/formats.txt"
