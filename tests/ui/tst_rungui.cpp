@@ -227,11 +227,15 @@ private slots:
         fields->accept();
         QString error;
         QVERIFY2(panel->applySpec(QStringLiteral("out=buffer:Particle:4:zeros"), &error), qPrintable(error));
-        // The fill of the buffer of structs, in the same editor.
+        // The fill of the buffer of structs, in the same editor: its action is inside the fill field.
+        QAction *fillAction = panel->findChild<QAction *>(QStringLiteral("editStruct_out"));
+        QVERIFY(fillAction);
+        QVERIFY(!fillAction->isVisible()); // zeros: nothing to edit
         std::unique_ptr<StructEditor> fill(panel->structEditor(QStringLiteral("out")));
         QVERIFY(fill);
         fill->item(QStringLiteral("mass"))->setText(2, QStringLiteral("100"));
         fill->accept();
+        QVERIFY(fillAction->isVisible());
         panel->setRange(QStringLiteral("4"), QString());
         panel->setReadBack(QStringLiteral("out"), true);
         QVERIFY(panel->state().specs.contains(

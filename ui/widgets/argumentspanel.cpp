@@ -3,6 +3,8 @@
 #include "argumentsrow.h"
 #include "structeditor.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -12,6 +14,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
+#include <QPixmap>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -26,6 +30,21 @@ namespace clscope::ui {
 using namespace argumentsrow;
 
 namespace {
+
+// "{}" drawn in the text colour: the struct editor's action inside a buffer's fill field.
+QIcon structEditIcon()
+{
+    QPixmap pixmap(16, 16);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    QFont font = painter.font();
+    font.setBold(true);
+    font.setPixelSize(12);
+    painter.setFont(font);
+    painter.setPen(QApplication::palette().color(QPalette::Text));
+    painter.drawText(pixmap.rect(), Qt::AlignCenter, QStringLiteral("{}"));
+    return QIcon(pixmap);
+}
 
 QStringList bufferTypeChoices(const ArgSlot &slot, bool programType)
 {
@@ -289,26 +308,25 @@ void ArgumentsPanel::rebuildRows()
                 h->addWidget(browse);
             }
             {
-                // fill= of a buffer of structs: the field editor beside the field.
-                row->editStruct = new QToolButton;
-                row->editStruct->setText(QStringLiteral("{…}"));
-                row->editStruct->setObjectName(QStringLiteral("editStruct_") + qs(slot.name));
-                row->editStruct->setToolTip(tr("Edit the fields every element is filled with"));
+                // fill= of a buffer of structs: the field editor as an action inside the field, so that the
+                // row keeps the width of a side panel (a button beside it would push the read-back box out).
+                QAction *edit = row->initParam->addAction(structEditIcon(), QLineEdit::TrailingPosition);
+                edit->setObjectName(QStringLiteral("editStruct_") + qs(slot.name));
+                edit->setToolTip(tr("Edit the fields every element is filled with"));
                 Row *raw = row.get();
-                const auto showEditor = [this, raw] {
-                    raw->editStruct->setVisible(raw->init->currentText() == QStringLiteral("fill") &&
-                                                structOf(raw->type->currentText().trimmed().toStdString()));
+                const auto showEditor = [this, raw, edit] {
+                    edit->setVisible(raw->init->currentText() == QStringLiteral("fill") &&
+                                     structOf(raw->type->currentText().trimmed().toStdString()));
                 };
-                connect(row->init, &QComboBox::currentTextChanged, row->editStruct, showEditor);
-                connect(row->type, &QComboBox::currentTextChanged, row->editStruct, showEditor);
+                connect(row->init, &QComboBox::currentTextChanged, edit, showEditor);
+                connect(row->type, &QComboBox::currentTextChanged, edit, showEditor);
                 showEditor();
                 const QString name = qs(slot.name);
-                connect(row->editStruct, &QToolButton::clicked, this, [this, name] {
+                connect(edit, &QAction::triggered, this, [this, name] {
                     std::unique_ptr<StructEditor> editor(structEditor(name));
                     if (editor)
                         editor->exec();
                 });
-                h->addWidget(row->editStruct);
             }
             h->addWidget(row->readBack);
             break;
