@@ -33,6 +33,14 @@ namespace {
 std::size_t g_maxBuffered = std::size_t(256) << 20;
 constexpr std::size_t kWakeWriter = std::size_t(1) << 20; // wake the writer early past this
 constexpr auto kWriterPeriod = std::chrono::milliseconds(2);
+// The layer's own events are read (status, four timestamps, release) while the program is not enqueueing:
+// a driver answers those calls on the writer's thread while the program's thread enqueues, and on NVIDIA's
+// the two contend (+9 us per launch in a tight loop, docs/benchmarks.md). So the writer reads them once no
+// launch or transfer came for kQuietNs (the program waits in clFinish, computes, or ended), and at the
+// latest when kMaxHeldEvents are held, so that a program that never pauses does not pile events up.
+constexpr std::uint64_t kQuietNs = 1'000'000;
+constexpr std::size_t kMaxHeldEvents = 262144;
+std::atomic<std::uint64_t> g_lastWatchedNs{0};
 
 struct PendingEvent
 {
@@ -180,7 +188,12 @@ void writerLoopBody()
                 pending[p.queue].push_back(p);
             g_stream->newEvents.clear();
         }
-        pollEvents(pending, finishing);
+        std::size_t held = 0;
+        for (const auto &[queue, events] : pending)
+            held += events.size();
+        if (finishing || held >= kMaxHeldEvents ||
+            nowNs() - g_lastWatchedNs.load(std::memory_order_relaxed) >= kQuietNs)
+            pollEvents(pending, finishing);
         std::uint64_t dropsNow = 0, dropBytesNow = 0;
         {
             std::lock_guard lock(g_stream->mutex);
@@ -415,6 +428,7 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
 
 void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept
 {
+    g_lastWatchedNs.store(nowNs(), std::memory_order_relaxed);
     Stream *s = g_stream;
     if (!s || g_broken.load(std::memory_order_relaxed)) {
         g_next->clReleaseEvent(event);
