@@ -46,7 +46,7 @@ private:
 
 // Handles of the run's objects on the wire: any numbers, unique per kind of object.
 constexpr std::uint64_t kPlatform = 1, kDevice = 2, kContext = 3, kQueue = 4, kProgram = 5, kKernel = 6;
-constexpr std::uint64_t kFirstMem = 100;
+constexpr std::uint64_t kFirstMem = 100, kFirstSampler = 1000;
 
 std::uint32_t commandType(const CommandRecord &c, bool image)
 {
@@ -173,7 +173,15 @@ void writeRunCapture(const std::string &path, const RunResult &run, const BuildR
             kind = w::ArgKind::Local;
             size = a.bytes;
         } else if (a.kind == ArgKind::Sampler) {
-            kind = w::ArgKind::Sampler;
+            // A sampler object of its own, as the layer records one: the argument is its handle.
+            const std::uint64_t handle = kFirstSampler + i;
+            s.add(w::Kind::Sampler, 28, [&](w::Encoder &e) {
+                e.put(handle), e.put(kContext), e.put(std::uint32_t(a.sampler.normalized ? 1 : 0));
+                e.put(std::uint32_t(addressingMode(a.sampler.addressing)));
+                e.put(std::uint32_t(a.sampler.linear ? CL_FILTER_LINEAR : CL_FILTER_NEAREST));
+            });
+            value.resize(8);
+            std::memcpy(value.data(), &handle, 8);
             size = sizeof(cl_sampler);
         } else {
             value = a.value;
