@@ -41,4 +41,21 @@ inline Result run(const QStringList &args, const QString &cacheDir, int timeoutM
             p.readAllStandardError()};
 }
 
+// A pyopencl reference script (tests/data/.../pyopencl_*.py) run with the system's python3, where Debian's
+// python3-pyopencl is. A missing module is the install's fault: `missing` says so.
+inline Result python(const QStringList &args, QByteArray *missing = nullptr, int timeoutMs = 300000)
+{
+    QProcess p;
+    p.start(QStringLiteral("/usr/bin/python3"), args);
+    if (!p.waitForFinished(timeoutMs))
+        return {};
+    Result r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+             p.readAllStandardError()};
+    if (missing && r.exitCode != 0 && r.err.contains("No module named"))
+        *missing = "a Python module is missing (packaging/install-deps.sh installs python3-pyopencl and "
+                   "python3-pil): " +
+                   r.err;
+    return r;
+}
+
 } // namespace clitest

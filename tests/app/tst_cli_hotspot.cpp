@@ -125,16 +125,13 @@ private slots:
             QSKIP("Oclgrind is not installed");
         const QString dir = m_out.filePath(device);
         QVERIFY(QDir().mkpath(dir));
-        QProcess py;
-        py.start(QStringLiteral("/usr/bin/python3"),
-                 QStringList{dataPath("pyopencl_hotspot.py"), device, dir} + words(kScalars));
-        QVERIFY(py.waitForFinished(300000));
-        const QByteArray pyErr = py.readAllStandardError();
-        if (py.exitCode() != 0 && pyErr.contains("No module named"))
-            QFAIL("python3-pyopencl is missing: packaging/install-deps.sh installs it");
-        QVERIFY2(py.exitCode() == 0, pyErr.constData());
-        QVERIFY2(py.readAllStandardOutput().contains("\nglobal 96,96\n"),
-                 "the script's sizes differ from ours");
+        QByteArray missing;
+        const clitest::Result py = clitest::python(
+            QStringList{dataPath("pyopencl_hotspot.py"), device, dir} + words(kScalars), &missing);
+        if (!missing.isEmpty())
+            QFAIL(missing.constData());
+        QVERIFY2(py.exitCode == 0, py.err.constData());
+        QVERIFY2(py.out.contains("\nglobal 96,96\n"), "the script's sizes differ from ours");
 
         const QString ours = dir + QStringLiteral("/temp_dst-clscope.npy");
         const clitest::Result r = cli(QStringList{QStringLiteral("run")} + hotspot(device)

@@ -95,12 +95,11 @@ private slots:
             QSKIP("Oclgrind is not installed");
         const QString dir = m_out.filePath(device);
         QVERIFY(QDir().mkpath(dir));
-        QProcess py;
-        py.start(QStringLiteral("/usr/bin/python3"), {dataPath("pyopencl_blur.py"), device, dir});
-        QVERIFY(py.waitForFinished(300000));
-        if (py.exitCode() != 0 && py.readAllStandardError().contains("No module named"))
-            QFAIL("python3-pyopencl or python3-pil is missing: packaging/install-deps.sh installs them");
-        QCOMPARE(py.exitCode(), 0);
+        QByteArray missing;
+        const clitest::Result py = clitest::python({dataPath("pyopencl_blur.py"), device, dir}, &missing);
+        if (!missing.isEmpty())
+            QFAIL(missing.constData());
+        QVERIFY2(py.exitCode == 0, py.err.constData());
         for (bool sampled : {false, true}) {
             const QString name = sampled ? QStringLiteral("sampled") : QStringLiteral("box");
             const QString npy = dir + u'/' + name + QStringLiteral("-clscope.npy");
