@@ -124,15 +124,20 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     zoomButton(QStringLiteral("+"), tr("Zoom in (+, mouse wheel); drag to pan"),
                [this] { m_image->zoomBy(2); });
     m_zoomBar->hide();
-    top->insertWidget(top->indexOf(m_layoutCombo) + 1, m_zoomBar);
+    // Zoom and the pixel under the mouse: a row of its own under the controls, shown with the picture (the
+    // controls' row is as wide as a 1280-pixel window allows, and a short dock scrolls its bottom lines out
+    // of view).
     m_pixel = new QLabel;
     m_pixel->setObjectName(QStringLiteral("resultsPixel"));
     m_pixel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pixel->setMinimumWidth(
+        m_pixel->fontMetrics().horizontalAdvance(QStringLiteral("x 000, y 000: RGBA 255, 255")));
+    zoom->addSpacing(6);
+    zoom->addWidget(m_pixel, 1);
     connect(m_image, &BufferImageView::hovered, this,
             [this](int x, int y) { m_pixel->setText(x >= 0 ? describePixel(x, y) : QString()); });
     auto *texts = new QHBoxLayout;
     texts->addWidget(m_summary, 1);
-    texts->addWidget(m_pixel, 1);
     texts->addWidget(m_compareResult, 1);
     m_summary->setWordWrap(true);
     m_compareResult->setWordWrap(true);
@@ -149,6 +154,7 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     m_expectedResult->hide();
     layout->addWidget(m_expectedResult);
     layout->addLayout(top);
+    layout->addWidget(m_zoomBar);
     // The kernel's printf beside the buffer (a results dock is short: below it would be out of sight).
     m_printed = new QPlainTextEdit;
     m_printed->setObjectName(QStringLiteral("resultsPrintf"));
