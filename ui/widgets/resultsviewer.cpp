@@ -139,8 +139,13 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     auto *texts = new QHBoxLayout;
     texts->addWidget(m_summary, 1);
     texts->addWidget(m_compareResult, 1);
-    m_summary->setWordWrap(true);
-    m_compareResult->setWordWrap(true);
+    // One line each, whatever their length: a word-wrapped label asks its height for the narrowest width,
+    // and the dock (a scroll area under its minimum) then scrolled these very lines out of view.
+    for (QLabel *line : {m_summary, m_compareResult}) {
+        line->setWordWrap(false);
+        line->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        line->setMinimumWidth(1);
+    }
     m_table->setMinimumHeight(40);
 
     auto *layout = new QVBoxLayout(this);
