@@ -70,6 +70,10 @@ ImageShape parseImageShape(std::string_view text, ImageDim dim, std::string_view
 std::string formatImageShape(const ImageShape &shape, ImageDim dim);
 // The region of clEnqueueWriteImage/ReadImage: width, then height or layers, then depth or layers.
 std::vector<std::size_t> imageRegion(const ImageShape &shape, ImageDim dim);
+// How many sizes an image type has (the parts of imageSizeForm: 1 for image1d, 3 for image2d_array), and
+// the shape from those sizes in imageRegion's order (width first).
+std::size_t imageSizeCount(ImageDim dim);
+ImageShape imageShapeFromSizes(const std::vector<std::size_t> &sizes, ImageDim dim);
 
 // What a read-back image is: BufferData::image.
 struct ImageInfo

@@ -77,28 +77,12 @@ NpyArray readNpy(const ImageArg &image, std::string_view what)
     }
 }
 
-// The .npy shape of an image: (H, W, C) and the like, without C for packed formats.
+// The .npy shape of an image: (H, W, C) and the like, outermost first, without C for packed formats.
 std::vector<std::size_t> npyShape(ImageDim dim, const ImageShape &s, const ImageFormat &format)
 {
-    std::vector<std::size_t> shape;
-    switch (dim) {
-    case ImageDim::Image1D:
-    case ImageDim::Image1DBuffer:
-        shape = {s.width};
-        break;
-    case ImageDim::Image1DArray:
-        shape = {s.layers, s.width};
-        break;
-    case ImageDim::Image2D:
-        shape = {s.height, s.width};
-        break;
-    case ImageDim::Image2DArray:
-        shape = {s.layers, s.height, s.width};
-        break;
-    case ImageDim::Image3D:
-        shape = {s.depth, s.height, s.width};
-        break;
-    }
+    const std::vector<std::size_t> region = imageRegion(s, dim);
+    std::vector<std::size_t> shape(region.rbegin() + std::ptrdiff_t(region.size() - imageSizeCount(dim)),
+                                   region.rend());
     if (!isPackedType(format.type))
         shape.push_back(channelsStored(format));
     return shape;
@@ -116,8 +100,7 @@ std::string shapeText(const std::vector<std::size_t> &shape)
 std::optional<ImageShape> shapeFromNpy(std::vector<std::size_t> shape, const ImageArg &image)
 {
     const std::size_t channels = channelsStored(image.format);
-    const std::size_t spatial =
-        npyShape(image.dim, ImageShape{}, image.format).size() - (isPackedType(image.format.type) ? 0 : 1);
+    const std::size_t spatial = imageSizeCount(image.dim);
     if (shape.size() == spatial + 1 && !isPackedType(image.format.type)) {
         if (shape.back() != channels)
             return std::nullopt;
@@ -125,31 +108,8 @@ std::optional<ImageShape> shapeFromNpy(std::vector<std::size_t> shape, const Ima
     } else if (!(shape.size() == spatial && channels == 1)) {
         return std::nullopt;
     }
-    ImageShape s;
-    switch (image.dim) {
-    case ImageDim::Image1D:
-    case ImageDim::Image1DBuffer:
-        s.width = shape[0];
-        break;
-    case ImageDim::Image1DArray:
-        s.layers = shape[0];
-        s.width = shape[1];
-        break;
-    case ImageDim::Image2D:
-        s.height = shape[0];
-        s.width = shape[1];
-        break;
-    case ImageDim::Image2DArray:
-        s.layers = shape[0];
-        s.height = shape[1];
-        s.width = shape[2];
-        break;
-    case ImageDim::Image3D:
-        s.depth = shape[0];
-        s.height = shape[1];
-        s.width = shape[2];
-        break;
-    }
+    const ImageShape s =
+        imageShapeFromSizes(std::vector<std::size_t>(shape.rbegin(), shape.rend()), image.dim);
     if (s.pixels() == 0)
         return std::nullopt;
     return s;

@@ -273,7 +273,7 @@ ImageShape parseImageShape(std::string_view text, ImageDim dim, std::string_view
 {
     const std::vector<std::string_view> parts = splitOn(trimBlanks(text), 'x');
     const std::string_view form = imageSizeForm(dim);
-    const std::size_t wanted = std::size_t(std::count(form.begin(), form.end(), 'x')) + 1;
+    const std::size_t wanted = imageSizeCount(dim);
     std::vector<std::size_t> sizes;
     for (std::string_view p : parts) {
         const auto size = parseSize(trimBlanks(p));
@@ -284,43 +284,20 @@ ImageShape parseImageShape(std::string_view text, ImageDim dim, std::string_view
     if (sizes.size() != parts.size() || sizes.size() != wanted)
         failArgument(what, "an " + std::string(imageDimName(dim)) + " size is " + std::string(form) +
                                " (whole numbers of at least 1), not '" + std::string(trimBlanks(text)) + "'");
-    ImageShape s;
-    s.width = sizes[0];
-    switch (dim) {
-    case ImageDim::Image1D:
-    case ImageDim::Image1DBuffer:
-        break;
-    case ImageDim::Image1DArray:
-        s.layers = sizes[1];
-        break;
-    case ImageDim::Image2D:
-        s.height = sizes[1];
-        break;
-    case ImageDim::Image2DArray:
-        s.height = sizes[1];
-        s.layers = sizes[2];
-        break;
-    case ImageDim::Image3D:
-        s.height = sizes[1];
-        s.depth = sizes[2];
-        break;
-    }
     std::size_t pixels = 1;
     for (std::size_t v : sizes) {
         if (pixels > std::numeric_limits<std::size_t>::max() / v)
             failArgument(what, "image size " + std::string(trimBlanks(text)) + " is too large");
         pixels *= v;
     }
-    return s;
+    return imageShapeFromSizes(sizes, dim);
 }
 
 std::string formatImageShape(const ImageShape &shape, ImageDim dim)
 {
     const std::vector<std::size_t> region = imageRegion(shape, dim);
-    const std::string_view form = imageSizeForm(dim);
-    const std::size_t parts = std::size_t(std::count(form.begin(), form.end(), 'x')) + 1;
     std::string out = std::to_string(region[0]);
-    for (std::size_t i = 1; i < parts; ++i)
+    for (std::size_t i = 1; i < imageSizeCount(dim); ++i)
         out += "x" + std::to_string(region[i]);
     return out;
 }
@@ -341,6 +318,29 @@ std::vector<std::size_t> imageRegion(const ImageShape &shape, ImageDim dim)
         return {shape.width, shape.height, shape.depth};
     }
     return {shape.width, shape.height, 1};
+}
+
+std::size_t imageSizeCount(ImageDim dim)
+{
+    const std::string_view form = imageSizeForm(dim);
+    return std::size_t(std::count(form.begin(), form.end(), 'x')) + 1;
+}
+
+ImageShape imageShapeFromSizes(const std::vector<std::size_t> &sizes, ImageDim dim)
+{
+    // imageRegion's order: width, then height or layers, then depth or layers.
+    ImageShape s;
+    const auto at = [&](std::size_t i) { return i < sizes.size() ? sizes[i] : std::size_t(1); };
+    s.width = at(0);
+    if (dim == ImageDim::Image1DArray)
+        s.layers = at(1);
+    if (dim == ImageDim::Image2D || dim == ImageDim::Image2DArray || dim == ImageDim::Image3D)
+        s.height = at(1);
+    if (dim == ImageDim::Image2DArray)
+        s.layers = at(2);
+    if (dim == ImageDim::Image3D)
+        s.depth = at(2);
+    return s;
 }
 
 ImageInit parseImageInit(std::string_view text, std::string_view what)
