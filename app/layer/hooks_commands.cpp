@@ -41,7 +41,7 @@ void finishCommand(wire::CommandWire &c, cl_int result, cl_event *userEvent, cl_
         if (ev && userEvent && g_next->clRetainEvent(ev) != CL_SUCCESS)
             ev = nullptr;
         if (ev)
-            watchEvent(ev, c.id, c.queue);
+            watchEvent(ev, c.id, c.queue, c.hostStart + c.hostDuration);
     } else if (own) {
         g_next->clReleaseEvent(own);
     }

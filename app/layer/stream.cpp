@@ -92,16 +92,6 @@ bool sendAll(const unsigned char *data, std::size_t size, std::atomic<std::size_
     return true;
 }
 
-void putHeader(unsigned char *at, wire::Kind kind, std::size_t total)
-{
-    const auto size = static_cast<std::uint32_t>(total);
-    const auto k = static_cast<std::uint16_t>(kind);
-    const std::uint16_t zero = 0;
-    std::memcpy(at, &size, 4);
-    std::memcpy(at + 4, &k, 2);
-    std::memcpy(at + 6, &zero, 2);
-}
-
 // Polls the events the layer holds; sends the timestamps of finished ones and releases them. Per queue,
 // polling stops at the first command still running: later ones on an in-order queue cannot be done yet,
 // and the writer must not spend the program's CPU asking about every one of a long backlog.
@@ -161,7 +151,7 @@ void appendRecord(std::vector<unsigned char> &out, wire::Kind kind, std::size_t 
     out.resize(at + wire::kHeaderSize + payload);
     wire::Encoder e(out.data() + at + wire::kHeaderSize, payload);
     f(e);
-    putHeader(out.data() + at, kind, wire::kHeaderSize + e.size());
+    wire::putHeader(out.data() + at, kind, wire::kHeaderSize + e.size());
     out.resize(at + wire::kHeaderSize + e.size());
 }
 
@@ -418,7 +408,7 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
         s->droppedBytes += total;
         return;
     }
-    putHeader(s->active.data() + at, kind, wire::kHeaderSize + e.size());
+    wire::putHeader(s->active.data() + at, kind, wire::kHeaderSize + e.size());
     s->active.resize(at + wire::kHeaderSize + e.size());
     g_activeData.store(s->active.data(), std::memory_order_relaxed);
     g_activeSize.store(s->active.size(), std::memory_order_release);
@@ -426,9 +416,9 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
         s->wake.notify_one();
 }
 
-void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept
+void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue, std::uint64_t enqueuedNs) noexcept
 {
-    g_lastWatchedNs.store(nowNs(), std::memory_order_relaxed);
+    g_lastWatchedNs.store(enqueuedNs, std::memory_order_relaxed);
     Stream *s = g_stream;
     if (!s || g_broken.load(std::memory_order_relaxed)) {
         g_next->clReleaseEvent(event);

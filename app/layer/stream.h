@@ -55,7 +55,9 @@ template<typename F> void emit(wire::Kind kind, std::size_t payload, F &&encode)
 
 // Hands an event (that the layer owns one reference of) to the writer, which sends its timestamps as a
 // CommandTimes record for `command` once it has completed, and releases it. Events of one queue are
-// polled in order.
-void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue) noexcept;
+// polled in order. `enqueuedNs`: when the enqueue call returned (the writer reads events once no enqueue
+// came for a while).
+void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue,
+                std::uint64_t enqueuedNs) noexcept;
 
 } // namespace clscope::layer

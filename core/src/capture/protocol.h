@@ -126,6 +126,17 @@ private:
     bool m_overflow = false;
 };
 
+// Writes the header of a record of `total` bytes (header included) at `at`.
+inline void putHeader(unsigned char *at, Kind kind, std::size_t total)
+{
+    const auto size = static_cast<std::uint32_t>(total);
+    const auto k = static_cast<std::uint16_t>(kind);
+    const std::uint16_t zero = 0;
+    std::memcpy(at, &size, 4);
+    std::memcpy(at + 4, &k, 2);
+    std::memcpy(at + 6, &zero, 2);
+}
+
 // Bytes a string or blob field takes on the wire.
 inline constexpr std::size_t blobSize(std::size_t n)
 {

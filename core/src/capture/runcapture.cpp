@@ -30,13 +30,8 @@ public:
         fill(e);
         if (!e.ok())
             throw CaptureError("a record of the run did not fit its size (a bug)");
-        const auto total = static_cast<std::uint32_t>(w::kHeaderSize + e.size());
-        const auto k = static_cast<std::uint16_t>(kind);
-        const std::uint16_t zero = 0;
-        std::memcpy(m_bytes.data() + at, &total, 4);
-        std::memcpy(m_bytes.data() + at + 4, &k, 2);
-        std::memcpy(m_bytes.data() + at + 6, &zero, 2);
-        m_bytes.resize(at + total);
+        w::putHeader(m_bytes.data() + at, kind, w::kHeaderSize + e.size());
+        m_bytes.resize(at + w::kHeaderSize + e.size());
     }
     const std::vector<unsigned char> &bytes() const { return m_bytes; }
 
