@@ -60,28 +60,34 @@ namespace {
 const char *const kProgramKind = "clscopeProgramKind";
 const char *const kProgramFile = "clscopeProgramFile";
 
-// SPIR-V (whatever its name), or a file not named as a source with bytes no text has (a NUL within the
-// first 64 KiB): a program file, not a source.
-QString programFileKind(const QString &path)
+// The first `n` bytes of a file (fewer when it is shorter or cannot be read).
+QByteArray fileHead(const QString &path, qint64 n)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QByteArray head = file.read(64 * 1024);
-    const auto *bytes = reinterpret_cast<const unsigned char *>(head.constData());
-    if (isSpirv(std::span<const unsigned char>(bytes, std::size_t(head.size()))))
-        return QStringLiteral("il");
-    // A source with a stray NUL is a broken source (refused as text, saying where), not a binary.
+    return file.open(QIODevice::ReadOnly) ? file.read(n) : QByteArray();
+}
+
+bool spirvHead(const QByteArray &head)
+{
+    return isSpirv(std::span<const unsigned char>(reinterpret_cast<const unsigned char *>(head.constData()),
+                                                  std::size_t(head.size())));
+}
+
+// SPIR-V (whatever its name; its magic number is its first word), or a file not named as a source with bytes
+// no text has (a NUL within the first 64 KiB): a program file, not a source. A source with a stray NUL is a
+// broken source (refused as text, saying where), not a binary.
+bool isProgramFile(const QString &path)
+{
     static const QStringList kSourceSuffixes = {
         QStringLiteral("cl"), QStringLiteral("clh"), QStringLiteral("h"),  QStringLiteral("hpp"),
         QStringLiteral("c"),  QStringLiteral("cpp"), QStringLiteral("txt")};
-    if (kSourceSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive))
-        return {};
-    return head.contains('\0') ? QStringLiteral("binary") : QString();
+    const bool sourceName = kSourceSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive);
+    const QByteArray head = fileHead(path, sourceName ? 4 : 64 * 1024);
+    return spirvHead(head) || (!sourceName && head.contains('\0'));
 }
 } // namespace
 
-int EditorTabs::openProgramFile(const QString &path, const QString &kind)
+int EditorTabs::openProgramFile(const QString &path)
 {
     const QFileInfo info(path);
     if (!info.isFile()) {
@@ -90,7 +96,7 @@ int EditorTabs::openProgramFile(const QString &path, const QString &kind)
                              info.exists() ? tr("it is not a regular file") : tr("the file does not exist")));
         return -1;
     }
-    const bool il = kind == QStringLiteral("il");
+    const bool il = spirvHead(fileHead(path, 4));
     const QString absolute = info.absoluteFilePath();
     for (int i = 0; i < count(); ++i) {
         if (programFile(i) == absolute &&
@@ -153,8 +159,8 @@ bool EditorTabs::openFile(const QString &path)
         reportError(tr("Cannot open a file without a name"));
         return false;
     }
-    if (const QString kind = programFileKind(path); !kind.isEmpty())
-        return openProgramFile(path, kind) >= 0;
+    if (isProgramFile(path))
+        return openProgramFile(path) >= 0;
     const QString normalized = normalizedPath(path);
     const int existing = indexOfPath(normalized);
     if (existing >= 0) {

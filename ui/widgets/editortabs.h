@@ -46,10 +46,11 @@ public:
     // A .cl file (or any UTF-8 text) in an editor; SPIR-V (told by its magic number) and other binary files
     // in a program tab (openProgramFile).
     bool openFile(const QString &path);
-    // A program that is not OpenCL C, in a read-only tab that says what it is and how it is built: a device
-    // binary (`kind` "binary": clCreateProgramWithBinary, for every device of the build, as pyopencl's
-    // program.binaries) or SPIR-V ("il": clCreateProgramWithIL). Build builds the file as it is then.
-    int openProgramFile(const QString &path, const QString &kind);
+    // A program that is not OpenCL C, in a read-only tab that says what it is and how it is built: SPIR-V
+    // when its first word is SPIR-V's magic number (clCreateProgramWithIL), else a device binary
+    // (clCreateProgramWithBinary, for every device of the build, as pyopencl's program.binaries; NVIDIA's
+    // are PTX text). Build builds the file as it is then.
+    int openProgramFile(const QString &path);
     // The device's built-in kernels `names` (';'-separated, as CL_DEVICE_BUILT_IN_KERNELS lists them) as a
     // program tab: Build creates them with clCreateProgramWithBuiltInKernels.
     int openBuiltIns(const QString &names, const QString &deviceName);

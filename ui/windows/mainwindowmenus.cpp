@@ -70,13 +70,7 @@ void MainWindow::createFileMenu()
             tr("Program binaries and SPIR-V (*.bin *.spv *.ptx *.elf *.o);;All files (*)"));
         if (path.isEmpty())
             return;
-        QFile f(path);
-        QByteArray head;
-        if (f.open(QIODevice::ReadOnly))
-            head = f.read(8);
-        const auto *bytes = reinterpret_cast<const unsigned char *>(head.constData());
-        const bool il = isSpirv(std::span<const unsigned char>(bytes, std::size_t(head.size())));
-        if (m_editors->openProgramFile(path, il ? QStringLiteral("il") : QStringLiteral("binary")) >= 0)
+        if (m_editors->openProgramFile(path) >= 0)
             m_builds->buildCurrent();
     });
     file->addAction(tr("&Profile application…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
