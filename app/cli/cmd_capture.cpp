@@ -125,7 +125,14 @@ int runCapture(const CaptureOptions &o)
     if (!streamError.empty())
         std::cerr << "clscope-cli: the capture stopped early: " << streamError << '\n';
 
-    const CaptureSummary summary = CaptureReader(output).summary();
+    CaptureSummary summary;
+    try {
+        summary = CaptureReader(output).summary();
+    } catch (const CaptureError &e) {
+        // No capture to sum up (its file could not be made): the program's own exit status all the same.
+        std::cerr << "clscope-cli: " << e.what() << '\n';
+        return exitStatus;
+    }
     if (o.json) {
         std::cout << summaryJson(summary) << std::endl;
     } else {

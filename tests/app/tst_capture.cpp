@@ -171,6 +171,19 @@ private slots:
                 m_env, m_dir.path());
         QCOMPARE(missing.code, 127);
         QVERIFY(missing.err.contains("cannot run /nonexistent/program"));
+        // A capture file that cannot be made is said before the program runs (the file's tables are made
+        // later, while the program starts).
+        const QString marker = path(QStringLiteral("ran"));
+        const Run unwritable = run(cli(),
+                                   {QStringLiteral("capture"), QStringLiteral("-o"),
+                                    path(QStringLiteral("no/such/dir/x.clscope")), QStringLiteral("--"),
+                                    QStringLiteral("touch"), marker},
+                                   m_env, m_dir.path());
+        QCOMPARE(unwritable.code, 1);
+        QVERIFY2(unwritable.err.contains("cannot write the capture file") &&
+                     unwritable.err.contains("No such file or directory"),
+                 unwritable.err.constData());
+        QVERIFY(!QFile::exists(marker));
     }
 
     void captureInfo()

@@ -93,7 +93,8 @@ public:
         bool overwrite = true;            // false: only when the program's environment lacks it
     };
 
-    // Creates the file (replacing one that is there). Throws CaptureError.
+    // Creates the stream's socket and checks that the file can be written (replacing one that is there).
+    // Throws CaptureError.
     CaptureRecording(const std::string &output, const std::string &layer, const std::string &command,
                      const CaptureContents &contents);
     ~CaptureRecording();
@@ -106,6 +107,10 @@ public:
     int programFd() const { return m_programFd; }
     // After the program started: closes this process' copy of its end, so the stream ends with the program.
     void programStarted();
+    // Creates the capture file: its tables, the command and the layer. Throws CaptureError. A caller that
+    // opens the file while the program runs (the GUI) calls it before starting the program; otherwise
+    // record() does, while the program starts (the layer's stream waits in the socket meanwhile).
+    void createFile();
     // Reads the stream into the file until it ends (the program, and whatever inherited the socket, closed
     // it): after programExited, a descendant that still holds it gets two quiet seconds. Yields the CPU to
     // the program. Returns early, with error(), when the file cannot be written.
@@ -123,6 +128,8 @@ private:
     std::string m_output;
     std::unique_ptr<CaptureWriter> m_writer;
     std::string m_layer;
+    std::string m_command;
+    std::uint64_t m_startedNs = 0;
     CaptureContents m_contents;
     int m_fd = -1;        // ours
     int m_programFd = -1; // the program's end

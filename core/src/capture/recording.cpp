@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -84,6 +85,8 @@ CaptureRecording::CaptureRecording(const std::string &output, const std::string 
                                    const std::string &command, const CaptureContents &contents)
     : m_output(output)
     , m_layer(layer)
+    , m_command(command)
+    , m_startedNs(hostNowNs())
     , m_contents(contents)
 {
     for (std::int64_t l : contents.launches)
@@ -94,16 +97,28 @@ CaptureRecording::CaptureRecording(const std::string &output, const std::string 
         throw CaptureError(std::string("cannot create the capture socket: ") + std::strerror(errno));
     m_fd = fds[0];
     m_programFd = fds[1];
-    try {
-        m_writer = std::make_unique<CaptureWriter>(output);
-    } catch (...) {
+    // A file that cannot be written is said now, before the program runs; the tables are made later
+    // (createFile), while the program starts.
+    for (const char *suffix : {"", "-wal", "-shm"})
+        std::remove((output + suffix).c_str());
+    const int file = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (file < 0) {
+        const int err = errno;
         ::close(m_fd);
         ::close(m_programFd);
-        throw;
+        throw CaptureError("cannot write the capture file " + output + ": " + std::strerror(err));
     }
-    m_writer->setMeta("command", command);
-    m_writer->setMeta("layer", layer);
-    m_writer->setMeta("started_ns", std::to_string(hostNowNs()));
+    ::close(file);
+}
+
+void CaptureRecording::createFile()
+{
+    if (m_writer)
+        return;
+    m_writer = std::make_unique<CaptureWriter>(m_output);
+    m_writer->setMeta("command", m_command);
+    m_writer->setMeta("layer", m_layer);
+    m_writer->setMeta("started_ns", std::to_string(m_startedNs));
 }
 
 CaptureRecording::~CaptureRecording()
@@ -146,6 +161,14 @@ void CaptureRecording::record(const std::atomic<bool> &programExited)
     // The program comes first: on a machine with few cores the recorder yields to it and catches up from
     // the layer's buffer (which holds 256 MiB before anything is dropped).
     ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
+    try {
+        createFile();
+    } catch (const std::exception &e) {
+        m_error = e.what();
+        ::close(m_fd); // the layer stops sending; the program runs on
+        m_fd = -1;
+        return;
+    }
     std::vector<unsigned char> buffer(std::size_t(1) << 20);
     auto lastData = std::chrono::steady_clock::now();
     while (!m_stop.load()) {
