@@ -31,6 +31,7 @@ struct CaptureOptions
     std::string contents;
     std::uint64_t budget = 0;
     bool budgetGiven = false;
+    std::string timestamps = "all";
     bool json = false;
     std::vector<std::string> command;
 };
@@ -45,6 +46,12 @@ int runCapture(const CaptureOptions &o)
     for (std::int64_t l : o.launches)
         if (l < 0)
             throw CliFailure{ExitUsage, "--launch takes launch indices from 0, not " + std::to_string(l)};
+    CaptureTimestamps timestamps;
+    try {
+        timestamps = CaptureTimestamps::parse(o.timestamps);
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, std::string("--") + e.what()}; // "--timestamps: 'all', ..."
+    }
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     const std::string output =
@@ -58,7 +65,7 @@ int runCapture(const CaptureOptions &o)
     std::unique_ptr<CaptureRecording> recording;
     try {
         recording = std::make_unique<CaptureRecording>(output, findCaptureLayer(ec ? "" : self.parent_path()),
-                                                       joinCommandLine(o.command), contents);
+                                                       joinCommandLine(o.command), contents, timestamps);
     } catch (const CaptureError &e) {
         throw CliFailure{ExitFailed, e.what()};
     }
@@ -190,6 +197,10 @@ void addCaptureCommand(CLI::App &app, Action &action)
         "PYOPENCL_NO_CACHE=1, so that pyopencl programs are built from source and can be replayed)");
     sub->add_option("--budget", o->budget, "Bytes of contents to record at most")
         ->each([o](const std::string &) { o->budgetGiven = true; });
+    sub->add_option("--timestamps", o->timestamps,
+                    "Device times of the commands the program passed no event for: 'all' (default: an event "
+                    "of the layer's each), N (one in N of each thread's) or 'program' (none: only the "
+                    "program's own events)");
     sub->add_flag("--json", o->json, "Print the summary as one JSON document on stdout");
     sub->add_option("command", o->command, "-- PROGRAM [ARGS...]")->required();
     sub->positionals_at_end(false);

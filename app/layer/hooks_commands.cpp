@@ -1,16 +1,33 @@
 // Recording forwarders for enqueued commands. One template forwards every clEnqueue*: it passes an event
-// of the layer's own when the program passed none (so every command gets timestamps), sends a Command
-// record, and hands the event to the writer, which sends the timestamps once the command has finished.
+// of the layer's own when the program passed none (so every command gets timestamps; or one command in N,
+// or none, as CLSCOPE_CAPTURE_TIMESTAMPS asks), sends a Command record, and hands the event to the writer,
+// which sends the timestamps once the command has finished.
 // Kernel launches also read their buffer arguments before and after, when contents were asked for.
 #include "hookutil.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 
 namespace clscope::layer {
 
 namespace {
+
+// 1: an event of the layer's for every command the program passed none for; N: for one in N of a thread's;
+// 0: none. An event costs NVIDIA's driver about 8 us per launch (docs/benchmarks.md), the rest of the
+// layer well under one.
+std::uint32_t g_ownEventEvery = 1;
+
+bool takeOwnEvent() noexcept
+{
+    const std::uint32_t every = g_ownEventEvery;
+    if (every <= 1)
+        return every == 1;
+    thread_local std::uint32_t n = 0;
+    return n++ % every == 0;
+}
 
 std::uint64_t regionBytes(const size_t *region)
 {
@@ -61,7 +78,8 @@ template<typename R, typename... A> struct Enqueue<R(CL_API_CALL *)(A...)>
         cl_event *&eventArg = std::get<EventIdx>(args);
         cl_event *const userEvent = eventArg;
         cl_event own = nullptr;
-        if (!userEvent)
+        const bool takeOwn = !userEvent && takeOwnEvent();
+        if (takeOwn)
             eventArg = &own;
         cl_int localErr = CL_SUCCESS;
         if constexpr (!std::is_same_v<R, cl_int>) {
@@ -75,7 +93,9 @@ template<typename R, typename... A> struct Enqueue<R(CL_API_CALL *)(A...)>
             c.waitCount = static_cast<std::uint32_t>(std::get<EventIdx - 2>(args));
         Describe::describe(c, args);
         c.thread = threadId();
-        c.ownEvent = userEvent == nullptr;
+        c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program
+                                  : takeOwn ? wire::OwnEvent::Layer
+                                            : wire::OwnEvent::None);
         c.hostStart = nowNs();
         R r = std::apply(g_next->*Member, args);
         c.hostDuration = nowNs() - c.hostStart;
@@ -86,7 +106,7 @@ template<typename R, typename... A> struct Enqueue<R(CL_API_CALL *)(A...)>
         else
             code = *std::get<sizeof...(A) - 1>(args);
         finishCommand(c, code, userEvent, own);
-        if (!userEvent)
+        if (takeOwn)
             eventArg = nullptr;
         return r;
     }
@@ -226,13 +246,16 @@ cl_int launch(wire::CommandWire &c, cl_command_queue queue, cl_kernel kernel, cl
               const cl_event *wait, cl_event *userEvent, auto &&forward)
 {
     cl_event own = nullptr;
-    cl_event *eventArg = userEvent ? userEvent : &own;
     c.queue = h(queue);
     c.kernel = h(kernel);
     c.waitCount = nwait;
     c.thread = threadId();
-    c.ownEvent = userEvent == nullptr;
     if (!contentsConfig().enabled) {
+        const bool takeOwn = !userEvent && takeOwnEvent();
+        cl_event *eventArg = userEvent ? userEvent : takeOwn ? &own : nullptr;
+        c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program
+                                  : takeOwn ? wire::OwnEvent::Layer
+                                            : wire::OwnEvent::None);
         c.hostStart = nowNs();
         const cl_int r = forward(eventArg);
         c.hostDuration = nowNs() - c.hostStart;
@@ -251,6 +274,9 @@ cl_int launch(wire::CommandWire &c, cl_command_queue queue, cl_kernel kernel, cl
     } catch (...) {
         want = false;
     }
+    // With contents the layer always takes an event: the read after the launch waits for it.
+    cl_event *eventArg = userEvent ? userEvent : &own;
+    c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program : wire::OwnEvent::Layer);
     if (want)
         readContents(queue, index, args, 0, nwait, wait);
     c.hostStart = nowNs();
@@ -300,6 +326,17 @@ cl_int CL_API_CALL hEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait, 
 }
 
 } // namespace
+
+void loadTimestampsConfig()
+{
+    const char *env = std::getenv(wire::kEnvTimestamps);
+    if (!env || !*env || std::string_view(env) == "all")
+        g_ownEventEvery = 1;
+    else if (std::string_view(env) == "program")
+        g_ownEventEvery = 0;
+    else if (const unsigned long every = std::strtoul(env, nullptr, 10); every >= 1 && every <= UINT32_MAX)
+        g_ownEventEvery = std::uint32_t(every);
+}
 
 void installCommandHooks(cl_icd_dispatch &t, const cl_icd_dispatch &n)
 {

@@ -404,6 +404,7 @@ void installObjectHooks(cl_icd_dispatch &t, const cl_icd_dispatch &n)
 void installHooks(cl_icd_dispatch &table, const cl_icd_dispatch &next)
 {
     loadContentsConfig();
+    loadTimestampsConfig();
     installObjectHooks(table, next);
     installMemoryHooks(table, next);
     installProgramHooks(table, next);

@@ -72,6 +72,8 @@ struct ContentsConfig
 };
 const ContentsConfig &contentsConfig();
 void loadContentsConfig();
+// Which commands get an event of the layer's when the program passed none (wire::kEnvTimestamps).
+void loadTimestampsConfig();
 
 struct Tracked
 {

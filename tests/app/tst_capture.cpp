@@ -250,6 +250,10 @@ private slots:
             << QStringList{QStringLiteral("capture"), QStringLiteral("--contents"), QStringLiteral("some"),
                            QStringLiteral("--"), QStringLiteral("true")}
             << 2 << QStringLiteral("--contents takes 'all'");
+        QTest::newRow("timestamps other than all, program or N")
+            << QStringList{QStringLiteral("capture"), QStringLiteral("--timestamps"), QStringLiteral("0"),
+                           QStringLiteral("--"), QStringLiteral("true")}
+            << 2 << QStringLiteral("--timestamps: 'all', 'program' or N (one command in N), not '0'");
         QTest::newRow("info of a missing file")
             << QStringList{QStringLiteral("capture-info"), QStringLiteral("/nonexistent.clscope")} << 2
             << QStringLiteral("no such file");
@@ -271,6 +275,54 @@ private slots:
         QCOMPARE(r.code, code);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
+    // --timestamps: which commands the program passed no event for get one of the layer's. launchloop makes
+    // 1000 warm-up launches without events, then 1000 more, with its own events in the `events` mode.
+    void timestampsChoice_data()
+    {
+        QTest::addColumn<QString>("timestamps");
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("byOwnEvent"); // own_event|commands|timed
+        QTest::addColumn<QString>("summaryLine");
+        QTest::newRow("all") << QStringLiteral("all") << QStringLiteral("plain")
+                             << QStringLiteral("1|2000|2000") << QString();
+        QTest::newRow("one in 4") << QStringLiteral("4") << QStringLiteral("plain")
+                                  << QStringLiteral("1|500|500\n2|1500|0")
+                                  << QStringLiteral("and of 1 in 4 of the others (--timestamps 4)");
+        QTest::newRow("program, no events")
+            << QStringLiteral("program") << QStringLiteral("plain") << QStringLiteral("2|2000|0")
+            << QStringLiteral("only of commands the program passed an event for");
+        QTest::newRow("program, its own events")
+            << QStringLiteral("program") << QStringLiteral("events")
+            << QStringLiteral("0|1000|1000\n2|1000|0")
+            << QStringLiteral("only of commands the program passed an event for");
+    }
+
+    void timestampsChoice()
+    {
+        QFETCH(QString, timestamps);
+        QFETCH(QString, mode);
+        QFETCH(QString, byOwnEvent);
+        QFETCH(QString, summaryLine);
+        const QString file = path(QStringLiteral("timestamps.clscope"));
+        const Run r = run(cli(),
+                          {QStringLiteral("capture"), QStringLiteral("--timestamps"), timestamps,
+                           QStringLiteral("-o"), file, QStringLiteral("--"),
+                           QStringLiteral(CLSCOPE_CAPTURE_LAUNCHLOOP), QStringLiteral("1000"), mode},
+                          m_env, m_dir.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(sql(file, QStringLiteral("SELECT own_event, COUNT(*), COUNT(start_ns) FROM commands "
+                                          "GROUP BY own_event ORDER BY own_event")),
+                 byOwnEvent);
+        if (summaryLine.isEmpty())
+            QVERIFY2(!r.err.contains("device times:"), r.err.constData());
+        else
+            QVERIFY2(r.err.contains(summaryLine.toUtf8()), r.err.constData());
+        const Run info =
+            run(cli(), {QStringLiteral("capture-info"), file, QStringLiteral("--json")}, m_env, m_dir.path());
+        QCOMPARE(QJsonDocument::fromJson(info.out).object().value(QStringLiteral("timestamps")).toString(),
+                 timestamps);
     }
 
     // The recorder goes away while the program enqueues: the program runs on to its normal end.

@@ -72,6 +72,17 @@ struct CaptureContents
     bool any() const { return all || !kernels.empty() || !launches.empty(); }
 };
 
+// Which commands the program passed no event for get device timestamps (an event of the layer's each):
+// every one (1, the default), one in N of each thread's, or none (0: only the program's own events time
+// commands). An event costs some drivers more than the rest of the layer: NVIDIA's about 8 us per launch.
+struct CaptureTimestamps
+{
+    std::uint32_t every = 1;
+    // "all", "program" or N; throws CaptureError for anything else.
+    static CaptureTimestamps parse(const std::string &text);
+    std::string text() const; // as parse takes it
+};
+
 // The command as a shell would take it back: words with spaces or quotes in single quotes.
 std::string joinCommandLine(const std::vector<std::string> &args);
 
@@ -96,7 +107,7 @@ public:
     // Creates the stream's socket and checks that the file can be written (replacing one that is there).
     // Throws CaptureError.
     CaptureRecording(const std::string &output, const std::string &layer, const std::string &command,
-                     const CaptureContents &contents);
+                     const CaptureContents &contents, CaptureTimestamps timestamps = {});
     ~CaptureRecording();
     CaptureRecording(const CaptureRecording &) = delete;
     CaptureRecording &operator=(const CaptureRecording &) = delete;
@@ -129,6 +140,7 @@ private:
     std::unique_ptr<CaptureWriter> m_writer;
     std::string m_layer;
     std::string m_command;
+    CaptureTimestamps m_timestamps;
     std::uint64_t m_startedNs = 0;
     CaptureContents m_contents;
     int m_fd = -1;        // ours
@@ -176,6 +188,7 @@ struct CaptureSummary
     std::uint64_t memObjects = 0;
     std::uint64_t droppedRecords = 0;
     std::uint64_t contents = 0;                  // launch argument contents recorded
+    std::string timestamps = "all";              // CaptureTimestamps::text() of the capture
     std::vector<CaptureKernelTotal> kernels;     // by total device time, longest first
     std::vector<CaptureTransferTotal> transfers; // by type
     std::vector<CaptureContextMemory> memory;    // per context

@@ -50,6 +50,13 @@ enum class ArgKind : std::uint8_t { Value = 1, Mem, Local, Svm, Sampler, NullMem
 enum class ContentState : std::uint8_t { Captured = 0, OverBudget, NotABuffer, ReadFailed };
 
 // Fixed fields of a Command record, in wire order.
+// CommandWire::ownEvent and the capture's commands.own_event.
+enum class OwnEvent : std::uint8_t {
+    Program = 0, // the program's own event (its timestamps)
+    Layer = 1,   // the program passed none; the layer used one of its own and released it
+    None = 2,    // the program passed none and the layer took none (--timestamps): no device times
+};
+
 struct CommandWire
 {
     std::uint64_t id = 0;     // the layer's command number (CommandTimes refer to it)
@@ -67,7 +74,7 @@ struct CommandWire
     std::uint64_t mem2 = 0; // destination of copies
     std::uint32_t waitCount = 0;
     std::uint8_t blocking = 0;
-    std::uint8_t ownEvent = 0; // the app passed no event: the layer used one of its own
+    std::uint8_t ownEvent = 0; // OwnEvent: whose event timed the command
     std::uint32_t thread = 0;
     std::uint64_t hostStart = 0;
     std::uint64_t hostDuration = 0;
@@ -207,5 +214,8 @@ inline constexpr const char *kEnvKernels = "CLSCOPE_CAPTURE_KERNELS";   // "a,b"
 inline constexpr const char *kEnvLaunches = "CLSCOPE_CAPTURE_LAUNCHES"; // "0,5": contents of these launches
 inline constexpr const char *kEnvBudget = "CLSCOPE_CAPTURE_BUDGET";     // bytes of contents at most
 inline constexpr const char *kEnvBuffer = "CLSCOPE_CAPTURE_BUFFER"; // bytes the layer buffers before dropping
+// Which commands the program passed no event for get one of the layer's: "all" (unset), "program" (none: only
+// the program's own events time commands), or a number N (one in N, counted per thread).
+inline constexpr const char *kEnvTimestamps = "CLSCOPE_CAPTURE_TIMESTAMPS";
 
 } // namespace clscope::capture::wire

@@ -99,6 +99,8 @@ CaptureSummary CaptureReader::summary() const
     const Db &db = d->db;
     CaptureSummary s;
     s.program = meta(db, "command");
+    if (const std::string t = meta(db, "timestamps"); !t.empty())
+        s.timestamps = t;
     const std::string exit = meta(db, "exit_status");
     if (!exit.empty())
         s.exitStatus = std::stoi(exit);
@@ -319,6 +321,11 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
         out << "the program did not shut OpenCL down cleanly: the capture ends where the program stopped\n";
     if (s.contents)
         out << "buffer contents recorded: " << s.contents << '\n';
+    if (s.timestamps == "program")
+        out << "device times: only of commands the program passed an event for (--timestamps program)\n";
+    else if (s.timestamps != "all")
+        out << "device times: of commands the program passed an event for, and of 1 in " << s.timestamps
+            << " of the others (--timestamps " << s.timestamps << "); totals below are over those\n";
     if (!s.kernels.empty()) {
         out << "kernels by total device time:\n";
         for (const CaptureKernelTotal &k : s.kernels)
@@ -353,6 +360,7 @@ std::string summaryJson(const CaptureSummary &s, int indent)
     j["mem_objects"] = s.memObjects;
     j["dropped_records"] = s.droppedRecords;
     j["contents"] = s.contents;
+    j["timestamps"] = s.timestamps;
     j["kernels"] = nlohmann::ordered_json::array();
     for (const CaptureKernelTotal &k : s.kernels)
         j["kernels"].push_back({{"name", k.name}, {"launches", k.launches}, {"total_ns", k.totalNs}});

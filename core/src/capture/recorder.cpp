@@ -41,7 +41,7 @@ void CaptureWriter::Impl::insertCommand(const WaitingCommand &w, const std::uint
     t.launches += w.launch >= 0;
     if (times)
         addTime(key, times);
-    else {
+    else if (c.ownEvent != std::uint8_t(w::OwnEvent::None)) { // its timestamps may still come
         commandRows[c.id] = lastId();
         rowTotals[c.id] = key;
     }

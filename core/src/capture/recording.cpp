@@ -6,6 +6,7 @@
 #include "protocol.h"
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -61,6 +62,24 @@ std::string joinCommandLine(const std::vector<std::string> &args)
     return s;
 }
 
+CaptureTimestamps CaptureTimestamps::parse(const std::string &text)
+{
+    if (text == "all")
+        return {1};
+    if (text == "program")
+        return {0};
+    std::uint32_t every = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), every);
+    if (ec != std::errc() || end != text.data() + text.size() || every == 0)
+        throw CaptureError("timestamps: 'all', 'program' or N (one command in N), not '" + text + "'");
+    return {every};
+}
+
+std::string CaptureTimestamps::text() const
+{
+    return every == 1 ? "all" : every == 0 ? "program" : std::to_string(every);
+}
+
 std::string findCaptureLayer(const std::string &executableDir)
 {
     if (const char *env = std::getenv("CLSCOPE_LAYER"); env && *env)
@@ -82,10 +101,12 @@ std::string findCaptureLayer(const std::string &executableDir)
 }
 
 CaptureRecording::CaptureRecording(const std::string &output, const std::string &layer,
-                                   const std::string &command, const CaptureContents &contents)
+                                   const std::string &command, const CaptureContents &contents,
+                                   CaptureTimestamps timestamps)
     : m_output(output)
     , m_layer(layer)
     , m_command(command)
+    , m_timestamps(timestamps)
     , m_startedNs(hostNowNs())
     , m_contents(contents)
 {
@@ -119,6 +140,7 @@ void CaptureRecording::createFile()
     m_writer->setMeta("command", m_command);
     m_writer->setMeta("layer", m_layer);
     m_writer->setMeta("started_ns", std::to_string(m_startedNs));
+    m_writer->setMeta("timestamps", m_timestamps.text());
 }
 
 CaptureRecording::~CaptureRecording()
@@ -146,6 +168,7 @@ std::vector<CaptureRecording::Variable> CaptureRecording::environment(const std:
     // the driver a binary instead (it rebuilds from source with the cache off).
     if (m_contents.any())
         env.push_back({"PYOPENCL_NO_CACHE", "1", false});
+    env.push_back({wire::kEnvTimestamps, m_timestamps.text()});
     return env;
 }
 

@@ -382,8 +382,8 @@ void CaptureWriter::Impl::record(w::Kind kind, w::Decoder &in)
                 }
             }
         }
-        if (w.c.result != CL_SUCCESS) {
-            insertCommand(w, nullptr, 0);
+        if (w.c.result != CL_SUCCESS || w.c.ownEvent == std::uint8_t(w::OwnEvent::None)) {
+            insertCommand(w, nullptr, 0); // no timestamps will come
         } else {
             // Written once its timestamps arrive (one insert instead of an insert and an update), or
             // without them when they are late.

@@ -5,6 +5,8 @@
  *   plain        no profiling, no events (the default)
  *   profiling    a queue with CL_QUEUE_PROFILING_ENABLE, no events
  *   events       that queue and an event per launch, released at once
+ *   events-held  that queue and an event per launch, all held until the loop ends, then released
+ *   events-noprof  an event per launch, released at once, on a queue without profiling
  *   events-poll  that queue and an event per launch, handed to a second thread that asks each one's status
  *                and its four timestamps once it is complete and then releases it, as the layer's writer
  * Usage: launchloop N [plain|profiling|events|events-poll] */
@@ -77,10 +79,14 @@ int main(int argc, char **argv)
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     check(err, "clCreateContext");
     const char *mode = argc > 2 ? argv[2] : "plain";
-    const int events = strcmp(mode, "events") == 0, poll = strcmp(mode, "events-poll") == 0;
-    const int profile = events || poll || strcmp(mode, "profiling") == 0;
-    if (!profile && strcmp(mode, "plain") != 0) {
-        fprintf(stderr, "launchloop: unknown mode %s (plain, profiling, events, events-poll)\n", mode);
+    const int noprof = strcmp(mode, "events-noprof") == 0, held = strcmp(mode, "events-held") == 0;
+    const int events = strcmp(mode, "events") == 0 || noprof, poll = strcmp(mode, "events-poll") == 0;
+    const int profile = (events && !noprof) || held || poll || strcmp(mode, "profiling") == 0;
+    if (!profile && !noprof && strcmp(mode, "plain") != 0) {
+        fprintf(stderr,
+                "launchloop: unknown mode %s (plain, profiling, events, events-held, events-noprof, "
+                "events-poll)\n",
+                mode);
         return 2;
     }
     const cl_queue_properties profiling[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
@@ -97,6 +103,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < 1000; ++i) /* warm up */
         check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "warm-up");
     check(clFinish(queue), "clFinish");
+    cl_event *kept = held ? malloc(sizeof(cl_event) * (size_t)n) : NULL;
+    if (held && !kept) {
+        fprintf(stderr, "launchloop: no memory for %ld events\n", n);
+        return 2;
+    }
     pthread_t thread;
     if (poll && pthread_create(&thread, NULL, poller, NULL) != 0) {
         fprintf(stderr, "launchloop: no polling thread\n");
@@ -109,10 +120,12 @@ int main(int argc, char **argv)
             while (produced - __atomic_load_n(&consumed, __ATOMIC_ACQUIRE) >= kRing)
                 ;
         check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL,
-                                     events || poll ? &event : NULL),
+                                     events || poll || held ? &event : NULL),
               "clEnqueueNDRangeKernel");
         if (events)
             clReleaseEvent(event);
+        if (held)
+            kept[i] = event;
         if (poll) {
             ring[produced % kRing] = event;
             __atomic_store_n(&produced, produced + 1, __ATOMIC_RELEASE);
@@ -121,6 +134,11 @@ int main(int argc, char **argv)
     const double t1 = nowNs();
     check(clFinish(queue), "clFinish");
     const double t2 = nowNs();
+    if (held) {
+        for (long i = 0; i < n; ++i)
+            clReleaseEvent(kept[i]);
+        free(kept);
+    }
     if (poll) {
         stop = 1;
         pthread_join(thread, NULL);

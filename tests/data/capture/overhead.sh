@@ -1,9 +1,10 @@
 #!/bin/sh
 # The capture-overhead figures of docs/benchmarks.md, on any machine: launchloop (100,000 launches of an
 # empty kernel) plain and under `clscope-cli capture`, alternated ROUNDS times; then 1,000,000 launches
-# under capture and the time capture-info takes to summarise them (launchloop's profiling, events and
-# events-poll modes do each part of what the layer asks of the driver, without it); then clpeak --kernel-latency plain and
-# under capture when CLPEAK names a clpeak binary. Usage: overhead.sh CLI LAUNCHLOOP OUT [ROUNDS]
+# under capture and the time capture-info takes to summarise them (launchloop's profiling, events,
+# events-held, events-noprof and events-poll modes do each part of what the layer asks of the driver, without
+# it; TIMESTAMPS, e.g. "64 program", adds captures with --timestamps of each); then clpeak --kernel-latency
+# plain and under capture when CLPEAK names a clpeak binary. Usage: overhead.sh CLI LAUNCHLOOP OUT [ROUNDS]
 set -u
 cli=$1
 loop=$2
@@ -16,10 +17,18 @@ mkdir -p "$out"
   while [ $i -lt "$rounds" ]; do
     echo "plain $("$loop" 100000)"
     # What each part of the layer's request costs the driver, without the layer.
-    for mode in profiling events events-poll; do
+    for mode in profiling events events-held events-noprof events-poll; do
       echo "$mode $("$loop" 100000 "$mode")"
     done
     echo "capture $("$cli" capture -o "$out/loop.clscope" -- "$loop" 100000 2>/dev/null)"
+    for ts in ${TIMESTAMPS:-}; do
+      echo "capture --timestamps $ts $("$cli" capture --timestamps "$ts" -o "$out/loop.clscope" -- "$loop" 100000 \
+        2>/dev/null)"
+      if command -v python3 > /dev/null; then
+        echo "layer-only --timestamps $ts $(CLSCOPE_CAPTURE_TIMESTAMPS=$ts python3 "$(dirname "$0")/drain.py" \
+          "$(dirname "$cli")/libclscope-layer.so" "$loop" 100000 2>/dev/null)"
+      fi
+    done
     # The layer alone: its stream drained by a script, no recorder (needs python3).
     if command -v python3 > /dev/null; then
       echo "layer-only $(python3 "$(dirname "$0")/drain.py" "$(dirname "$cli")/libclscope-layer.so" "$loop" 100000 2>/dev/null)"
