@@ -323,6 +323,9 @@ private slots:
             run(cli(), {QStringLiteral("capture-info"), file, QStringLiteral("--json")}, m_env, m_dir.path());
         QCOMPARE(QJsonDocument::fromJson(info.out).object().value(QStringLiteral("timestamps")).toString(),
                  timestamps);
+        // One file: the capture leaves its journal mode at DELETE, so readers make no -wal or -shm beside it.
+        QVERIFY(!QFile::exists(file + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(file + QStringLiteral("-shm")));
     }
 
     // The recorder goes away while the program enqueues: the program runs on to its normal end.

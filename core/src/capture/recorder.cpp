@@ -132,7 +132,18 @@ void CaptureWriter::finish()
     d->writeTotals();
     d->insMeta.bind(1, "truncated_bytes").bind(2, std::to_string(d->truncated)).run();
     d->commit();
-    d->db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
+    // Back to a rollback journal: the WAL goes into the file and away, and the readers that open it read-only
+    // afterwards (capture-info, the GUI) leave no -wal and -shm files beside it. A reader that has it open
+    // now (the GUI while the program ran) keeps it in WAL mode: then the WAL is only emptied.
+    // (SQLite answers the mode it is in: "wal" when it could not change, or an error when busy.)
+    bool changed = false;
+    try {
+        Stmt mode(d->db, "PRAGMA journal_mode=DELETE");
+        changed = mode.step() && mode.text(0) == "delete";
+    } catch (const CaptureError &) {
+    }
+    if (!changed)
+        d->db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
 }
 
 std::uint64_t CaptureWriter::records() const
