@@ -83,7 +83,8 @@ private slots:
         QVERIFY2(captured.err.startsWith(plain.err), captured.err.constData());
         QVERIFY2(captured.err.contains("capture written to"), captured.err.constData());
 
-        QCOMPARE(sql(file, QStringLiteral("PRAGMA user_version")), QStringLiteral("1"));
+        QCOMPARE(sql(file, QStringLiteral("PRAGMA user_version")),
+                 QString::number(clscope::kCaptureSchemaVersion));
         QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM devices")).toInt() >= 1);
         QVERIFY(sql(file, QStringLiteral("SELECT COUNT(*) FROM program_sources")).toInt() >= 1);
         QCOMPARE(
@@ -285,18 +286,19 @@ private slots:
         QTest::addColumn<QString>("mode");
         QTest::addColumn<QString>("byOwnEvent"); // own_event|commands|timed
         QTest::addColumn<QString>("summaryLine");
+        QTest::addColumn<int>("timedLaunches"); // capture-info's kernels[0].timed
         QTest::newRow("all") << QStringLiteral("all") << QStringLiteral("plain")
-                             << QStringLiteral("1|2000|2000") << QString();
+                             << QStringLiteral("1|2000|2000") << QString() << 2000;
         QTest::newRow("one in 4") << QStringLiteral("4") << QStringLiteral("plain")
                                   << QStringLiteral("1|500|500\n2|1500|0")
-                                  << QStringLiteral("and of 1 in 4 of the others (--timestamps 4)");
+                                  << QStringLiteral("and of 1 in 4 of the others (--timestamps 4)") << 500;
         QTest::newRow("program, no events")
             << QStringLiteral("program") << QStringLiteral("plain") << QStringLiteral("2|2000|0")
-            << QStringLiteral("only of commands the program passed an event for");
+            << QStringLiteral("only of commands the program passed an event for") << 0;
         QTest::newRow("program, its own events")
             << QStringLiteral("program") << QStringLiteral("events")
             << QStringLiteral("0|1000|1000\n2|1000|0")
-            << QStringLiteral("only of commands the program passed an event for");
+            << QStringLiteral("only of commands the program passed an event for") << 1000;
     }
 
     void timestampsChoice()
@@ -305,6 +307,7 @@ private slots:
         QFETCH(QString, mode);
         QFETCH(QString, byOwnEvent);
         QFETCH(QString, summaryLine);
+        QFETCH(int, timedLaunches);
         const QString file = path(QStringLiteral("timestamps.clscope"));
         const Run r = run(cli(),
                           {QStringLiteral("capture"), QStringLiteral("--timestamps"), timestamps,
@@ -321,11 +324,34 @@ private slots:
             QVERIFY2(r.err.contains(summaryLine.toUtf8()), r.err.constData());
         const Run info =
             run(cli(), {QStringLiteral("capture-info"), file, QStringLiteral("--json")}, m_env, m_dir.path());
-        QCOMPARE(QJsonDocument::fromJson(info.out).object().value(QStringLiteral("timestamps")).toString(),
-                 timestamps);
+        const QJsonObject summary = QJsonDocument::fromJson(info.out).object();
+        QCOMPARE(summary.value(QStringLiteral("timestamps")).toString(), timestamps);
+        const QJsonObject kernel = summary.value(QStringLiteral("kernels")).toArray().at(0).toObject();
+        QCOMPARE(kernel.value(QStringLiteral("launches")).toInt(), 2000);
+        QCOMPARE(kernel.value(QStringLiteral("timed")).toInt(), timedLaunches);
+        if (timedLaunches < 2000) // the text says the time is over the timed launches
+            QVERIFY2(r.err.contains(QStringLiteral(" over the %1 timed").arg(timedLaunches).toUtf8()),
+                     r.err.constData());
         // One file: the capture leaves its journal mode at DELETE, so readers make no -wal or -shm beside it.
         QVERIFY(!QFile::exists(file + QStringLiteral("-wal")));
         QVERIFY(!QFile::exists(file + QStringLiteral("-shm")));
+        if (timestamps == QStringLiteral("all")) {
+            // A capture from before command_totals had `timed` (its layer timed every command): read as such.
+            sql(file, QStringLiteral("ALTER TABLE command_totals DROP COLUMN timed"));
+            QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('command_totals') "
+                                              "WHERE name = 'timed'")),
+                     QStringLiteral("0"));
+            const Run old = run(cli(), {QStringLiteral("capture-info"), file, QStringLiteral("--json")},
+                                m_env, m_dir.path());
+            QCOMPARE(old.code, 0);
+            const QJsonObject oldKernel = QJsonDocument::fromJson(old.out)
+                                              .object()
+                                              .value(QStringLiteral("kernels"))
+                                              .toArray()
+                                              .at(0)
+                                              .toObject();
+            QCOMPARE(oldKernel.value(QStringLiteral("timed")).toInt(), 2000);
+        }
     }
 
     // The recorder goes away while the program enqueues: the program runs on to its normal end.

@@ -384,6 +384,29 @@ private slots:
         QCOMPARE(part<EditorTabs>(*m_window)->count(), before + 1); // the source is there to read
     }
 
+    // Device times as the dialog chose them reach the layer: with only the program's own events the capture
+    // says so, and demo.py's launch keeps its device time (pyopencl passes an event to every enqueue).
+    void deviceTimesChoice()
+    {
+        ProfileDialog dialog;
+        ProfileSettings chosen =
+            settingsFor(kExamples + QStringLiteral("/demo.py"), QStringLiteral("untimed.clscope"),
+                        ProfileSettings::Contents::None);
+        chosen.timestampEvery = 16;
+        dialog.setSettings(chosen);
+        QCOMPARE(dialog.settings().timestampEvery, 16u);
+        chosen.timestampEvery = 0;
+        dialog.setSettings(chosen);
+        const ProfileSettings s = dialog.settings();
+        QCOMPARE(s.timestampEvery, 0u);
+        QVERIFY(profileToEnd(s));
+        const clscope::CaptureSummary summary = clscope::CaptureReader(s.output.toStdString()).summary();
+        QCOMPARE(summary.timestamps, std::string("program"));
+        QCOMPARE(summary.launches, std::uint64_t(1));
+        QCOMPARE(summary.kernels.size(), std::size_t(1));
+        QVERIFY(summary.kernels.front().totalNs > 0);
+    }
+
     // The program sees OpenCL as the user has it: variables the window set for itself (its private vendors
     // folder with Oclgrind, OCLGRIND_LOG) are not passed on; the user's own Environment lines are. A program
     // without OpenCL is said to be one.

@@ -347,8 +347,12 @@ void CaptureDock::fillKernels(const CaptureSnapshot &s)
         const int row = int(i);
         m_kernels->setItem(row, 0, new QTableWidgetItem(qs(k.name)));
         m_kernels->setItem(row, 1, numberItem(double(k.launches), QLocale().toString(k.launches)));
-        m_kernels->setItem(row, 2, numberItem(double(k.totalNs), durationText(double(k.totalNs))));
-        const double mean = k.launches ? double(k.totalNs) / double(k.launches) : 0;
+        // With capture --timestamps N or program, the time is of the timed launches, and so is the mean.
+        QString time = durationText(double(k.totalNs));
+        if (k.timed < k.launches)
+            time += tr(" (%1 timed)").arg(QLocale().toString(k.timed));
+        m_kernels->setItem(row, 2, numberItem(double(k.totalNs), time));
+        const double mean = k.timed ? double(k.totalNs) / double(k.timed) : 0;
         m_kernels->setItem(row, 3, numberItem(mean, durationText(mean)));
         const double share = total ? 100.0 * double(k.totalNs) / double(total) : 0;
         m_kernels->setItem(row, 4, numberItem(share, QStringLiteral("%1 %").arg(share, 0, 'f', 1)));

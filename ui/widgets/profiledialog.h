@@ -25,7 +25,10 @@ struct ProfileSettings
     enum class Contents { None, Kernels, All } contents = Contents::None;
     QStringList kernels;
     quint64 budgetBytes = 256ull << 20; // for All
-    QString output;                     // the capture file
+    // Device times of the commands the program passed no event for (CaptureTimestamps::every): 1 every
+    // one, N one in N, 0 none (only the program's own events).
+    quint32 timestampEvery = 1;
+    QString output; // the capture file
 
     // The settings last used for this program (QSettings), or the defaults for it.
     static ProfileSettings remembered(const QString &program);
@@ -52,6 +55,7 @@ public:
 private:
     void onProgramEdited();
     void updateContents();
+    void updateTimestamps();
 
     QLineEdit *m_program;
     QLineEdit *m_arguments;
@@ -60,6 +64,8 @@ private:
     QComboBox *m_contents;
     QLineEdit *m_kernels;
     QSpinBox *m_budget;
+    QComboBox *m_timestamps;
+    QSpinBox *m_sampleEvery;
     QLineEdit *m_output;
     QLabel *m_error;
     QString m_loadedFor;

@@ -117,8 +117,9 @@ bool CaptureCoordinator::profile(const ProfileSettings &s)
     QDir().mkpath(QFileInfo(s.output).absolutePath());
     try {
         const std::string layer = findCaptureLayer(QCoreApplication::applicationDirPath().toStdString());
-        m_recording = std::make_shared<CaptureRecording>(s.output.toStdString(), layer,
-                                                         joinCommandLine(command), contents);
+        m_recording =
+            std::make_shared<CaptureRecording>(s.output.toStdString(), layer, joinCommandLine(command),
+                                               contents, CaptureTimestamps{s.timestampEvery});
         m_recording->createFile(); // before the program: the timeline opens the file while it runs
     } catch (const std::exception &e) {
         return refuse(qs(e.what()));

@@ -156,7 +156,8 @@ struct CaptureKernelTotal
 {
     std::string name;
     std::uint64_t launches = 0;
-    std::uint64_t totalNs = 0; // device time, end - start
+    std::uint64_t totalNs = 0; // device time, end - start, of the timed launches
+    std::uint64_t timed = 0;   // launches with device times (all but with capture --timestamps N or program)
 };
 
 struct CaptureTransferTotal
@@ -164,7 +165,8 @@ struct CaptureTransferTotal
     std::string type; // "read", "write", "copy", "fill", "map", "migrate"
     std::uint64_t count = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t totalNs = 0;
+    std::uint64_t totalNs = 0; // of the timed commands
+    std::uint64_t timed = 0;
 };
 
 struct CaptureContextMemory

@@ -213,8 +213,10 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         g.failed += !resultNull && result != 0;
         if (ok) {
             g.bytes += std::uint64_t(q.i64(Bytes));
-            if (!startNull && !endNull && end >= start && start > 0)
+            if (!startNull && !endNull && end >= start && start > 0) {
                 g.deviceNs += std::uint64_t(end - start);
+                ++g.timed;
+            }
         }
 
         const std::string_view typeName = q.view(TypeName);

@@ -89,6 +89,8 @@ CaptureReader::CaptureReader(const std::string &path)
         throw CaptureError("cannot read " + path + ": not a CLScope capture of schema version " +
                            std::to_string(kCaptureSchemaVersion) + " (found " + std::to_string(version) +
                            ")");
+    Stmt timed(d->db, "SELECT COUNT(*) FROM pragma_table_info('command_totals') WHERE name = 'timed'");
+    d->totalsTimed = timed.step() && timed.i64(0) > 0;
 }
 
 CaptureReader::~CaptureReader() = default;
@@ -123,10 +125,16 @@ CaptureSummary CaptureReader::summary() const
         std::vector<CommandScan::Group> groups;
         std::uint64_t apiCalls = count(db, "SELECT COUNT(*) FROM api_calls");
         if (meta(db, "command_totals") == "1") {
-            Stmt q(db, "SELECT type, kernel, launches, count, bytes, device_ns, failed FROM command_totals");
+            // Files from before `timed` was added: their layer timed every command (the count stands for it).
+            Stmt q(db, d->totalsTimed
+                           ? "SELECT type, kernel, launches, count, bytes, device_ns, failed, timed "
+                             "FROM command_totals"
+                           : "SELECT type, kernel, launches, count, bytes, device_ns, failed, count "
+                             "FROM command_totals");
             while (q.step())
                 groups.push_back({q.i64(0), q.i64(1), std::uint64_t(q.i64(2)), std::uint64_t(q.i64(3)),
-                                  std::uint64_t(q.i64(6)), std::uint64_t(q.i64(4)), std::uint64_t(q.i64(5))});
+                                  std::uint64_t(q.i64(6)), std::uint64_t(q.i64(4)), std::uint64_t(q.i64(5)),
+                                  std::uint64_t(q.i64(7))});
         } else {
             groups = d->commands().groups;
         }
@@ -141,6 +149,7 @@ CaptureSummary CaptureReader::summary() const
                 k.name = name;
                 k.launches += g.launches;
                 k.totalNs += g.deviceNs;
+                k.timed += g.timed;
             }
             const CommandRecord::Type t = recordType(g.type);
             if (!isTransfer(t))
@@ -150,6 +159,7 @@ CaptureSummary CaptureReader::summary() const
             tt.count += g.count;
             tt.bytes += g.bytes;
             tt.totalNs += g.deviceNs;
+            tt.timed += g.timed;
         }
         s.apiCalls = apiCalls + s.commands + failed;
         for (auto &[name, k] : kernels)
@@ -328,15 +338,25 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
             << " of the others (--timestamps " << s.timestamps << "); totals below are over those\n";
     if (!s.kernels.empty()) {
         out << "kernels by total device time:\n";
-        for (const CaptureKernelTotal &k : s.kernels)
+        for (const CaptureKernelTotal &k : s.kernels) {
             out << "  " << k.name << ": " << k.launches << " launches, "
-                << formatNanoseconds(double(k.totalNs)) << '\n';
+                << formatNanoseconds(double(k.totalNs));
+            if (k.timed < k.launches)
+                out << " over the " << k.timed << " timed"
+                    << (k.timed ? " (mean " + formatNanoseconds(double(k.totalNs) / double(k.timed)) + ")"
+                                : "");
+            out << '\n';
+        }
     }
     if (!s.transfers.empty()) {
         out << "transfers:\n";
-        for (const CaptureTransferTotal &t : s.transfers)
+        for (const CaptureTransferTotal &t : s.transfers) {
             out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, "
-                << formatNanoseconds(double(t.totalNs)) << '\n';
+                << formatNanoseconds(double(t.totalNs));
+            if (t.timed < t.count)
+                out << " over the " << t.timed << " timed";
+            out << '\n';
+        }
     }
     if (!s.memory.empty()) {
         out << "peak device memory:\n";
@@ -363,11 +383,15 @@ std::string summaryJson(const CaptureSummary &s, int indent)
     j["timestamps"] = s.timestamps;
     j["kernels"] = nlohmann::ordered_json::array();
     for (const CaptureKernelTotal &k : s.kernels)
-        j["kernels"].push_back({{"name", k.name}, {"launches", k.launches}, {"total_ns", k.totalNs}});
+        j["kernels"].push_back(
+            {{"name", k.name}, {"launches", k.launches}, {"timed", k.timed}, {"total_ns", k.totalNs}});
     j["transfers"] = nlohmann::ordered_json::array();
     for (const CaptureTransferTotal &t : s.transfers)
-        j["transfers"].push_back(
-            {{"type", t.type}, {"count", t.count}, {"bytes", t.bytes}, {"total_ns", t.totalNs}});
+        j["transfers"].push_back({{"type", t.type},
+                                  {"count", t.count},
+                                  {"timed", t.timed},
+                                  {"bytes", t.bytes},
+                                  {"total_ns", t.totalNs}});
     j["memory"] = nlohmann::ordered_json::array();
     for (const CaptureContextMemory &m : s.memory)
         j["memory"].push_back({{"context", m.context},

@@ -82,6 +82,7 @@ struct CommandScan
     {
         std::int64_t type = 0, kernel = 0; // NULL: 0
         std::uint64_t launches = 0, count = 0, failed = 0, bytes = 0, deviceNs = 0;
+        std::uint64_t timed = 0; // succeeded commands with device times (deviceNs is over these)
     };
     std::vector<Group> groups;
     std::unordered_map<std::int64_t, std::uint64_t> launchesByKernel; // kernels.id -> launches, any result
@@ -103,6 +104,7 @@ struct ApiScan
 struct CaptureReader::Impl
 {
     capture::Db db;
+    bool totalsTimed = false; // command_totals has `timed` (added at its end on 2026-12-03)
     capture::CommandScan commandScan;
     capture::ApiScan apiScan;
 

@@ -50,10 +50,10 @@ void CaptureWriter::Impl::insertCommand(const WaitingCommand &w, const std::uint
 void CaptureWriter::Impl::writeTotals()
 {
     db.exec("DELETE FROM command_totals");
-    Stmt ins(db, "INSERT INTO command_totals VALUES(?,?,?,?,?,?,?)");
+    Stmt ins(db, "INSERT INTO command_totals VALUES(?,?,?,?,?,?,?,?)");
     for (const auto &[key, t] : totals) {
         ins.bind(1, key.first).bind(2, key.second).bind(3, t.launches).bind(4, t.count).bind(5, t.failed);
-        ins.bind(6, t.bytes).bind(7, t.deviceNs).run();
+        ins.bind(6, t.bytes).bind(7, t.deviceNs).bind(8, t.timed).run();
     }
     insMeta.bind(1, "command_totals").bind(2, "1").run();
 }

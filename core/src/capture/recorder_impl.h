@@ -79,13 +79,17 @@ struct CaptureWriter::Impl
     struct Total
     {
         std::uint64_t launches = 0, count = 0, failed = 0, bytes = 0, deviceNs = 0;
+        std::uint64_t timed = 0; // commands with device times (deviceNs is over these)
     };
     std::map<std::pair<std::uint32_t, std::int64_t>, Total> totals; // (CL_COMMAND_*, kernels.id)
     std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::int64_t>> rowTotals; // seq -> its total
     void addTime(const std::pair<std::uint32_t, std::int64_t> &key, const std::uint64_t *times)
     {
-        if (times[2] > 0 && times[3] >= times[2])
-            totals[key].deviceNs += times[3] - times[2];
+        if (times[2] > 0 && times[3] >= times[2]) {
+            Total &t = totals[key];
+            t.deviceNs += times[3] - times[2];
+            ++t.timed;
+        }
     }
     void writeTotals();
 

@@ -46,7 +46,7 @@ CREATE TABLE contents(launch INTEGER, idx INTEGER, phase TEXT, mem INTEGER, stat
 -- commands): per command type and kernel, what capture-info sums, so a summary of millions of commands
 -- reads a few rows.
 CREATE TABLE command_totals(type INTEGER, kernel INTEGER, launches INTEGER, count INTEGER, failed INTEGER,
-  bytes INTEGER, device_ns INTEGER, PRIMARY KEY(type, kernel));
+  bytes INTEGER, device_ns INTEGER, timed INTEGER, PRIMARY KEY(type, kernel));
 CREATE TABLE drops(id INTEGER PRIMARY KEY, process INTEGER, records INTEGER, bytes INTEGER, at_ns INTEGER);
 -- Device time to host time, per queue: the enqueue call whose host bracket is the narrowest pins
 -- CL_PROFILING_COMMAND_QUEUED to the middle of that bracket.
