@@ -16,8 +16,8 @@ namespace clscope::layer {
 namespace {
 
 // 1: an event of the layer's for every command the program passed none for; N: for one in N of a thread's;
-// 0: none. An event costs NVIDIA's driver about 8 us per launch (docs/benchmarks.md), the rest of the
-// layer well under one.
+// 0: none. An event costs NVIDIA's driver about 8 us per launch, the rest of the layer under one
+// (docs/benchmarks.md).
 std::uint32_t g_ownEventEvery = 1;
 
 bool takeOwnEvent() noexcept
@@ -27,6 +27,14 @@ bool takeOwnEvent() noexcept
         return every == 1;
     thread_local std::uint32_t n = 0;
     return n++ % every == 0;
+}
+
+// CommandWire::ownEvent: whose event times the command.
+std::uint8_t ownEvent(const cl_event *userEvent, bool takeOwn)
+{
+    return std::uint8_t(userEvent ? wire::OwnEvent::Program
+                        : takeOwn ? wire::OwnEvent::Layer
+                                  : wire::OwnEvent::None);
 }
 
 std::uint64_t regionBytes(const size_t *region)
@@ -93,9 +101,7 @@ template<typename R, typename... A> struct Enqueue<R(CL_API_CALL *)(A...)>
             c.waitCount = static_cast<std::uint32_t>(std::get<EventIdx - 2>(args));
         Describe::describe(c, args);
         c.thread = threadId();
-        c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program
-                                  : takeOwn ? wire::OwnEvent::Layer
-                                            : wire::OwnEvent::None);
+        c.ownEvent = ownEvent(userEvent, takeOwn);
         c.hostStart = nowNs();
         R r = std::apply(g_next->*Member, args);
         c.hostDuration = nowNs() - c.hostStart;
@@ -253,9 +259,7 @@ cl_int launch(wire::CommandWire &c, cl_command_queue queue, cl_kernel kernel, cl
     if (!contentsConfig().enabled) {
         const bool takeOwn = !userEvent && takeOwnEvent();
         cl_event *eventArg = userEvent ? userEvent : takeOwn ? &own : nullptr;
-        c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program
-                                  : takeOwn ? wire::OwnEvent::Layer
-                                            : wire::OwnEvent::None);
+        c.ownEvent = ownEvent(userEvent, takeOwn);
         c.hostStart = nowNs();
         const cl_int r = forward(eventArg);
         c.hostDuration = nowNs() - c.hostStart;
@@ -276,7 +280,7 @@ cl_int launch(wire::CommandWire &c, cl_command_queue queue, cl_kernel kernel, cl
     }
     // With contents the layer always takes an event: the read after the launch waits for it.
     cl_event *eventArg = userEvent ? userEvent : &own;
-    c.ownEvent = std::uint8_t(userEvent ? wire::OwnEvent::Program : wire::OwnEvent::Layer);
+    c.ownEvent = ownEvent(userEvent, true);
     if (want)
         readContents(queue, index, args, 0, nwait, wait);
     c.hostStart = nowNs();
