@@ -106,8 +106,10 @@ int main(int argc, char **argv)
         clscope::runIcdProbe();
     // Before any OpenCL call or thread: each driver tried in a child, the bad ones skipped (and named here),
     // Oclgrind registered. Not for capture: the captured program must see the loader's environment exactly
-    // as it would without CLScope.
-    if (!(argc > 1 && std::string_view(argv[1]) == "capture")) {
+    // as it would without CLScope; nor for --version and --help, which need no driver (the probe takes
+    // tens of milliseconds).
+    const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+    if (first != "capture" && first != "--version" && first != "--help" && first != "-h") {
         const clscope::LoaderSetup &loader = clscope::prepareLoader(clscope::selfExecutable());
         for (const clscope::IcdProbe *skipped : loader.skipped())
             std::cerr << "clscope-cli: warning: " << skipped->message() << '\n';
