@@ -339,21 +339,26 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
     if (!s.kernels.empty()) {
         out << "kernels by total device time:\n";
         for (const CaptureKernelTotal &k : s.kernels) {
-            out << "  " << k.name << ": " << k.launches << " launches, "
-                << formatNanoseconds(double(k.totalNs));
-            if (k.timed < k.launches)
-                out << " over the " << k.timed << " timed"
-                    << (k.timed ? " (mean " + formatNanoseconds(double(k.totalNs) / double(k.timed)) + ")"
-                                : "");
+            out << "  " << k.name << ": " << k.launches << " launches, ";
+            if (k.timed == 0 && k.launches > 0)
+                out << "none timed";
+            else if (k.timed < k.launches)
+                out << formatNanoseconds(double(k.totalNs)) << " over the " << k.timed << " timed (mean "
+                    << formatNanoseconds(double(k.totalNs) / double(k.timed)) << ")";
+            else
+                out << formatNanoseconds(double(k.totalNs));
             out << '\n';
         }
     }
     if (!s.transfers.empty()) {
         out << "transfers:\n";
         for (const CaptureTransferTotal &t : s.transfers) {
-            out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, "
-                << formatNanoseconds(double(t.totalNs));
-            if (t.timed < t.count)
+            out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, ";
+            if (t.timed == 0 && t.count > 0)
+                out << "none timed";
+            else
+                out << formatNanoseconds(double(t.totalNs));
+            if (t.timed > 0 && t.timed < t.count)
                 out << " over the " << t.timed << " timed";
             out << '\n';
         }
