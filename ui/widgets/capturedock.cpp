@@ -349,11 +349,13 @@ void CaptureDock::fillKernels(const CaptureSnapshot &s)
         m_kernels->setItem(row, 1, numberItem(double(k.launches), QLocale().toString(k.launches)));
         // With capture --timestamps N or program, the time is of the timed launches, and so is the mean.
         QString time = durationText(double(k.totalNs));
-        if (k.timed < k.launches)
+        if (k.timed == 0 && k.launches > 0)
+            time = tr("none timed");
+        else if (k.timed < k.launches)
             time += tr(" (%1 timed)").arg(QLocale().toString(k.timed));
         m_kernels->setItem(row, 2, numberItem(double(k.totalNs), time));
         const double mean = k.timed ? double(k.totalNs) / double(k.timed) : 0;
-        m_kernels->setItem(row, 3, numberItem(mean, durationText(mean)));
+        m_kernels->setItem(row, 3, numberItem(mean, k.timed ? durationText(mean) : QStringLiteral("—")));
         const double share = total ? 100.0 * double(k.totalNs) / double(total) : 0;
         m_kernels->setItem(row, 4, numberItem(share, QStringLiteral("%1 %").arg(share, 0, 'f', 1)));
         const std::uint64_t c = withContents[k.name];
