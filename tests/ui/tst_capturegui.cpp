@@ -25,6 +25,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
@@ -405,6 +406,38 @@ private slots:
         QCOMPARE(summary.launches, std::uint64_t(1));
         QCOMPARE(summary.kernels.size(), std::size_t(1));
         QVERIFY(summary.kernels.front().totalNs > 0);
+    }
+
+    // Choices made before the program is typed stay for a program profiled for the first time; a program
+    // profiled before brings its own back.
+    void programTypedLastKeepsChoices()
+    {
+        ProfileDialog dialog;
+        ProfileSettings chosen;
+        chosen.timestampEvery = 16;
+        chosen.contents = ProfileSettings::Contents::All;
+        chosen.environment = {QStringLiteral("PYOPENCL_CTX=0")};
+        dialog.setSettings(chosen);
+        const QString fresh = m_dir.filePath(QStringLiteral("never-profiled/app"));
+        dialog.programEdit()->setText(fresh);
+        emit dialog.programEdit()->editingFinished();
+        ProfileSettings s = dialog.settings();
+        QCOMPARE(s.program, fresh);
+        QCOMPARE(s.timestampEvery, 16u);
+        QCOMPARE(s.contents, ProfileSettings::Contents::All);
+        QCOMPARE(s.environment, QStringList{QStringLiteral("PYOPENCL_CTX=0")});
+        QVERIFY2(s.output.contains(QStringLiteral("/app-")), qPrintable(s.output));
+
+        ProfileSettings known;
+        known.program = m_dir.filePath(QStringLiteral("profiled-before/app"));
+        known.timestampEvery = 0;
+        known.remember();
+        dialog.programEdit()->setText(known.program);
+        emit dialog.programEdit()->editingFinished();
+        s = dialog.settings();
+        QCOMPARE(s.timestampEvery, 0u);
+        QCOMPARE(s.contents, ProfileSettings::Contents::None);
+        QVERIFY(s.environment.isEmpty());
     }
 
     // The program sees OpenCL as the user has it: variables the window set for itself (its private vendors

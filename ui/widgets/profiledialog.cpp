@@ -66,6 +66,13 @@ QString ProfileSettings::suggestedOutput() const
             .arg(name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
 }
 
+bool ProfileSettings::isRemembered(const QString &program)
+{
+    QSettings settings;
+    settings.beginGroup(settingsGroup(program));
+    return !program.isEmpty() && settings.value(QStringLiteral("program")).toString() == program;
+}
+
 ProfileSettings ProfileSettings::remembered(const QString &program)
 {
     ProfileSettings s;
@@ -252,7 +259,20 @@ void ProfileDialog::onProgramEdited()
     const QString program = m_program->text().trimmed();
     if (program == m_loadedFor)
         return;
-    setSettings(ProfileSettings::remembered(program));
+    if (ProfileSettings::isRemembered(program)) {
+        setSettings(ProfileSettings::remembered(program));
+        return;
+    }
+    // A program profiled for the first time keeps what was chosen before it was typed (contents, device
+    // times, environment); its arguments, kernel names, folder and capture file are its own.
+    ProfileSettings s = settings();
+    const ProfileSettings fresh = ProfileSettings::remembered(program);
+    s.program = program;
+    s.arguments = fresh.arguments;
+    s.kernels = fresh.kernels;
+    s.workingFolder = fresh.workingFolder;
+    s.output = fresh.output;
+    setSettings(s);
 }
 
 void ProfileDialog::updateContents()

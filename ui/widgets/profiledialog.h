@@ -32,6 +32,7 @@ struct ProfileSettings
 
     // The settings last used for this program (QSettings), or the defaults for it.
     static ProfileSettings remembered(const QString &program);
+    static bool isRemembered(const QString &program);
     void remember() const;
     // A new file in the application's captures folder, named after the script or program and the time.
     QString suggestedOutput() const;
