@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <tuple>
 #include <type_traits>
 
@@ -333,13 +332,9 @@ cl_int CL_API_CALL hEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait, 
 
 void loadTimestampsConfig()
 {
+    // Unset or not understood: every command (the default).
     const char *env = std::getenv(wire::kEnvTimestamps);
-    if (!env || !*env || std::string_view(env) == "all")
-        g_ownEventEvery = 1;
-    else if (std::string_view(env) == "program")
-        g_ownEventEvery = 0;
-    else if (const unsigned long every = std::strtoul(env, nullptr, 10); every >= 1 && every <= UINT32_MAX)
-        g_ownEventEvery = std::uint32_t(every);
+    g_ownEventEvery = wire::parseTimestampsEvery(env ? env : "").value_or(1);
 }
 
 void installCommandHooks(cl_icd_dispatch &t, const cl_icd_dispatch &n)

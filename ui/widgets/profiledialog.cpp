@@ -77,9 +77,9 @@ ProfileSettings ProfileSettings::remembered(const QString &program)
 {
     ProfileSettings s;
     s.program = program;
-    QSettings settings;
-    settings.beginGroup(settingsGroup(program));
-    if (settings.value(QStringLiteral("program")).toString() == program) {
+    if (isRemembered(program)) {
+        QSettings settings;
+        settings.beginGroup(settingsGroup(program));
         s.arguments = settings.value(QStringLiteral("arguments")).toStringList();
         s.workingFolder = settings.value(QStringLiteral("folder")).toString();
         s.environment = settings.value(QStringLiteral("environment")).toStringList();

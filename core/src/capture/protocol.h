@@ -6,9 +6,11 @@
 // The recorder reads a truncated last record (the program died mid-write) as the end of the stream.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 
@@ -49,7 +51,6 @@ enum class ArgKind : std::uint8_t { Value = 1, Mem, Local, Svm, Sampler, NullMem
 // Contents state: captured, or why not.
 enum class ContentState : std::uint8_t { Captured = 0, OverBudget, NotABuffer, ReadFailed };
 
-// Fixed fields of a Command record, in wire order.
 // CommandWire::ownEvent and the capture's commands.own_event.
 enum class OwnEvent : std::uint8_t {
     Program = 0, // the program's own event (its timestamps)
@@ -57,6 +58,7 @@ enum class OwnEvent : std::uint8_t {
     None = 2,    // the program passed none and the layer took none (--timestamps): no device times
 };
 
+// Fixed fields of a Command record, in wire order.
 struct CommandWire
 {
     std::uint64_t id = 0;     // the layer's command number (CommandTimes refer to it)
@@ -217,5 +219,20 @@ inline constexpr const char *kEnvBuffer = "CLSCOPE_CAPTURE_BUFFER"; // bytes the
 // Which commands the program passed no event for get one of the layer's: "all" (unset), "program" (none: only
 // the program's own events time commands), or a number N (one in N, counted per thread).
 inline constexpr const char *kEnvTimestamps = "CLSCOPE_CAPTURE_TIMESTAMPS";
+
+// kEnvTimestamps' text as one command in how many gets an event of the layer's: "all" 1, "program" 0, N N
+// (N >= 1); none for anything else.
+inline std::optional<std::uint32_t> parseTimestampsEvery(std::string_view text)
+{
+    if (text == "all")
+        return 1;
+    if (text == "program")
+        return 0;
+    std::uint32_t every = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), every);
+    if (ec != std::errc() || end != text.data() + text.size() || every == 0)
+        return std::nullopt;
+    return every;
+}
 
 } // namespace clscope::capture::wire

@@ -89,8 +89,6 @@ CaptureReader::CaptureReader(const std::string &path)
         throw CaptureError("cannot read " + path + ": not a CLScope capture of schema version " +
                            std::to_string(kCaptureSchemaVersion) + " (found " + std::to_string(version) +
                            ")");
-    Stmt timed(d->db, "SELECT COUNT(*) FROM pragma_table_info('command_totals') WHERE name = 'timed'");
-    d->totalsTimed = timed.step() && timed.i64(0) > 0;
 }
 
 CaptureReader::~CaptureReader() = default;
@@ -125,12 +123,15 @@ CaptureSummary CaptureReader::summary() const
         std::vector<CommandScan::Group> groups;
         std::uint64_t apiCalls = count(db, "SELECT COUNT(*) FROM api_calls");
         if (meta(db, "command_totals") == "1") {
-            // Files from before `timed` was added: their layer timed every command (the count stands for it).
-            Stmt q(db, d->totalsTimed
-                           ? "SELECT type, kernel, launches, count, bytes, device_ns, failed, timed "
-                             "FROM command_totals"
-                           : "SELECT type, kernel, launches, count, bytes, device_ns, failed, count "
-                             "FROM command_totals");
+            // Files from before `timed` was added (2026-12-03): their layer timed every command (the count
+            // stands for it).
+            const bool timedColumn =
+                count(db, "SELECT COUNT(*) FROM pragma_table_info('command_totals') WHERE name = 'timed'") >
+                0;
+            Stmt q(db, timedColumn ? "SELECT type, kernel, launches, count, bytes, device_ns, failed, timed "
+                                     "FROM command_totals"
+                                   : "SELECT type, kernel, launches, count, bytes, device_ns, failed, count "
+                                     "FROM command_totals");
             while (q.step())
                 groups.push_back({q.i64(0), q.i64(1), std::uint64_t(q.i64(2)), std::uint64_t(q.i64(3)),
                                   std::uint64_t(q.i64(6)), std::uint64_t(q.i64(4)), std::uint64_t(q.i64(5)),
@@ -311,6 +312,25 @@ CapturedLaunch CaptureReader::launch(std::int64_t index) const
     return l;
 }
 
+namespace {
+
+// A device-time total over `timed` of `count` commands (capture --timestamps N or program time fewer):
+// "none timed", "T over the M timed" (with the mean when asked), or T when all were timed.
+std::string timedTotal(std::uint64_t totalNs, std::uint64_t timed, std::uint64_t count, bool withMean)
+{
+    if (timed == 0 && count > 0)
+        return "none timed";
+    std::string text = formatNanoseconds(double(totalNs));
+    if (timed < count) {
+        text += " over the " + std::to_string(timed) + " timed";
+        if (withMean)
+            text += " (mean " + formatNanoseconds(double(totalNs) / double(timed)) + ")";
+    }
+    return text;
+}
+
+} // namespace
+
 void printSummary(std::ostream &out, const CaptureSummary &s)
 {
     out << "capture of: " << s.program << '\n';
@@ -339,28 +359,15 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
     if (!s.kernels.empty()) {
         out << "kernels by total device time:\n";
         for (const CaptureKernelTotal &k : s.kernels) {
-            out << "  " << k.name << ": " << k.launches << " launches, ";
-            if (k.timed == 0 && k.launches > 0)
-                out << "none timed";
-            else if (k.timed < k.launches)
-                out << formatNanoseconds(double(k.totalNs)) << " over the " << k.timed << " timed (mean "
-                    << formatNanoseconds(double(k.totalNs) / double(k.timed)) << ")";
-            else
-                out << formatNanoseconds(double(k.totalNs));
-            out << '\n';
+            out << "  " << k.name << ": " << k.launches << " launches, "
+                << timedTotal(k.totalNs, k.timed, k.launches, true) << '\n';
         }
     }
     if (!s.transfers.empty()) {
         out << "transfers:\n";
         for (const CaptureTransferTotal &t : s.transfers) {
-            out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, ";
-            if (t.timed == 0 && t.count > 0)
-                out << "none timed";
-            else
-                out << formatNanoseconds(double(t.totalNs));
-            if (t.timed > 0 && t.timed < t.count)
-                out << " over the " << t.timed << " timed";
-            out << '\n';
+            out << "  " << t.type << ": " << t.count << " commands, " << t.bytes << " bytes, "
+                << timedTotal(t.totalNs, t.timed, t.count, false) << '\n';
         }
     }
     if (!s.memory.empty()) {

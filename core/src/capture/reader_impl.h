@@ -104,7 +104,6 @@ struct ApiScan
 struct CaptureReader::Impl
 {
     capture::Db db;
-    bool totalsTimed = false; // command_totals has `timed` (added at its end on 2026-12-03)
     capture::CommandScan commandScan;
     capture::ApiScan apiScan;
 

@@ -75,9 +75,7 @@ void CaptureWriter::Impl::flushWaiting(std::chrono::milliseconds age)
 
 CaptureWriter::CaptureWriter(const std::string &path)
 {
-    std::remove(path.c_str());
-    std::remove((path + "-wal").c_str());
-    std::remove((path + "-shm").c_str());
+    removeDatabase(path);
     d = std::make_unique<Impl>(path);
 }
 

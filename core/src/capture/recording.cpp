@@ -4,11 +4,10 @@
 #include "clscope/capture.h"
 
 #include "protocol.h"
+#include "sqlite.h"
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -64,15 +63,10 @@ std::string joinCommandLine(const std::vector<std::string> &args)
 
 CaptureTimestamps CaptureTimestamps::parse(const std::string &text)
 {
-    if (text == "all")
-        return {1};
-    if (text == "program")
-        return {0};
-    std::uint32_t every = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), every);
-    if (ec != std::errc() || end != text.data() + text.size() || every == 0)
+    const std::optional<std::uint32_t> every = wire::parseTimestampsEvery(text);
+    if (!every)
         throw CaptureError("timestamps: 'all', 'program' or N (one command in N), not '" + text + "'");
-    return {every};
+    return {*every};
 }
 
 std::string CaptureTimestamps::text() const
@@ -120,8 +114,7 @@ CaptureRecording::CaptureRecording(const std::string &output, const std::string 
     m_programFd = fds[1];
     // A file that cannot be written is said now, before the program runs; the tables are made later
     // (createFile), while the program starts.
-    for (const char *suffix : {"", "-wal", "-shm"})
-        std::remove((output + suffix).c_str());
+    capture::removeDatabase(output);
     const int file = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file < 0) {
         const int err = errno;

@@ -1,7 +1,15 @@
 // The SQLite wrappers of sqlite.h.
 #include "sqlite.h"
 
+#include <cstdio>
+
 namespace clscope::capture {
+
+void removeDatabase(const std::string &path)
+{
+    for (const char *suffix : {"", "-wal", "-shm"})
+        std::remove((path + suffix).c_str());
+}
 
 Db::Db(const std::string &path, int flags)
     : m_path(path)

@@ -13,6 +13,9 @@
 
 namespace clscope::capture {
 
+// Deletes an SQLite file and the -wal and -shm beside it, where they are (a capture about to be replaced).
+void removeDatabase(const std::string &path);
+
 class Db
 {
 public:
