@@ -30,7 +30,7 @@ PoolTraceError::PoolTraceError(int line, const std::string &message)
 
 namespace {
 // Messages must stay one line whatever bytes a trace holds (the parser is fuzzed): escape the rest.
-std::string quoted(std::string_view text)
+std::string inQuotes(std::string_view text)
 {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out = "'";
@@ -96,13 +96,14 @@ std::optional<PoolOp> PoolTraceParser::parseLine(std::string_view line)
         if (t.count < 2)
             throw PoolTraceError(lineNo, "alloc needs an ID and a SIZE");
         if (t.count < 3)
-            throw PoolTraceError(lineNo, "alloc " + quoted(t.items[1]) + " needs a SIZE");
+            throw PoolTraceError(lineNo, "alloc " + inQuotes(t.items[1]) + " needs a SIZE");
         const std::string_view size = t.items[2];
         const auto [p, ec] = std::from_chars(size.data(), size.data() + size.size(), op.size);
         if (ec == std::errc::result_out_of_range)
-            throw PoolTraceError(lineNo, "size " + quoted(size) + " is larger than 18446744073709551615");
+            throw PoolTraceError(lineNo, "size " + inQuotes(size) + " is larger than 18446744073709551615");
         if (ec != std::errc() || p != size.data() + size.size())
-            throw PoolTraceError(lineNo, "bad size " + quoted(size) + " (expected a whole number of bytes)");
+            throw PoolTraceError(lineNo,
+                                 "bad size " + inQuotes(size) + " (expected a whole number of bytes)");
     } else if (name == "free") {
         op.kind = PoolOpKind::Free;
         expected = 2;
@@ -113,14 +114,15 @@ std::optional<PoolOp> PoolTraceParser::parseLine(std::string_view line)
     } else if (name == "stop_holding") {
         op.kind = PoolOpKind::StopHolding;
     } else {
-        throw PoolTraceError(lineNo, "unknown operation " + quoted(name) +
+        throw PoolTraceError(lineNo, "unknown operation " + inQuotes(name) +
                                          " (expected alloc, free, free_held or stop_holding)");
     }
     if (t.count > expected) {
         std::string before(name);
         for (std::size_t i = 1; i < expected; ++i)
             before += ' ' + std::string(t.items[i]);
-        throw PoolTraceError(lineNo, "unexpected " + quoted(t.items[expected]) + " after " + quoted(before));
+        throw PoolTraceError(lineNo,
+                             "unexpected " + inQuotes(t.items[expected]) + " after " + inQuotes(before));
     }
 
     if (op.kind == PoolOpKind::Alloc || op.kind == PoolOpKind::Free) {
@@ -128,15 +130,15 @@ std::optional<PoolOp> PoolTraceParser::parseLine(std::string_view line)
         auto it = ids.find(op.id);
         if (op.kind == PoolOpKind::Alloc) {
             if (it != ids.end() && it->second.live)
-                throw PoolTraceError(lineNo, "alloc of id " + quoted(op.id) +
+                throw PoolTraceError(lineNo, "alloc of id " + inQuotes(op.id) +
                                                  ", which is still allocated (line " +
                                                  std::to_string(it->second.line) + ")");
             ids[op.id] = IdState{true, lineNo};
         } else {
             if (it == ids.end())
-                throw PoolTraceError(lineNo, "free of unknown id " + quoted(op.id));
+                throw PoolTraceError(lineNo, "free of unknown id " + inQuotes(op.id));
             if (!it->second.live)
-                throw PoolTraceError(lineNo, "double free of id " + quoted(op.id) + " (freed on line " +
+                throw PoolTraceError(lineNo, "double free of id " + inQuotes(op.id) + " (freed on line " +
                                                  std::to_string(it->second.line) + ")");
             it->second = IdState{false, lineNo};
         }
@@ -173,7 +175,8 @@ PoolCounters PoolTraceReplayer::step(const PoolOp &op)
         switch (op.kind) {
         case PoolOpKind::Alloc: {
             if (m_live.contains(op.id))
-                throw PoolTraceError(op.line, "alloc of id " + quoted(op.id) + ", which is still allocated");
+                throw PoolTraceError(op.line,
+                                     "alloc of id " + inQuotes(op.id) + ", which is still allocated");
             const PoolBlock block = m_pool.allocateBlock(static_cast<std::size_t>(op.size));
             m_live.emplace(op.id, block.id);
             break;
@@ -181,7 +184,7 @@ PoolCounters PoolTraceReplayer::step(const PoolOp &op)
         case PoolOpKind::Free: {
             auto it = m_live.find(op.id);
             if (it == m_live.end())
-                throw PoolTraceError(op.line, "free of unknown id " + quoted(op.id));
+                throw PoolTraceError(op.line, "free of unknown id " + inQuotes(op.id));
             m_pool.freeBlock(it->second);
             m_live.erase(it);
             break;
