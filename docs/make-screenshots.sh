@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The user guide's pictures (docs/images/*.png), each made by the app itself with --screenshot under Xvfb.
-# Usage: bash docs/make-screenshots.sh [BUILD_DIR]   (default build/dev; needs xvfb-run and ImageMagick)
+# Usage: bash docs/make-screenshots.sh [BUILD_DIR]   (default build/release; needs xvfb-run and ImageMagick)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-app="${1:-build/dev}/app/clscope"
-cli="${1:-build/dev}/app/clscope-cli"
+app="${1:-build/release}/app/clscope"
+cli="${1:-build/release}/app/clscope-cli"
 out=docs/images
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
