@@ -248,18 +248,32 @@ private slots:
         }
     }
 
-    // Probe: a program that crashed right after clFinish kept its launches but none of their device times.
+    // Probe: a program that crashed right after clFinish kept its launches but none of their device times
+    // (the layer read its events only after 1 ms without enqueues). The launches wait for a user event, so
+    // that they all finish together inside clFinish.
+    void crashAfterFinishKeepsDeviceTimes_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("signal");
+        QTest::newRow("abort") << QStringLiteral("abort-finished") << int(SIGABRT);
+        QTest::newRow("SIGSEGV") << QStringLiteral("crash-finished") << int(SIGSEGV);
+    }
+
     void crashAfterFinishKeepsDeviceTimes()
     {
-        const QString file = path(QStringLiteral("finished.clscope"));
-        const Run r = capture({}, file,
-                              {QStringLiteral(CLSCOPE_CAPTURE_CRASHAPP), QStringLiteral("50"),
-                               QStringLiteral("crash-finished")},
-                              testAppEnvironment());
-        QCOMPARE(r.code, 128 + SIGSEGV);
-        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*), SUM(end_ns >= start_ns AND start_ns > 0) FROM "
-                                          "commands WHERE launch IS NOT NULL")),
-                 QStringLiteral("50|50"));
+        QFETCH(QString, mode);
+        QFETCH(int, signal);
+        for (int i = 0; i < 3; ++i) {
+            const QString file = path(QStringLiteral("%1-%2.clscope").arg(mode).arg(i));
+            const Run r =
+                capture({}, file, {QStringLiteral(CLSCOPE_CAPTURE_CRASHAPP), QStringLiteral("50"), mode},
+                        testAppEnvironment());
+            QCOMPARE(r.code, 128 + signal);
+            QCOMPARE(
+                sql(file, QStringLiteral("SELECT COUNT(*), SUM(end_ns >= start_ns AND start_ns > 0) FROM "
+                                         "commands WHERE launch IS NOT NULL")),
+                QStringLiteral("50|50"));
+        }
     }
 };
 

@@ -1,7 +1,9 @@
 /* A program for tests/app/tst_capturesafety.cpp: N launches of a small kernel on one queue without events,
  * then, as MODE says:
  *   abort          abort() at once (no clFinish: the launches are still in the layer's buffer)
- *   crash-finished clFinish, then SIGSEGV at once (the launches have finished: their device times are known)
+ *   crash-finished the launches wait for a user event, set after the loop, so that they all finish together
+ *                  in clFinish; then SIGSEGV at once (their device times are known, not yet read)
+ *   abort-finished the same, then abort()
  *   wait           clFinish, print "ready PID", then wait for a signal (the default action ends it)
  *   exit           clFinish, exit 0
  * The kernel's buffer holds BYTES (default 256). Usage: crashapp N MODE [BYTES] */
@@ -27,7 +29,7 @@ static void check(cl_int err, const char *what)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: crashapp N abort|crash-finished|wait|exit [BYTES]\n");
+        fprintf(stderr, "usage: crashapp N abort|crash-finished|abort-finished|wait|exit [BYTES]\n");
         return 2;
     }
     const int n = atoi(argv[1]);
@@ -51,14 +53,25 @@ int main(int argc, char **argv)
     check(err, "clCreateBuffer");
     check(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), "clSetKernelArg");
     const size_t global = bytes / sizeof(int);
+    const int gated = strstr(mode, "-finished") != NULL;
+    cl_event gate = NULL;
+    if (gated) {
+        gate = clCreateUserEvent(context, &err);
+        check(err, "clCreateUserEvent");
+    }
     for (int i = 0; i < n; ++i)
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, gated && i == 0 ? 1 : 0,
+                                     gated && i == 0 ? &gate : NULL, NULL),
               "clEnqueueNDRangeKernel");
+    if (gated)
+        check(clSetUserEventStatus(gate, CL_COMPLETE), "clSetUserEventStatus");
     if (strcmp(mode, "abort") == 0)
         abort();
     check(clFinish(queue), "clFinish");
     if (strcmp(mode, "exit") == 0)
         return 0;
+    if (strcmp(mode, "abort-finished") == 0)
+        abort();
     if (strcmp(mode, "crash-finished") == 0) {
         volatile int *nowhere = NULL;
         *nowhere = 1;
