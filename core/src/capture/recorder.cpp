@@ -188,7 +188,10 @@ void CaptureWriter::finish()
     d->pending.clear();
     d->begin();
     d->flushWaiting(std::chrono::milliseconds(0));
-    d->writeTotals();
+    // After rows were rolled back the readers count the commands themselves (as after a crash of the
+    // recorder): totals from memory would count what the file lacks.
+    if (!d->lostWrites)
+        d->writeTotals();
     d->insMeta.bind(1, "truncated_bytes").bind(2, std::to_string(d->truncated)).run();
     d->commit();
     // Back to a rollback journal: the WAL goes into the file and away, and the readers that open it read-only

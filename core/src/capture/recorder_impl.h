@@ -189,11 +189,13 @@ struct CaptureWriter::Impl
     // After a write that failed (a full disk): the transaction it was in is given up (SQLite may have rolled
     // it back already), so that what was committed before stays and the end can still be written.
     bool failed = false;
+    bool lostWrites = false; // rows were rolled back: the totals kept in memory no longer match the file
     void recover()
     {
         if (!failed)
             return;
         failed = false;
+        lostWrites = true;
         if (!sqlite3_get_autocommit(db.handle())) {
             try {
                 db.exec("ROLLBACK");

@@ -222,6 +222,17 @@ void CaptureRecording::record(const std::atomic<bool> &programExited)
     m_fd = -1;
 }
 
+namespace {
+// Errors name the file the user named, not the temporary one beside it.
+std::string namingTarget(std::string text, const std::string &temporary, const std::string &target)
+{
+    if (!temporary.empty())
+        for (std::size_t at; (at = text.find(temporary)) != std::string::npos;)
+            text.replace(at, temporary.size(), target);
+    return text;
+}
+} // namespace
+
 void CaptureRecording::finish(std::optional<int> exitStatus)
 {
     if (!m_writer) {
@@ -242,6 +253,7 @@ void CaptureRecording::finish(std::optional<int> exitStatus)
             m_error = e.what();
     }
     m_writer.reset();
+    m_error = namingTarget(m_error, m_target->temporary(), m_output);
     try {
         m_target->place();
     } catch (const CaptureError &e) {
