@@ -14,8 +14,14 @@
 namespace clscope::cli {
 
 // DESIGN.md: 0 success, 1 a failed build/run, 2 bad usage; and 3 when `run --check` ran the kernel and
-// Oclgrind reported errors (docs/cli.md).
-enum ExitCode : int { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitCheckErrors = 3 };
+// Oclgrind reported errors, or when `capture` could not keep all of what the program did (docs/cli.md).
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitFailed = 1,
+    ExitUsage = 2,
+    ExitCheckErrors = 3,
+    ExitCaptureIncomplete = 3
+};
 
 // A clear one-line failure that maps to an exit code.
 struct CliFailure

@@ -5,6 +5,7 @@
 // Kernel launches also read their buffer arguments before and after, when contents were asked for.
 #include "hookutil.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
@@ -240,10 +241,26 @@ void readContents(cl_command_queue queue, std::int64_t launch, const std::vector
                 bytes.clear();
             }
         }
-        emit(wire::Kind::Contents, 8 + 4 + 1 + 8 + 1 + wire::blobSize(bytes.size()), [&](wire::Encoder &e) {
-            e.put(launch), e.put<std::uint32_t>(arg.index), e.put(phase), e.put(h(arg.mem));
-            e.put(static_cast<std::uint8_t>(state)), e.blob(bytes.data(), bytes.size());
-        });
+        if (bytes.size() <= wire::kContentsPiece) {
+            emitContentsRecord(wire::Kind::Contents, 8 + 4 + 1 + 8 + 1 + wire::blobSize(bytes.size()),
+                               [&](wire::Encoder &e) {
+                                   e.put(launch), e.put<std::uint32_t>(arg.index), e.put(phase),
+                                       e.put(h(arg.mem));
+                                   e.put(static_cast<std::uint8_t>(state)),
+                                       e.blob(bytes.data(), bytes.size());
+                               });
+            continue;
+        }
+        // Large contents go in pieces, each of which fits the layer's buffer.
+        for (std::size_t at = 0; at < bytes.size(); at += wire::kContentsPiece) {
+            const std::size_t n = std::min(wire::kContentsPiece, bytes.size() - at);
+            emitContentsRecord(
+                wire::kContentsPart, 8 + 4 + 1 + 8 + 8 + 8 + wire::blobSize(n), [&](wire::Encoder &e) {
+                    e.put(launch), e.put<std::uint32_t>(arg.index), e.put(phase), e.put(h(arg.mem));
+                    e.put<std::uint64_t>(bytes.size()), e.put<std::uint64_t>(at);
+                    e.blob(bytes.data() + at, n);
+                });
+        }
     }
 }
 
@@ -328,6 +345,38 @@ cl_int CL_API_CALL hEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint nwait, 
                   [&](cl_event *ev) { return g_next->clEnqueueTask(q, k, nwait, wait, ev); });
 }
 
+// The calls that wait for commands: once they return, the commands waited for have finished, and their
+// device times are read then (a program that crashes right after waiting keeps them).
+cl_int CL_API_CALL hFinish(cl_command_queue q)
+{
+    if (!recording())
+        return g_next->clFinish(q);
+    cl_int r;
+    {
+        CallTimer timer(CLSCOPE_ID(clFinish));
+        r = g_next->clFinish(q);
+        timer.result(r);
+    }
+    if (r == CL_SUCCESS)
+        readFinishedEvents();
+    return r;
+}
+
+cl_int CL_API_CALL hWaitForEvents(cl_uint n, const cl_event *events)
+{
+    if (!recording())
+        return g_next->clWaitForEvents(n, events);
+    cl_int r;
+    {
+        CallTimer timer(CLSCOPE_ID(clWaitForEvents));
+        r = g_next->clWaitForEvents(n, events);
+        timer.result(r);
+    }
+    if (r == CL_SUCCESS)
+        readFinishedEvents();
+    return r;
+}
+
 } // namespace
 
 void loadTimestampsConfig()
@@ -373,6 +422,10 @@ void installCommandHooks(cl_icd_dispatch &t, const cl_icd_dispatch &n)
         t.clEnqueueNDRangeKernel = hEnqueueNDRangeKernel;
     if (n.clEnqueueTask)
         t.clEnqueueTask = hEnqueueTask;
+    if (n.clFinish)
+        t.clFinish = hFinish;
+    if (n.clWaitForEvents)
+        t.clWaitForEvents = hWaitForEvents;
 }
 
 } // namespace clscope::layer

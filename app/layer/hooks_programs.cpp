@@ -132,6 +132,7 @@ struct BuildCall
 
 void recordBuild(cl_program p, const BuildCall &call, cl_int result, std::uint64_t end) noexcept
 {
+    guardCrashHandler(); // a compiler in the driver may have installed its own
     try {
         const std::vector<cl_device_id> devices =
             programDevices(p, cl_uint(call.devices.size()), call.devices.data());
@@ -286,6 +287,7 @@ cl_program CL_API_CALL hLinkProgram(cl_context ctx, cl_uint n, const cl_device_i
 
 void recordKernel(cl_kernel k) noexcept
 {
+    guardCrashHandler();
     try {
         cl_program program = nullptr;
         cl_uint args = 0;

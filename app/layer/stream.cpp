@@ -2,6 +2,7 @@
 // dies of a fatal signal.
 #include "stream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -32,6 +33,8 @@ namespace {
 // Beyond this many buffered bytes records are dropped (and counted); CLSCOPE_CAPTURE_BUFFER sets it.
 std::size_t g_maxBuffered = std::size_t(256) << 20;
 constexpr std::size_t kWakeWriter = std::size_t(1) << 20; // wake the writer early past this
+// How long contents wait for room in the buffer while the writer sends nothing (emitContents).
+constexpr auto kContentsPatience = std::chrono::seconds(10);
 constexpr auto kWriterPeriod = std::chrono::milliseconds(2);
 // The layer's own events are read (status, four timestamps, release) while the program is not enqueueing:
 // a driver answers those calls on the writer's thread while the program's thread enqueues, and on NVIDIA's
@@ -53,6 +56,8 @@ struct Stream
 {
     std::mutex mutex;
     std::condition_variable wake;
+    std::condition_variable room; // the writer took the buffer (emitContents waits for it)
+    std::uint64_t swaps = 0;      // times it did
     std::vector<unsigned char> active;
     std::vector<PendingEvent> newEvents;
     std::uint64_t droppedRecords = 0;
@@ -74,6 +79,8 @@ std::atomic<std::size_t> g_flightSize{0};
 std::atomic<std::size_t> g_flightSent{0};
 std::atomic<bool> g_dying{false};
 std::atomic<bool> g_writerBusy{false};
+
+void guardCrashHandlerNow() noexcept;
 
 bool sendAll(const unsigned char *data, std::size_t size, std::atomic<std::size_t> *progress)
 {
@@ -124,6 +131,21 @@ bool finished(const PendingEvent &p)
     return true;
 }
 
+// The events the layer holds, by queue. Polled by the writer (after a quiet spell) and by the program's
+// thread when a call that waits for commands returns (clFinish, clWaitForEvents), so that a program that
+// crashes right after waiting keeps its device times. g_pollMutex is taken before the stream's mutex.
+std::mutex g_pollMutex;
+PendingQueues *g_pending = nullptr; // leaked with the stream
+
+// Under g_pollMutex: the events handed over since the last poll join their queues.
+void takeNewEvents()
+{
+    std::lock_guard lock(g_stream->mutex);
+    for (const PendingEvent &p : g_stream->newEvents)
+        (*g_pending)[p.queue].push_back(p);
+    g_stream->newEvents.clear();
+}
+
 void pollEvents(PendingQueues &pending, bool final)
 {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(final ? 2 : 0);
@@ -139,9 +161,11 @@ void pollEvents(PendingQueues &pending, bool final)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     if (final) // commands that never finished: give the events back all the same
-        for (auto &[queue, events] : pending)
+        for (auto &[queue, events] : pending) {
             for (const PendingEvent &p : events)
                 g_next->clReleaseEvent(p.event);
+            events.clear();
+        }
 }
 
 template<typename F>
@@ -165,7 +189,6 @@ void writerLoopBody()
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
     std::vector<unsigned char> flight;
-    PendingQueues pending;
     std::uint64_t reportedRecords = 0, reportedBytes = 0;
     bool finishing = false;
     for (;;) {
@@ -174,26 +197,32 @@ void writerLoopBody()
             if (!g_stream->stop)
                 g_stream->wake.wait_for(lock, kWriterPeriod);
             finishing = g_stream->stop;
-            for (const PendingEvent &p : g_stream->newEvents)
-                pending[p.queue].push_back(p);
-            g_stream->newEvents.clear();
         }
-        std::size_t held = 0;
-        for (const auto &[queue, events] : pending)
-            held += events.size();
-        if (finishing || held >= kMaxHeldEvents ||
-            nowNs() - g_lastWatchedNs.load(std::memory_order_relaxed) >= kQuietNs)
-            pollEvents(pending, finishing);
+        // A handler installed after ours (PoCL's LLVM installs its own when it first compiles) would run
+        // instead of the crash path: ours goes back on top, and calls it afterwards.
+        guardCrashHandlerNow();
+        {
+            std::lock_guard poll(g_pollMutex);
+            takeNewEvents();
+            std::size_t held = 0;
+            for (const auto &[queue, events] : *g_pending)
+                held += events.size();
+            if (finishing || held >= kMaxHeldEvents ||
+                nowNs() - g_lastWatchedNs.load(std::memory_order_relaxed) >= kQuietNs)
+                pollEvents(*g_pending, finishing);
+        }
         std::uint64_t dropsNow = 0, dropBytesNow = 0;
         {
             std::lock_guard lock(g_stream->mutex);
             flight.swap(g_stream->active);
             g_stream->active.clear();
+            ++g_stream->swaps;
             g_activeData.store(g_stream->active.data());
             g_activeSize.store(0);
             dropsNow = g_stream->droppedRecords;
             dropBytesNow = g_stream->droppedBytes;
         }
+        g_stream->room.notify_all();
         // The writer's own records go at the end of what it sends, past the buffer's limit: the count of
         // dropped records must never be dropped itself.
         if (dropsNow != reportedRecords) {
@@ -246,10 +275,33 @@ void writerLoop()
 // ---- Fatal signals: send what is buffered, then let the program die as it would have ----------------
 
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-struct sigaction g_previous[sizeof kFatalSignals / sizeof kFatalSignals[0]];
+constexpr std::size_t kFatalCount = sizeof kFatalSignals / sizeof kFatalSignals[0];
+struct sigaction g_previous[kFatalCount];
+std::atomic<bool> g_handlerInstalled{false};
+// The same fault again and again: a handler below ours that put ours back and returned expects the default
+// action. Counted per signal and faulting address.
+std::atomic<int> g_repeatSignal{0};
+std::atomic<void *> g_repeatAddress{nullptr};
+std::atomic<int> g_repeats{0};
 
 void onFatalSignal(int sig, siginfo_t *info, void *context)
 {
+    void *const address = info ? info->si_addr : nullptr;
+    if (g_repeatSignal.exchange(sig) == sig && g_repeatAddress.exchange(address) == address) {
+        if (g_repeats.fetch_add(1) >= 1) {
+            struct sigaction dfl;
+            std::memset(&dfl, 0, sizeof dfl);
+            dfl.sa_handler = SIG_DFL;
+            sigemptyset(&dfl.sa_mask);
+            sigaction(sig, &dfl, nullptr);
+            if (sig == SIGABRT || info == nullptr || info->si_code <= 0)
+                raise(sig);
+            return;
+        }
+    } else {
+        g_repeatAddress.store(address);
+        g_repeats.store(0);
+    }
     if (!g_dying.exchange(true) && !g_broken.load()) {
         // Wait (briefly) for the writer to finish the send it is in, then send the rest ourselves.
         for (int i = 0; i < 2000 && g_writerBusy.load(); ++i) {
@@ -266,7 +318,7 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
                 sendAll(active, g_activeSize.load(), nullptr);
         }
     }
-    for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+    for (std::size_t i = 0; i < kFatalCount; ++i) {
         if (kFatalSignals[i] != sig)
             continue;
         const struct sigaction &old = g_previous[i];
@@ -288,13 +340,41 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
 
 void installCrashHandler()
 {
-    for (std::size_t i = 0; i < sizeof kFatalSignals / sizeof kFatalSignals[0]; ++i) {
+    for (std::size_t i = 0; i < kFatalCount; ++i) {
         struct sigaction sa;
         std::memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = onFatalSignal;
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&sa.sa_mask);
         sigaction(kFatalSignals[i], &sa, &g_previous[i]);
+    }
+    g_handlerInstalled.store(true);
+}
+
+// Puts the crash path back on top of a handler installed after it (the program's, or a library's such as
+// LLVM's inside PoCL), keeping that handler as the one it calls next. Whatever handler came last, the
+// records buffered when the program dies of a fatal signal are sent. One sigaction read per signal.
+void guardCrashHandlerNow() noexcept
+{
+    if (!g_handlerInstalled.load() || g_dying.load())
+        return;
+    for (std::size_t i = 0; i < kFatalCount; ++i) {
+        struct sigaction now;
+        if (sigaction(kFatalSignals[i], nullptr, &now) != 0)
+            continue;
+        const bool ours = (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == onFatalSignal;
+        // SIG_DFL and SIG_IGN as they were set by someone after us are theirs to choose; a handler is
+        // chained.
+        if (ours ||
+            (!(now.sa_flags & SA_SIGINFO) && (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN)))
+            continue;
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = onFatalSignal;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&sa.sa_mask);
+        g_previous[i] = now;
+        sigaction(kFatalSignals[i], &sa, nullptr);
     }
 }
 
@@ -366,6 +446,7 @@ void startStream()
         if (const unsigned long long bytes = std::strtoull(cap, nullptr, 10))
             g_maxBuffered = std::size_t(bytes);
     try {
+        g_pending = new PendingQueues;
         g_stream = new Stream;
         g_stream->active.reserve(std::size_t(4) << 20);
         g_activeData.store(g_stream->active.data());
@@ -379,15 +460,15 @@ void startStream()
     installCrashHandler();
 }
 
-void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept
+namespace {
+
+// Under the stream's lock: the record into the buffer, or counted as dropped past `limit` bytes.
+void appendLocked(Stream *s, wire::Kind kind, std::size_t payload, const RecordSink &sink,
+                  std::size_t limit) noexcept
 {
-    Stream *s = g_stream;
-    if (!s || g_broken.load(std::memory_order_relaxed))
-        return;
     const std::size_t total = wire::kHeaderSize + payload;
-    std::lock_guard lock(s->mutex);
     const std::size_t at = s->active.size();
-    if (at + total > g_maxBuffered || total > UINT32_MAX) {
+    if (at + total > limit || total > UINT32_MAX) {
         ++s->droppedRecords;
         s->droppedBytes += total;
         return;
@@ -416,6 +497,44 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
         s->wake.notify_one();
 }
 
+} // namespace
+
+void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept
+{
+    Stream *s = g_stream;
+    if (!s || g_broken.load(std::memory_order_relaxed))
+        return;
+    std::lock_guard lock(s->mutex);
+    appendLocked(s, kind, payload, sink, g_maxBuffered);
+}
+
+void emitContents(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept
+{
+    Stream *s = g_stream;
+    if (!s || g_broken.load(std::memory_order_relaxed))
+        return;
+    const std::size_t total = wire::kHeaderSize + payload;
+    try {
+        std::unique_lock lock(s->mutex);
+        std::uint64_t seen = s->swaps;
+        auto progress = std::chrono::steady_clock::now();
+        // A record always fits a buffer the writer has emptied, whatever the limit.
+        while (!s->active.empty() && s->active.size() + total > g_maxBuffered && !g_broken.load() &&
+               !g_dying.load()) {
+            s->wake.notify_one();
+            s->room.wait_for(lock, std::chrono::milliseconds(100));
+            if (s->swaps != seen) {
+                seen = s->swaps;
+                progress = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - progress > kContentsPatience) {
+                break; // the recorder stopped reading: dropped and counted, as any record
+            }
+        }
+        appendLocked(s, kind, payload, sink, std::max(g_maxBuffered, total));
+    } catch (...) {
+    }
+}
+
 void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue, std::uint64_t enqueuedNs) noexcept
 {
     g_lastWatchedNs.store(enqueuedNs, std::memory_order_relaxed);
@@ -431,6 +550,27 @@ void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue, std:
         ++s->droppedRecords;
         g_next->clReleaseEvent(event);
     }
+}
+
+void guardCrashHandler() noexcept
+{
+    guardCrashHandlerNow();
+}
+
+void readFinishedEvents() noexcept
+{
+    Stream *s = g_stream;
+    if (!s || !g_pending || g_broken.load(std::memory_order_relaxed))
+        return;
+    try {
+        std::lock_guard poll(g_pollMutex);
+        takeNewEvents();
+        pollEvents(*g_pending, false);
+    } catch (...) {
+        return; // the writer reads them later
+    }
+    guardCrashHandlerNow();
+    s->wake.notify_one(); // and sends them now
 }
 
 } // namespace clscope::layer

@@ -40,6 +40,11 @@ protected:
 };
 void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept;
 
+// Contents of a launch (Contents, ContentsPart records): asked for by the user and read while the launch
+// waits for the device, they wait for room in the buffer instead of being dropped (as long as the writer
+// makes progress: past 10 s without any they are dropped and counted). Never throws.
+void emitContents(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept;
+
 template<typename F> void emit(wire::Kind kind, std::size_t payload, F &&encode) noexcept
 {
     struct Sink final : RecordSink
@@ -53,11 +58,35 @@ template<typename F> void emit(wire::Kind kind, std::size_t payload, F &&encode)
     emitRecord(kind, payload, sink);
 }
 
+template<typename F> void emitContentsRecord(wire::Kind kind, std::size_t payload, F &&encode) noexcept
+{
+    struct Sink final : RecordSink
+    {
+        F &f;
+        explicit Sink(F &fn)
+            : f(fn)
+        {}
+        void encode(wire::Encoder &e) const override { f(e); }
+    } sink(encode);
+    emitContents(kind, payload, sink);
+}
+
 // Hands an event (that the layer owns one reference of) to the writer, which sends its timestamps as a
 // CommandTimes record for `command` once it has completed, and releases it. Events of one queue are
 // polled in order. `enqueuedNs`: when the enqueue call returned (the writer reads events once no enqueue
 // came for a while).
 void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue,
                 std::uint64_t enqueuedNs) noexcept;
+
+// Sends the timestamps of the commands that have finished now, from the calling thread, and wakes the
+// writer to send them: called when a call that waits for commands returns (clFinish, clWaitForEvents), so
+// that a program that dies right after waiting keeps the device times of what it waited for. Never throws.
+void readFinishedEvents() noexcept;
+
+// Puts the layer's crash path back on top of a fatal-signal handler installed after it (which it then
+// calls): the records buffered when the program dies are sent whichever handler came last. Cheap (one
+// sigaction read per signal); called by the writer on its period and after calls that may load a
+// compiler that installs handlers (builds, kernel creation).
+void guardCrashHandler() noexcept;
 
 } // namespace clscope::layer

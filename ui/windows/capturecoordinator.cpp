@@ -164,12 +164,12 @@ bool CaptureCoordinator::profile(const ProfileSettings &s)
         const QString why = m_process->errorString();
         delete m_process;
         m_process = nullptr;
-        m_recording.reset();
-        QFile::remove(s.output);
+        m_recording.reset(); // the capture file that was there stays as it was
         return refuse(tr("cannot start %1: %2").arg(s.program, why));
     }
     m_recording->programStarted();
-    m_path = s.output;
+    // The capture is written beside the output and renamed into place at the end: followed live there.
+    m_path = qs(m_recording->writingPath());
     m_opened = false;
     m_exited = std::make_shared<std::atomic<bool>>(false);
     m_exitStatus = {};
@@ -227,6 +227,8 @@ void CaptureCoordinator::onRecorderDone()
     if (m_recorder.joinable())
         m_recorder.join();
     const QString error = m_recording ? qs(m_recording->error()) : QString();
+    if (m_recording)
+        m_path = qs(m_recording->output());
     m_recording.reset();
     m_refresh->stop();
     requestRead();

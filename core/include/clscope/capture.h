@@ -21,6 +21,10 @@
 
 namespace clscope {
 
+namespace capture {
+class CaptureTarget;
+}
+
 // A capture file that cannot be created, opened or read, named with the reason. A Failure: the commands
 // that open a capture the user names say when that is bad usage.
 class CaptureError : public Error
@@ -56,6 +60,7 @@ public:
     std::uint64_t truncatedBytes() const; // of a last record the program did not finish sending
 
 private:
+    void feedRecords(const unsigned char *data, std::size_t size);
     struct Impl;
     std::unique_ptr<Impl> d;
 };
@@ -104,10 +109,12 @@ public:
         bool overwrite = true;            // false: only when the program's environment lacks it
     };
 
-    // Creates the stream's socket and checks that the file can be written (replacing one that is there).
-    // Throws CaptureError.
+    // Creates the stream's socket, takes the output's lock and creates the temporary file the capture is
+    // written to (beside the output; finish() renames it into place, so the file that is there stays until
+    // the new one is complete). Throws CaptureError: a folder, a file that is not a CLScope capture (unless
+    // `force`), a file another capture is writing, a folder that cannot be written.
     CaptureRecording(const std::string &output, const std::string &layer, const std::string &command,
-                     const CaptureContents &contents, CaptureTimestamps timestamps = {});
+                     const CaptureContents &contents, CaptureTimestamps timestamps = {}, bool force = false);
     ~CaptureRecording();
     CaptureRecording(const CaptureRecording &) = delete;
     CaptureRecording &operator=(const CaptureRecording &) = delete;
@@ -128,15 +135,23 @@ public:
     void record(const std::atomic<bool> &programExited);
     // Asks record() to return within 100 ms (the program goes on without its layer's stream).
     void stop() { m_stop.store(true); }
-    // The end: the exit status (none when unknown), times, everything committed.
+    // The end: the exit status (none when unknown), times, everything committed, and the file renamed into
+    // place as output(). A recording destroyed without finish() (the program could not be started) leaves
+    // the output as it was.
     void finish(std::optional<int> exitStatus);
 
     const std::string &output() const { return m_output; }
+    // The file being written until finish() (a reader follows the capture live there).
+    std::string writingPath() const;
     const std::string &error() const { return m_error; }
+    // The file lacks part of what the program did: it could not be written (a full disk), or the stream
+    // broke. It holds what was recorded before, as a valid capture.
+    bool incomplete() const { return m_incomplete; }
     std::uint64_t bytesReceived() const { return m_bytes.load(); }
 
 private:
     std::string m_output;
+    std::unique_ptr<capture::CaptureTarget> m_target; // the lock, the temporary file, the reserve
     std::unique_ptr<CaptureWriter> m_writer;
     std::string m_layer;
     std::string m_command;
@@ -148,6 +163,7 @@ private:
     std::string m_error;
     std::atomic<std::uint64_t> m_bytes{0};
     std::atomic<bool> m_stop{false};
+    bool m_incomplete = false;
 };
 
 // ---- Reading ------------------------------------------------------------------------------------------

@@ -42,6 +42,12 @@ enum class Kind : std::uint16_t {
     End = 18,          // u64 ts: the program's layer shut down cleanly
     Sampler = 19,      // u64 handle, u64 context, u32 normalized, u32 addressing, u32 filter
 };
+// One piece of a Contents record too large for one (kContentsPiece bytes each, in order): i64 launch, u32
+// arg, u8 phase, u64 mem, u64 total bytes, u64 offset, blob bytes. The recorder joins the pieces into one
+// Contents record (state captured) once all have come. Not in Kind, whose every value records.cpp handles:
+// the recorder takes it before.
+inline constexpr Kind kContentsPart = static_cast<Kind>(20);
+inline constexpr std::size_t kContentsPiece = std::size_t(4) << 20;
 
 enum class ObjectType : std::uint8_t { Context = 1, Queue, Mem, Program, Kernel, Event, Sampler };
 enum class MemKind : std::uint8_t { Buffer = 1, SubBuffer, Image, Svm, Pipe, Interop };

@@ -73,6 +73,51 @@ void CaptureWriter::Impl::flushWaiting(std::chrono::milliseconds age)
     }
 }
 
+namespace {
+// A Contents payload before its bytes: launch, arg, phase, mem, state, the blob's length.
+constexpr std::size_t kContentsHead = 8 + 4 + 1 + 8 + 1 + 4;
+} // namespace
+
+bool CaptureWriter::Impl::contentsPart(w::Decoder &in)
+{
+    const auto launch = in.get<std::int64_t>();
+    const auto arg = in.get<std::uint32_t>();
+    const auto phase = in.get<std::uint8_t>();
+    const auto mem = in.get<std::uint64_t>();
+    const auto total = in.get<std::uint64_t>();
+    const auto offset = in.get<std::uint64_t>();
+    const std::string_view data = in.blob();
+    const auto key = std::make_tuple(launch, arg, phase);
+    auto it = assemblies.find(key);
+    if (offset == 0) {
+        // A Contents record's blob has a u32 length: larger contents are left out (the layer sends none).
+        if (!in.ok() || total > UINT32_MAX || data.size() > total)
+            return false;
+        Assembly a;
+        a.payload.resize(kContentsHead);
+        w::Encoder e(a.payload.data(), a.payload.size());
+        e.put(launch), e.put(arg), e.put(phase), e.put(mem), e.put(w::ContentState::Captured);
+        e.put(static_cast<std::uint32_t>(total));
+        a.missing = total;
+        it = assemblies.insert_or_assign(key, std::move(a)).first;
+    }
+    if (it == assemblies.end())
+        return false;
+    Assembly &a = it->second;
+    if (!in.ok() || offset != a.payload.size() - kContentsHead || data.size() > a.missing) {
+        assemblies.erase(it);
+        return false;
+    }
+    a.payload.insert(a.payload.end(), data.begin(), data.end());
+    a.missing -= data.size();
+    if (a.missing == 0) {
+        w::Decoder whole(a.payload.data(), a.payload.size());
+        record(w::Kind::Contents, whole);
+        assemblies.erase(it);
+    }
+    return true;
+}
+
 CaptureWriter::CaptureWriter(const std::string &path)
 {
     removeDatabase(path);
@@ -89,12 +134,24 @@ CaptureWriter::~CaptureWriter()
 
 void CaptureWriter::setMeta(const std::string &key, const std::string &value)
 {
+    d->recover();
     d->begin();
     d->insMeta.bind(1, key).bind(2, value).run();
 }
 
 void CaptureWriter::feed(const unsigned char *data, std::size_t size)
 {
+    try {
+        feedRecords(data, size);
+    } catch (...) {
+        d->failed = true;
+        throw;
+    }
+}
+
+void CaptureWriter::feedRecords(const unsigned char *data, std::size_t size)
+{
+    d->recover();
     d->pending.append(reinterpret_cast<const char *>(data), size);
     std::size_t pos = 0;
     d->begin();
@@ -110,7 +167,10 @@ void CaptureWriter::feed(const unsigned char *data, std::size_t size)
             break;
         w::Decoder in(reinterpret_cast<const unsigned char *>(d->pending.data()) + pos + w::kHeaderSize,
                       total - w::kHeaderSize);
-        d->record(static_cast<w::Kind>(kind), in);
+        if (static_cast<w::Kind>(kind) == w::kContentsPart)
+            d->contentsPart(in);
+        else
+            d->record(static_cast<w::Kind>(kind), in);
         ++d->records;
         pos += total;
     }
@@ -123,11 +183,15 @@ void CaptureWriter::feed(const unsigned char *data, std::size_t size)
 
 void CaptureWriter::finish()
 {
+    d->recover();
     d->truncated += d->pending.size();
     d->pending.clear();
     d->begin();
     d->flushWaiting(std::chrono::milliseconds(0));
-    d->writeTotals();
+    // After rows were rolled back the readers count the commands themselves (as after a crash of the
+    // recorder): totals from memory would count what the file lacks.
+    if (!d->lostWrites)
+        d->writeTotals();
     d->insMeta.bind(1, "truncated_bytes").bind(2, std::to_string(d->truncated)).run();
     d->commit();
     // Back to a rollback journal: the WAL goes into the file and away, and the readers that open it read-only

@@ -15,6 +15,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -185,6 +186,24 @@ struct CaptureWriter::Impl
             inTransaction = false;
         }
     }
+    // After a write that failed (a full disk): the transaction it was in is given up (SQLite may have rolled
+    // it back already), so that what was committed before stays and the end can still be written.
+    bool failed = false;
+    bool lostWrites = false; // rows were rolled back: the totals kept in memory no longer match the file
+    void recover()
+    {
+        if (!failed)
+            return;
+        failed = false;
+        lostWrites = true;
+        if (!sqlite3_get_autocommit(db.handle())) {
+            try {
+                db.exec("ROLLBACK");
+            } catch (const CaptureError &) {
+            }
+        }
+        inTransaction = false;
+    }
 
     void release(w::ObjectType type, std::uint64_t handle, std::uint64_t ts)
     {
@@ -224,6 +243,18 @@ struct CaptureWriter::Impl
     }
 
     void record(w::Kind kind, w::Decoder &in);
+
+    // Contents that come in pieces (ContentsPart), by (launch, arg, phase): a Contents payload being
+    // filled, and the bytes still to come.
+    struct Assembly
+    {
+        std::vector<unsigned char> payload;
+        std::uint64_t missing = 0;
+    };
+    std::map<std::tuple<std::int64_t, std::uint32_t, std::uint8_t>, Assembly> assemblies;
+    // Adds one piece; records the whole Contents once the last has come. Returns false for a piece that
+    // does not continue what came before (it and its contents are then left out).
+    bool contentsPart(w::Decoder &in);
 };
 
 } // namespace clscope

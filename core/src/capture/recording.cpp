@@ -3,6 +3,7 @@
 // program with fork/exec, the GUI with QProcess; both record the same way.
 #include "clscope/capture.h"
 
+#include "capturetarget.h"
 #include "protocol.h"
 #include "sqlite.h"
 
@@ -96,7 +97,7 @@ std::string findCaptureLayer(const std::string &executableDir)
 
 CaptureRecording::CaptureRecording(const std::string &output, const std::string &layer,
                                    const std::string &command, const CaptureContents &contents,
-                                   CaptureTimestamps timestamps)
+                                   CaptureTimestamps timestamps, bool force)
     : m_output(output)
     , m_layer(layer)
     , m_command(command)
@@ -107,33 +108,30 @@ CaptureRecording::CaptureRecording(const std::string &output, const std::string 
     for (std::int64_t l : contents.launches)
         if (l < 0)
             throw CaptureError("launch indices count from 0, not " + std::to_string(l));
+    // A file that cannot be written, or must not be replaced, is said now, before the program runs; the
+    // tables are made later (createFile), while the program starts.
+    m_target = std::make_unique<capture::CaptureTarget>(output, force);
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         throw CaptureError(std::string("cannot create the capture socket: ") + std::strerror(errno));
     m_fd = fds[0];
     m_programFd = fds[1];
-    // A file that cannot be written is said now, before the program runs; the tables are made later
-    // (createFile), while the program starts.
-    capture::removeDatabase(output);
-    const int file = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (file < 0) {
-        const int err = errno;
-        ::close(m_fd);
-        ::close(m_programFd);
-        throw CaptureError("cannot write the capture file " + output + ": " + std::strerror(err));
-    }
-    ::close(file);
 }
 
 void CaptureRecording::createFile()
 {
     if (m_writer)
         return;
-    m_writer = std::make_unique<CaptureWriter>(m_output);
+    m_writer = std::make_unique<CaptureWriter>(m_target->temporary());
     m_writer->setMeta("command", m_command);
     m_writer->setMeta("layer", m_layer);
     m_writer->setMeta("started_ns", std::to_string(m_startedNs));
     m_writer->setMeta("timestamps", m_timestamps.text());
+}
+
+std::string CaptureRecording::writingPath() const
+{
+    return m_target && !m_target->temporary().empty() ? m_target->temporary() : m_output;
 }
 
 CaptureRecording::~CaptureRecording()
@@ -142,6 +140,7 @@ CaptureRecording::~CaptureRecording()
         ::close(m_fd);
     if (m_programFd >= 0)
         ::close(m_programFd);
+    m_writer.reset(); // before its file goes
 }
 
 std::vector<CaptureRecording::Variable> CaptureRecording::environment(const std::string &currentLayers) const
@@ -181,6 +180,7 @@ void CaptureRecording::record(const std::atomic<bool> &programExited)
         createFile();
     } catch (const std::exception &e) {
         m_error = e.what();
+        m_incomplete = true;
         ::close(m_fd); // the layer stops sending; the program runs on
         m_fd = -1;
         return;
@@ -206,7 +206,10 @@ void CaptureRecording::record(const std::atomic<bool> &programExited)
             try {
                 m_writer->feed(buffer.data(), std::size_t(got));
             } catch (const std::exception &e) {
+                // A full disk, most often: what was committed stays, and finish() completes the file with
+                // the space the reserve gives back.
                 m_error = e.what();
+                m_incomplete = true;
                 break;
             }
         } else if (programExited.load() &&
@@ -219,20 +222,45 @@ void CaptureRecording::record(const std::atomic<bool> &programExited)
     m_fd = -1;
 }
 
+namespace {
+// Errors name the file the user named, not the temporary one beside it.
+std::string namingTarget(std::string text, const std::string &temporary, const std::string &target)
+{
+    if (!temporary.empty())
+        for (std::size_t at; (at = text.find(temporary)) != std::string::npos;)
+            text.replace(at, temporary.size(), target);
+    return text;
+}
+} // namespace
+
 void CaptureRecording::finish(std::optional<int> exitStatus)
 {
-    if (!m_writer)
+    if (!m_writer) {
+        // No file was made: the output stays as it was.
+        m_incomplete = true;
         return;
+    }
+    if (m_incomplete)
+        m_target->releaseReserve();
     try {
         if (exitStatus)
             m_writer->setMeta("exit_status", std::to_string(*exitStatus));
         m_writer->setMeta("ended_ns", std::to_string(hostNowNs()));
         m_writer->finish();
     } catch (const std::exception &e) {
+        m_incomplete = true;
         if (m_error.empty())
             m_error = e.what();
     }
     m_writer.reset();
+    m_error = namingTarget(m_error, m_target->temporary(), m_output);
+    try {
+        m_target->place();
+    } catch (const CaptureError &e) {
+        m_incomplete = true;
+        if (m_error.empty())
+            m_error = e.what();
+    }
 }
 
 } // namespace clscope

@@ -86,7 +86,11 @@ bool Stmt::step()
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    m_db.fail("query failed");
+    // Reset, so that the statement can be bound and run again after the error (a writer that met a full
+    // disk finishes its file with the same statements).
+    const std::string msg = sqlite3_errmsg(m_db.handle());
+    sqlite3_reset(m_stmt);
+    throw CaptureError(m_db.path() + ": query failed: " + msg);
 }
 
 void Stmt::run()
