@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "clscope/build.h"
+#include "clscope/check.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
@@ -22,6 +23,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -317,6 +319,11 @@ int runRun(const RunOptionsCli &given)
     request.device = device.device;
     RunOptions runOptions;
     runOptions.writeInsteadOfFill = checkChild;
+    // Buffers of exactly the user's size (no pool slack past the end to hide an off-by-one), and where
+    // Oclgrind put them, for the parent to name the buffers of its reports.
+    runOptions.exactBuffers = checkChild;
+    const char *buffersFile = checkChild ? std::getenv(kCheckBuffersVariable) : nullptr;
+    runOptions.probeAddresses = buffersFile && *buffersFile;
     if (!opts.trace.empty()) {
         // The trace puts the pool's held/active bytes under the commands: both on steady_clock.
         runOptions.calibrateClock = true;
@@ -327,6 +334,13 @@ int runRun(const RunOptionsCli &given)
     runOptions.capturePrintf = true;
     runOptions.keepContents = !opts.saveCapture.empty();
     const RunResult result = runKernel(request, runOptions);
+    if (runOptions.probeAddresses) {
+        try {
+            writeWholeFile(buffersFile, checkedBuffersToJson(checkedBuffersOf(result)));
+        } catch (const Error &) {
+            // The reports then keep Oclgrind's addresses: nothing of the run is lost.
+        }
+    }
     if (!opts.saveCapture.empty()) {
         // The run as a capture: replay takes it as any capture (a failure exits 1, main.cpp).
         std::vector<std::string> words = childArguments(opts);

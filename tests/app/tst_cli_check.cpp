@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -93,9 +94,13 @@ private slots:
                  qPrintable(out));
         QVERIFY(out.contains(QStringLiteral("Kernel oob_read on Oclgrind Simulator")));
         QVERIFY(out.contains(QStringLiteral("out (4 float): 1 2 3 ")));
-        QVERIFY2(out.contains(QStringLiteral("\nbugs.cl:8:14: error: Invalid read of size 4 at global memory "
-                                             "address 0x")),
-                 qPrintable(out));
+        QVERIFY2(
+            out.contains(QStringLiteral("\nbugs.cl:8:14: error: read 4 bytes one past the end of in (4 x "
+                                        "float) at index 4, by work-item 3\n")),
+            qPrintable(out));
+        QVERIFY2(
+            out.contains(QStringLiteral("    Oclgrind: Invalid read of size 4 at global memory address 0x")),
+            qPrintable(out));
         QVERIFY(out.contains(
             QStringLiteral("    kernel oob_read, work-item Global(3,0,0) Local(0,0,0) Group(3,0,0)\n")));
         QVERIFY(out.contains(QStringLiteral("    8 | out[i] = in[i + 1];")));
@@ -108,11 +113,13 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("message"); // the first diagnostic's starts with this
-        QTest::newRow("out-of-bounds read") << QString::fromLatin1(kOobRead) << "invalid-read" << 8
-                                            << "Invalid read of size 4 at global memory address";
+        QTest::newRow("out-of-bounds read")
+            << QString::fromLatin1(kOobRead) << "invalid-read" << 8
+            << "read 4 bytes one past the end of in (4 x float) at index 4, by work-item 3";
         QTest::newRow("out-of-bounds write")
             << "bugs.cl --kernel oob_write --global 4 --arg out=buffer:float:4"
-            << "invalid-write" << 15 << "Invalid write of size 4 at global memory address";
+            << "invalid-write" << 15
+            << "write 4 bytes one past the end of out (4 x float) at index 4, by work-item 3";
         QTest::newRow("local race") << "bugs.cl --kernel local_race --global 8 --local 4 --arg "
                                        "out=buffer:int:8 --arg scratch=local:16"
                                     << "data-race" << 22 << "Write-write data race at local memory address";
@@ -124,7 +131,8 @@ private slots:
             << "divergence" << 41 << "Work-group divergence detected (barrier)";
         QTest::newRow("in a header")
             << "header.cl --kernel read_next --global 2 --arg in=buffer:float:2:iota --arg out=buffer:float:2"
-            << "invalid-read" << 4 << "Invalid read of size 4 at global memory address";
+            << "invalid-read" << 4
+            << "read 4 bytes one past the end of in (2 x float) at index 2, by work-item 1";
     }
 
     void bugsJson()
@@ -157,6 +165,127 @@ private slots:
         const QString sourceLine = QString::fromUtf8(f.readAll()).split(u'\n').at(line - 1).trimmed();
         QCOMPARE(d.value(QLatin1String("source_line")).toString(), sourceLine);
         QVERIFY(!d.value(QLatin1String("entity")).toString().isEmpty());
+    }
+
+    // An access just outside a buffer is reported at every size, also where the memory pool's bins would
+    // round the buffer up (1024 floats take a block of 4351 bytes, 1000 floats one of 4095), and names the
+    // buffer, the element and the work-item. tests/data/check/bounds.cl.
+    void bounds_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("buffer"); // "" for local memory, which is not an argument's
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("message"); // the diagnostic's message, * for any text
+        QTest::addColumn<int>("occurrences");
+        QTest::addColumn<int>("count"); // the buffer's elements
+        for (const int n : {1024, 1000}) {
+            // N the elements, LAST the last work-item, MORE n + 8, TAIL the first of the last four.
+            const auto row = [n](const char *text) {
+                return QString::fromLatin1(text)
+                    .replace(QStringLiteral("LAST"), QString::number(n - 1))
+                    .replace(QStringLiteral("MORE"), QString::number(n + 8))
+                    .replace(QStringLiteral("TAIL"), QString::number(n - 4))
+                    .replace(u'N', QString::number(n));
+            };
+            QTest::addRow("read past the end, %d", n)
+                << row("bounds.cl --kernel read_past_end --global N --arg a=buffer:float:N:iota "
+                       "--arg c=buffer:float:N")
+                << "invalid-read" << 9 << "a" << n
+                << row("read 4 bytes one past the end of a (N x float) at index N, by work-item LAST") << 1
+                << n;
+            QTest::addRow("write past the end, %d", n)
+                << row("bounds.cl --kernel write_past_end --global N --arg c=buffer:float:N")
+                << "invalid-write" << 16 << "c" << n
+                << row("write 4 bytes one past the end of c (N x float) at index N, by work-item LAST") << 1
+                << n;
+            QTest::addRow("read before the start, %d", n)
+                << row("bounds.cl --kernel read_before_start --global N --arg a=buffer:float:N:iota "
+                       "--arg c=buffer:float:N")
+                << "invalid-read" << 23 << "a" << -1
+                << row("read 4 bytes before the start of a (N x float) at index -1, by work-item 0") << 1
+                << n;
+            QTest::addRow("write before the start, %d", n)
+                << row("bounds.cl --kernel write_before_start --global N --arg c=buffer:float:N")
+                << "invalid-write" << 30 << "c" << -1
+                << row("write 4 bytes before the start of c (N x float) at index -1, by work-item 0") << 1
+                << n;
+            QTest::addRow("local array past the end, %d", n)
+                << row("bounds.cl --kernel local_past_end --global N --local 8 --arg c=buffer:float:N")
+                << "invalid-read" << 40 << "" << 0
+                << QStringLiteral(
+                       "Invalid read of size 4 at local memory address 0x*, by work-item 7, and %1 "
+                       "more work-items")
+                       .arg(n / 8 - 1)
+                << n / 8 << n;
+            QTest::addRow("sub-range past the end, %d", n)
+                << row("bounds.cl --kernel guarded_copy --global MORE --arg a=buffer:float:N:iota "
+                       "--arg c=buffer:float:MORE --arg n=uint:N")
+                << "invalid-read" << 48 << "a" << n
+                << row("read 4 bytes one past the end of a (N x float) at index N, by work-item N") << 1 << n;
+            QTest::addRow("four work-items past the end, %d", n)
+                << row("bounds.cl --kernel write_tail --global N --arg c=buffer:float:N") << "invalid-write"
+                << 55 << "c" << n
+                << row("write 4 bytes one past the end of c (N x float) at index N, by work-item TAIL, and 3 "
+                       "more work-items")
+                << 4 << n;
+        }
+    }
+
+    void bounds()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, kind);
+        QFETCH(int, line);
+        QFETCH(QString, buffer);
+        QFETCH(int, index);
+        QFETCH(QString, message);
+        QFETCH(int, occurrences);
+        QFETCH(int, count);
+        const Result r = run(args.split(u' ') + words("--check --json"));
+        QVERIFY2(r.exitCode == 3, qPrintable(QString::fromUtf8(r.out + r.err)));
+        const QJsonArray diagnostics = checkOf(r).value(QLatin1String("diagnostics")).toArray();
+        QJsonObject d;
+        for (const QJsonValue &v : diagnostics) {
+            const QJsonObject o = v.toObject();
+            if (o.value(QLatin1String("line")).toInt() == line &&
+                o.value(QLatin1String("kind")).toString() == kind)
+                d = o;
+        }
+        QVERIFY2(!d.isEmpty(), r.out.constData());
+        QCOMPARE(d.value(QLatin1String("file")).toString(), QStringLiteral("bounds.cl"));
+        const QRegularExpression pattern(QRegularExpression::wildcardToRegularExpression(
+            message, QRegularExpression::UnanchoredWildcardConversion));
+        QVERIFY2(QRegularExpression(QRegularExpression::anchoredPattern(pattern.pattern()))
+                     .match(d.value(QLatin1String("message")).toString())
+                     .hasMatch(),
+                 qPrintable(d.value(QLatin1String("message")).toString()));
+        QCOMPARE(d.value(QLatin1String("occurrences")).toInt(), occurrences);
+        if (buffer.isEmpty()) {
+            QVERIFY(d.value(QLatin1String("buffer")).isNull());
+            QVERIFY(d.value(QLatin1String("index")).isNull());
+            return;
+        }
+        QCOMPARE(d.value(QLatin1String("buffer")).toString(), buffer);
+        QCOMPARE(d.value(QLatin1String("index")).toInteger(-99), index);
+        QCOMPARE(d.value(QLatin1String("element_type")).toString(), QStringLiteral("float"));
+        QCOMPARE(d.value(QLatin1String("element_count")).toInt(), count);
+    }
+
+    void boundsText()
+    {
+        // The text form: one line per site, with the buffer, the element and the first work-item.
+        const Result r =
+            run(words("bounds.cl --kernel write_tail --global 1024 --arg c=buffer:float:1024 --check"));
+        QVERIFY2(r.exitCode == 3, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(
+            out.contains(QStringLiteral(
+                "\nbounds.cl:55:14: error: write 4 bytes one past the end of c (1024 x float) at index 1024, "
+                "by work-item 1020, and 3 more work-items\n")),
+            qPrintable(out));
+        QVERIFY2(out.endsWith(QStringLiteral("Oclgrind check: 1 error (4 reports)\n")), qPrintable(out));
     }
 
     void cleanKernel()

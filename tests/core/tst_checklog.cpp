@@ -85,7 +85,8 @@ private slots:
             << QStringLiteral("oob_read.log")
             << QStringLiteral(
                    "invalid-read bugs.cl:8:14: error: Invalid read of size 4 at global memory address "
-                   "0x1000000000010 [oob_read] (3,0,0)/(0,0,0)/(3,0,0) | out[i] = in[i + 1]; // line 8: "
+                   "0x1000000000010, by work-item 3 [oob_read] (3,0,0)/(0,0,0)/(3,0,0) | out[i] = in[i + 1]; "
+                   "// line 8: "
                    "invalid read in the last work-item x1\n"
                    "uninitialized bugs.cl:8:12: error: Uninitialized value written to global memory address "
                    "0x200000000000c [oob_read] (3,0,0)/(0,0,0)/(3,0,0) | out[i] = in[i + 1]; // line 8: "
@@ -94,7 +95,8 @@ private slots:
         QTest::newRow("out-of-bounds write")
             << QStringLiteral("oob_write.log")
             << QStringLiteral("invalid-write bugs.cl:15:16: error: Invalid write of size 4 at global memory "
-                              "address 0x1000000000010 [oob_write] (3,0,0)/(0,0,0)/(3,0,0) | out[i + 1] = "
+                              "address 0x1000000000010, by work-item 3 [oob_write] (3,0,0)/(0,0,0)/(3,0,0) | "
+                              "out[i + 1] = "
                               "(float)i; // line 15: invalid write in the last work-item x1")
             << 1;
         QTest::newRow("local race")
@@ -260,7 +262,9 @@ private slots:
         const auto merged = mergeCheckDiagnostics({one[0], otherLine, otherAddress, otherSize, otherAddress});
         QCOMPARE(merged.size(), std::size_t(3));
         QCOMPARE(merged[0].occurrences, 3);
-        QCOMPARE(merged[0].diagnostic.message, one[0].diagnostic.message); // the first is kept
+        // The first is kept (all are work-item 3), its message naming the work-item and counting the others.
+        QCOMPARE(merged[0].diagnostic.message,
+                 one[0].diagnostic.message + ", by work-item 3, and 2 more work-items");
         QCOMPARE(merged[1].diagnostic.line, 16);
         QCOMPARE(merged[2].occurrences, 1);
     }

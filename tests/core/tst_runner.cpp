@@ -9,6 +9,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <future>
@@ -328,6 +329,51 @@ private slots:
                     QStringLiteral("a=buffer:float:64 b=buffer:float:64 c=buffer:float:64 n=64"));
         QCOMPARE(errorOf([&] { runKernel(other, options); }),
                  QStringLiteral("the memory pool allocates in another context than the program's"));
+    }
+
+    // RunOptions::exactBuffers: buffers of their own, at their size, not the pool's (whose bins would round
+    // 4000 bytes up to 4095); probeAddresses: each buffer's pointer value, with its elements and their type.
+    void exactBuffersAndTheirAddresses()
+    {
+        cl_int err = CL_SUCCESS;
+        const ClContext context(clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        const ClQueue queue(clCreateCommandQueueWithProperties(context.get(), m_device, nullptr, &err));
+        QCOMPARE(err, CL_SUCCESS);
+        auto pool = std::make_shared<MemoryPool>(std::make_shared<ImmediateAllocator>(queue.get()));
+        const BuildResult b = build(kernelPath("vector_add.cl"), true, context.get());
+        QVERIFY(b.success());
+        RunOptions options;
+        options.pool = pool;
+        options.exactBuffers = true;
+        options.probeAddresses = true;
+        const RunRequest r = request(
+            b, "vector_add", "1000",
+            QStringLiteral("a=buffer:float:1000:iota b=buffer:float:1000 c=buffer:float:1000 n=1000"), {"c"});
+        const RunResult result = runKernel(r, options);
+        QCOMPARE(pool->stats().misses, std::uint64_t(0)); // the pool was not asked
+        QCOMPARE(components(*result.buffer("c")).section(u' ', 0, 3), QStringLiteral("0 1 2 3"));
+        std::vector<std::uint64_t> addresses;
+        for (const RunArgument &a : result.arguments()) {
+            if (a.kind != ArgKind::Buffer) {
+                QVERIFY(!a.address);
+                continue;
+            }
+            QVERIFY2(a.address && *a.address != 0, a.name.c_str());
+            QCOMPARE(a.count, std::size_t(1000));
+            QCOMPARE(a.element, std::string("float"));
+            QCOMPARE(a.bytes, std::uint64_t(4000));
+            addresses.push_back(*a.address);
+        }
+        QCOMPARE(addresses.size(), std::size_t(3));
+        std::sort(addresses.begin(), addresses.end());
+        QVERIFY(std::adjacent_find(addresses.begin(), addresses.end()) == addresses.end());
+
+        // Without the options: the pool's blocks, and no addresses.
+        options.exactBuffers = options.probeAddresses = false;
+        const RunResult pooled = runKernel(r, options);
+        QCOMPARE(pool->stats().misses, std::uint64_t(3));
+        QVERIFY(!pooled.arguments().front().address);
     }
 
     // clhandle.h: one reference per handle, given back when it goes, moved but not copied.

@@ -70,7 +70,7 @@ private slots:
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         QVERIFY(finished.at(0).at(1).toInt() >= 1);
 
-        // In the list: line 8 of bugs.cl, an invalid read, naming the kernel and the work-item.
+        // In the list: line 8 of bugs.cl, an invalid read, naming the buffer, the kernel and the work-item.
         QTreeWidget *list = m_window->findChild<DiagnosticsPanel *>()->list();
         bool found = false;
         for (int i = 0; i < list->topLevelItemCount(); ++i) {
@@ -81,11 +81,13 @@ private slots:
                     cells << item->text(c);
                 return cells.join(u'|');
             }();
-            if (row.contains(QStringLiteral("Invalid read")) && row.contains(QStringLiteral("oob_read")) &&
-                row.contains(QStringLiteral("8")))
+            if (row.contains(
+                    QStringLiteral("read 4 bytes one past the end of in (16 x float) at index 16, by "
+                                   "work-item 15")) &&
+                row.contains(QStringLiteral("oob_read")) && row.contains(QStringLiteral("8")))
                 found = true;
         }
-        QVERIFY2(found, "no invalid read of oob_read at line 8 in the diagnostics list");
+        QVERIFY2(found, "no read past the end of in by oob_read at line 8 in the diagnostics list");
         // On the editor: an error marker on line 8.
         KernelEditor *editor = part<BuildCoordinator>(*m_window)->builtEditor();
         QVERIFY(editor);

@@ -49,6 +49,9 @@ std::string readAll(const std::filesystem::path &path)
 std::string describe(const CheckDiagnostic &d)
 {
     std::string text = d.diagnostic.message;
+    // An invalid access names its first work-item and how many more itself (and its buffer when known).
+    if (d.kind == CheckKind::InvalidRead || d.kind == CheckKind::InvalidWrite)
+        return d.kernel.empty() ? text : text + " (" + d.kernel + ")";
     std::string where = d.kernel;
     if (!d.sites.empty() && !d.sites.front().entity.empty())
         where += (where.empty() ? "" : ", ") + d.sites.front().entity;

@@ -24,6 +24,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -68,6 +69,22 @@ struct CheckSite
     bool operator==(const CheckSite &) const = default;
 };
 
+// An invalid access whose address falls in or near a buffer argument of the checked run (nameBuffers).
+struct CheckAccess
+{
+    bool write = false;
+    std::uint64_t bytes = 0;        // the access's size
+    std::string buffer;             // the argument's name
+    std::string elementType;        // "float", "float4", a struct's name
+    std::uint64_t elementCount = 0; // the buffer's elements
+    std::uint64_t elementSize = 0;  // bytes of one
+    std::int64_t index = 0;         // the element the access starts in: -1 before the start, elementCount
+                                    // one past the end
+    std::string oclgrindMessage;    // Oclgrind's own words, with the address
+
+    bool operator==(const CheckAccess &) const = default;
+};
+
 struct CheckDiagnostic
 {
     // At the first site that has a location (file "" and line 0 when none has, as for API errors).
@@ -76,10 +93,11 @@ struct CheckDiagnostic
     // barrier"); API errors as "clSetKernelArg returned CL_INVALID_ARG_SIZE: arg_size is 4, but ...".
     Diagnostic diagnostic;
     CheckKind kind = CheckKind::Other;
-    std::string kernel;               // "" when the report names none (API errors)
-    std::vector<CheckSite> sites;     // in the report's order
-    std::vector<std::string> details; // other lines of the report, in order
-    int occurrences = 1;              // reports merged into this one (mergeCheckDiagnostics)
+    std::string kernel;                // "" when the report names none (API errors)
+    std::vector<CheckSite> sites;      // in the report's order
+    std::vector<std::string> details;  // other lines of the report, in order
+    int occurrences = 1;               // reports merged into this one (mergeCheckDiagnostics)
+    std::optional<CheckAccess> access; // an invalid access in or near a buffer argument (nameBuffers)
 
     bool operator==(const CheckDiagnostic &) const = default;
 };
@@ -109,8 +127,45 @@ OclgrindOutput parseOclgrindOutput(std::string_view text, const CheckSources &so
 
 // Reports of one kind, kernel, location and message, memory addresses aside, become one with their
 // count in occurrences: a race or an out-of-bounds access is reported for every work-item it happens in.
-// The first report of each group is kept, in the order of first appearance.
+// The first report of each group is kept, in the order of first appearance. Accesses that nameBuffers
+// named merge by kind, kernel, location and buffer. Of invalid reads and writes the report of the lowest
+// work-item is kept, and its message names it and counts the others ("..., by work-item 1020, and 3 more
+// work-items"): merge a list of reports once.
 std::vector<CheckDiagnostic> mergeCheckDiagnostics(const std::vector<CheckDiagnostic> &diagnostics);
+
+// ---- Buffers by name --------------------------------------------------------------------------------
+
+// A buffer argument of the checked run, where Oclgrind put it: what maps an address of a report back to an
+// argument. Oclgrind's global addresses carry a buffer number in their top bits and an offset below; the
+// base address is not computed from that but asked of Oclgrind in the child (RunOptions::probeAddresses).
+struct CheckedBuffer
+{
+    std::string name;
+    std::uint64_t address = 0; // the pointer the kernel gets
+    std::uint64_t bytes = 0;
+    std::uint64_t count = 0; // elements
+    std::string elementType;
+
+    bool operator==(const CheckedBuffer &) const = default;
+};
+
+// Set by CheckSession in the child's environment: the file where the child (clscope-cli run --check) writes
+// its buffers (checkedBuffersToJson) after the run.
+inline constexpr const char *kCheckBuffersVariable = "CLSCOPE_CHECK_BUFFERS";
+
+// The buffer arguments of a run made with RunOptions::probeAddresses whose address is known.
+std::vector<CheckedBuffer> checkedBuffersOf(const RunResult &result);
+// [{"name": "c", "address": 844424930131968, "bytes": 4096, "count": 1024, "type": "float"}]
+std::string checkedBuffersToJson(const std::vector<CheckedBuffer> &buffers);
+// The file is the child's, read as hostile input: anything but that form gives nothing, an entry without
+// its fields or with an impossible size is left out. Never throws.
+std::vector<CheckedBuffer> checkedBuffersFromJson(std::string_view text);
+
+// Invalid reads and writes of global or constant memory ("Invalid write of size 4 at global memory address
+// 0x3000000001000") whose address is in a buffer or near one (nearer than any other) gain an access and
+// the message "write 4 bytes one past the end of c (1024 x float) at index 1024, by work-item 1023":
+// "one past the end of c", "N elements past the end of c", "before the start of c", or "in c".
+void nameBuffers(std::vector<CheckDiagnostic> &diagnostics, const std::vector<CheckedBuffer> &buffers);
 
 struct CheckReport
 {
@@ -124,7 +179,9 @@ struct CheckReport
 
 // {"platform": "Oclgrind", "diagnostics": [{file, line, column, severity, message, kind, kernel, entity,
 // source_line, occurrences, details, sites: [{role, entity, global, local, group, file, line, column,
-// source_line}]}], "clean": bool}. Work-item ids are arrays of 3 numbers, null when not known.
+// source_line}], buffer, index, element_type, element_count}], "clean": bool}. Work-item ids are arrays of
+// 3 numbers, null when not known; buffer, index and the element's type and count are null unless the
+// access was named (nameBuffers).
 std::string checkReportToJson(const CheckReport &report, int indent = 2);
 
 // "bugs.cl:8:14: error: Invalid read ...", then indented lines: the kernel and the entity, the other
@@ -193,12 +250,13 @@ public:
     const std::string &icd() const { return m_icd; }
     const std::filesystem::path &directory() const { return m_directory; }
     std::filesystem::path logPath() const { return m_directory / "oclgrind.log"; }
+    std::filesystem::path buffersPath() const { return m_directory / "buffers.json"; }
 
     // The inherited environment without the OpenCL loader's variables, the Oclgrind ones the session
     // sets, OCLGRIND_INTERACTIVE, OCLGRIND_QUICK and CLSCOPE_DEVICE; then OCL_ICD_VENDORS=<folder>/vendors
     // (one oclgrind.icd; a folder works with ocl-icd and with the Khronos loader), OCLGRIND_LOG, the checks
-    // of the settings, CLSCOPE_DEVICE=oclgrind and CLSCOPE_CHECK_CHILD=1. For posix_spawn, or
-    // QProcessEnvironment.
+    // of the settings, CLSCOPE_DEVICE=oclgrind, CLSCOPE_CHECK_CHILD=1 and CLSCOPE_CHECK_BUFFERS
+    // (buffersPath). For posix_spawn, or QProcessEnvironment.
     const std::vector<std::string> &environment() const { return m_environment; }
 
     // Starts executable with args (argv[1..]) and environment(), stdin from /dev/null, stdout and stderr
@@ -210,8 +268,8 @@ public:
                          const CheckSources &sources,
                          const std::shared_ptr<const std::atomic<bool>> &cancel = {}) const;
 
-    // The report of what the log holds now and of a child's stderr (run() uses it); its rest goes to
-    // *restOfStderr when given.
+    // The report of what the log holds now and of a child's stderr (run() uses it), with the accesses named
+    // from the buffers the child left in buffersPath(); its rest goes to *restOfStderr when given.
     CheckReport collect(std::string_view childStderr, const CheckSources &sources,
                         std::string *restOfStderr = nullptr) const;
 

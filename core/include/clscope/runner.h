@@ -98,6 +98,11 @@ struct RunArgument
     SamplerArg sampler;                       // Sampler
     std::vector<unsigned char> before, after; // Buffer, with RunOptions::keepContents: before the first
                                               // launch (after fills and copies) and after the last
+    std::size_t count = 0;                    // Buffer: its elements
+    std::string element;                      // Buffer: their type ("float", "float4", a struct's name)
+    // Buffer, with RunOptions::probeAddresses: the pointer the kernel gets, as a number (unknown when the
+    // device could not run the probe).
+    std::optional<std::uint64_t> address;
 };
 
 struct RunResultData
@@ -209,6 +214,15 @@ struct RunOptions
     // after), read with blocking reads that are not among the run's commands: what a run saved as a
     // capture needs for its replay.
     bool keepContents = false;
+    // Allocates every buffer with a clCreateBuffer of exactly its size instead of taking it from the pool,
+    // whose bins round sizes up (pyopencl's alloc_size: 4096 bytes take a block of 4351): an access one past
+    // the end then leaves the buffer, where a checker sees it, instead of landing in the block's slack. A run
+    // on Oclgrind (isOclgrindDevice) allocates so whatever this says, bypassing `pool` too.
+    bool exactBuffers = false;
+    // Asks the device, with a probe kernel run before the first command, for the pointer value each buffer
+    // argument has in a kernel (RunArgument::address): what Oclgrind's reports of invalid accesses name, so
+    // that the check can map them back to the arguments (check.h).
+    bool probeAddresses = false;
 };
 
 // Builds the kernel's arguments, allocates and initialises the buffers, launches `repeat` times on a
@@ -217,5 +231,15 @@ struct RunOptions
 // told without the device: arguments, NDRange, local memory), ClError when the driver fails, naming the
 // call and what it worked on ("clSetKernelArg(c) failed: INVALID_ARG_SIZE").
 RunResult runKernel(const RunRequest &request, const RunOptions &options = {});
+
+// True when the device's platform is Oclgrind's (its name says so).
+bool isOclgrindDevice(cl_device_id device);
+
+// The pointer value each buffer has as a kernel's __global argument, from a probe kernel built in `context`
+// and run on `queue` (blocking); null entries of `buffers` and every entry, when the device cannot build or
+// run the probe, stay unknown.
+std::vector<std::optional<std::uint64_t>> probeBufferAddresses(cl_context context, cl_device_id device,
+                                                               cl_command_queue queue,
+                                                               const std::vector<cl_mem> &buffers);
 
 } // namespace clscope

@@ -36,18 +36,24 @@ std::string checkReportToJson(const CheckReport &report, int indent)
         ordered_json sites = ordered_json::array();
         for (const CheckSite &s : d.sites)
             sites.push_back(siteJson(s));
-        diagnostics.push_back({{"file", d.diagnostic.file},
-                               {"line", d.diagnostic.line},
-                               {"column", d.diagnostic.column},
-                               {"severity", std::string(severityName(d.diagnostic.severity))},
-                               {"message", d.diagnostic.message},
-                               {"kind", std::string(checkKindName(d.kind))},
-                               {"kernel", d.kernel},
-                               {"entity", first ? first->entity : std::string()},
-                               {"source_line", first ? first->sourceLine : std::string()},
-                               {"occurrences", d.occurrences},
-                               {"details", d.details},
-                               {"sites", std::move(sites)}});
+        diagnostics.push_back(
+            {{"file", d.diagnostic.file},
+             {"line", d.diagnostic.line},
+             {"column", d.diagnostic.column},
+             {"severity", std::string(severityName(d.diagnostic.severity))},
+             {"message", d.diagnostic.message},
+             {"kind", std::string(checkKindName(d.kind))},
+             {"kernel", d.kernel},
+             {"entity", first ? first->entity : std::string()},
+             {"source_line", first ? first->sourceLine : std::string()},
+             {"occurrences", d.occurrences},
+             {"details", d.details},
+             {"sites", std::move(sites)},
+             {"buffer", d.access ? ordered_json(d.access->buffer) : ordered_json()},
+             {"index", d.access ? ordered_json(d.access->index) : ordered_json()},
+             {"element_type", d.access ? ordered_json(d.access->elementType) : ordered_json()},
+             {"element_count", d.access ? ordered_json(d.access->elementCount) : ordered_json()},
+             {"oclgrind_message", d.access ? ordered_json(d.access->oclgrindMessage) : ordered_json()}});
     }
     ordered_json doc;
     doc["platform"] = report.platform;

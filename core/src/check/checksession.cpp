@@ -42,7 +42,7 @@ constexpr const char *kKnownIcdPaths[] = {
 constexpr std::string_view kDropped[] = {
     "OCL_ICD_VENDORS",    "OCL_ICD_FILENAMES",   "OPENCL_VENDOR_PATH",     "OCLGRIND_LOG",
     "OCLGRIND_CHECK_API", "OCLGRIND_DATA_RACES", "OCLGRIND_UNINITIALIZED", "OCLGRIND_INTERACTIVE",
-    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",      kCheckChildVariable,
+    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",      kCheckChildVariable,      kCheckBuffersVariable,
 };
 
 bool mentionsOclgrind(std::string_view s)
@@ -235,6 +235,7 @@ CheckSession::CheckSession(const std::vector<std::string> &environment, const Ch
         m_environment.push_back("OCLGRIND_MAX_ERRORS=" + std::to_string(settings.maxErrors));
     m_environment.emplace_back("CLSCOPE_DEVICE=oclgrind");
     m_environment.push_back(std::string(kCheckChildVariable) + "=1");
+    m_environment.push_back(std::string(kCheckBuffersVariable) + "=" + buffersPath().string());
 }
 
 CheckSession::~CheckSession()
@@ -267,6 +268,7 @@ CheckReport CheckSession::collect(std::string_view childStderr, const CheckSourc
         *restOfStderr = std::move(fromStderr.rest);
     std::vector<CheckDiagnostic> all = std::move(fromLog.diagnostics);
     all.insert(all.end(), fromStderr.diagnostics.begin(), fromStderr.diagnostics.end());
+    nameBuffers(all, checkedBuffersFromJson(readFile(buffersPath())));
     CheckReport report;
     report.diagnostics = mergeCheckDiagnostics(all);
     return report;
@@ -280,6 +282,7 @@ CheckChildResult CheckSession::run(const std::string &executable, const std::vec
     const fs::path outPath = m_directory / "stdout";
     const fs::path errPath = m_directory / "stderr";
     fs::remove(logPath(), ec); // a child that fails before its first context leaves none
+    fs::remove(buffersPath(), ec);
 
     SpawnActions actions;
     posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0);

@@ -11,7 +11,7 @@
 // Races have "First entity:" and "Second entity:" each with its instruction and location; divergence has
 // "Work-group: (0,0,0)" and a detail line; API errors ("Oclgrind - OpenCL runtime error detected", on
 // stderr) have "Function:", "Error:" and a detail. Hand-written matching, like the build diagnostics.
-#include "clscope/check.h"
+#include "checkinternal.h"
 #include "clscope/text.h"
 
 #include <algorithm>
@@ -385,17 +385,30 @@ std::vector<CheckDiagnostic> mergeCheckDiagnostics(const std::vector<CheckDiagno
     std::vector<CheckDiagnostic> out;
     std::vector<std::string> keys;
     for (const CheckDiagnostic &d : diagnostics) {
-        std::string key =
-            std::string(checkKindName(d.kind)) + '\n' + d.kernel + '\n' + d.diagnostic.file + '\n' +
-            std::to_string(d.diagnostic.line) + ':' + std::to_string(d.diagnostic.column) + '\n' +
-            std::string(severityName(d.diagnostic.severity)) + '\n' + withoutAddresses(d.diagnostic.message);
+        // A named access is one site per buffer, whatever element or address each work-item touched.
+        std::string key = std::string(checkKindName(d.kind)) + '\n' + d.kernel + '\n' + d.diagnostic.file +
+                          '\n' + std::to_string(d.diagnostic.line) + ':' +
+                          std::to_string(d.diagnostic.column) + '\n' +
+                          std::string(severityName(d.diagnostic.severity)) + '\n' +
+                          (d.access ? "buffer " + d.access->buffer : withoutAddresses(d.diagnostic.message));
         const auto it = std::find(keys.begin(), keys.end(), key);
         if (it == keys.end()) {
             keys.push_back(std::move(key));
             out.push_back(d);
-        } else {
-            out[std::size_t(it - keys.begin())].occurrences += d.occurrences;
+            continue;
         }
+        CheckDiagnostic &kept = out[std::size_t(it - keys.begin())];
+        const int occurrences = kept.occurrences + d.occurrences;
+        // The lowest work-item stands for an access: Oclgrind's threads need not report in order.
+        if (detail::isAccess(d) && detail::lowerWorkItem(d, kept))
+            kept = d;
+        kept.occurrences = occurrences;
+    }
+    for (CheckDiagnostic &d : out) {
+        if (d.access)
+            d.diagnostic.message = detail::accessMessage(d);
+        else if (detail::isAccess(d))
+            d.diagnostic.message += detail::workItemsText(d);
     }
     return out;
 }
@@ -426,7 +439,7 @@ std::string formatCheckDiagnostic(const CheckDiagnostic &d)
         out += ' ';
     }
     out += std::string(severityName(g.severity)) + ": " + g.message;
-    if (d.occurrences > 1)
+    if (d.occurrences > 1 && !detail::isAccess(d)) // an access counts its work-items in its message
         out += " (" + std::to_string(d.occurrences) + " times)";
     out += '\n';
     bool first = true;
@@ -455,6 +468,8 @@ std::string formatCheckDiagnostic(const CheckDiagnostic &d)
                            g.message.ends_with(d.details.front());
     for (std::size_t i = inMessage ? 1 : 0; i < d.details.size(); ++i)
         out += "    " + d.details[i] + '\n';
+    if (d.access)
+        out += "    Oclgrind: " + d.access->oclgrindMessage + '\n';
     return out;
 }
 

@@ -117,6 +117,14 @@ private:
     std::vector<Pending> m_pending;
 };
 
+// A buffer argument's memory: a block of the pool, or a buffer of its own of exactly the argument's size.
+struct RunBuffer
+{
+    PooledBuffer pooled;
+    ClMem own;
+    cl_mem mem() const { return own ? own.get() : pooled.mem(); }
+};
+
 // The queue's lane name in timelines: one queue per run.
 constexpr const char *kQueueName = "queue 0";
 
@@ -292,20 +300,30 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     std::optional<ClockMapping> clock;
     if (options.calibrateClock)
         clock = calibrate(device, queue.get());
-    std::shared_ptr<MemoryPool> pool = options.pool;
-    if (!pool) {
+    // Exact buffers leave no slack past the end for an off-by-one access to land in unseen: under a checker
+    // (Oclgrind) every buffer is as long as the user's and no longer.
+    const bool exact = options.exactBuffers || isOclgrindDevice(device);
+    std::shared_ptr<MemoryPool> pool = exact ? nullptr : options.pool;
+    if (!pool && !exact) {
         PoolOptions poolOptions;
         poolOptions.seriesCapacity = 0; // nobody watches a pool that lives for one run
         pool = makePool(AllocatorKind::Immediate, request.build.context(), queue.get(), poolOptions);
-    } else if (dynamic_cast<const SvmAllocator *>(pool->allocator().get())) {
+    } else if (pool && dynamic_cast<const SvmAllocator *>(pool->allocator().get())) {
         throw RunInputError("the memory pool hands out SVM pointers; runs need a pool of cl_mem buffers");
     }
-    std::vector<PooledBuffer> buffers(args.size());
+    std::vector<RunBuffer> buffers(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].kind != ArgKind::Buffer)
             continue;
+        if (exact) {
+            cl_int created = CL_SUCCESS;
+            buffers[i].own = ClMem(clCreateBuffer(request.build.context(), CL_MEM_READ_WRITE,
+                                                  args[i].bufferBytes(), nullptr, &created));
+            check(created, ("clCreateBuffer(" + args[i].name + ")").c_str());
+            continue;
+        }
         try {
-            buffers[i] = pool->allocate(args[i].bufferBytes(), queue.get());
+            buffers[i].pooled = pool->allocate(args[i].bufferBytes(), queue.get());
         } catch (const ClError &e) {
             throw ClError(e.routine() + "(" + args[i].name + ")", e.code(), e.detail());
         }
@@ -313,6 +331,13 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         clGetMemObjectInfo(buffers[i].mem(), CL_MEM_CONTEXT, sizeof context, &context, nullptr);
         if (context != request.build.context())
             throw RunInputError("the memory pool allocates in another context than the program's");
+    }
+    std::vector<std::optional<std::uint64_t>> addresses(args.size());
+    if (options.probeAddresses) {
+        std::vector<cl_mem> mems;
+        for (const RunBuffer &b : buffers)
+            mems.push_back(b.mem());
+        addresses = probeBufferAddresses(request.build.context(), device, queue.get(), mems);
     }
     std::vector<detail::DeviceImage> images(args.size());
     std::vector<ClSampler> samplers(args.size());
@@ -410,6 +435,11 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
         if (a.kind == ArgKind::Image)
             r.image = ImageInfo{a.image.dim, a.image.format, *a.image.shape};
         r.sampler = a.sampler;
+        if (a.kind == ArgKind::Buffer) {
+            r.count = a.count;
+            r.element = a.layout ? a.layout->label() : a.type.name();
+            r.address = addresses[i];
+        }
         if (options.keepContents && a.kind == ArgKind::Buffer) {
             // What the launch sees: after the writes, fills and copies above.
             r.before.resize(a.bufferBytes());
