@@ -23,11 +23,13 @@ void check(bool ok)
         std::abort();
 }
 
-// One file per process, rewritten for each input; the -wal and -shm a WAL-mode input makes SQLite create
-// are removed too, so that no input sees what the one before left.
+// One file per process, rewritten for each input (in /dev/shm where there is one: no disk in the loop); the
+// -wal and -shm a WAL-mode input makes SQLite create are removed too, so that no input sees what the one
+// before left.
 const std::string &capturePath()
 {
-    static const std::string path = "/tmp/fuzz_capture-" + std::to_string(::getpid()) + ".clscope";
+    static const std::string path = std::string(::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") +
+                                    "/fuzz_capture-" + std::to_string(::getpid()) + ".clscope";
     return path;
 }
 
