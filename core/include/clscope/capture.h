@@ -210,6 +210,8 @@ struct CaptureSummary
     std::vector<CaptureKernelTotal> kernels;     // by total device time, longest first
     std::vector<CaptureTransferTotal> transfers; // by type
     std::vector<CaptureContextMemory> memory;    // per context
+    // Values of the file that failed the reader's checks (naming table, row and field), left out above.
+    std::vector<std::string> problems;
 };
 
 // One argument of a captured launch, with its contents when they were recorded.
@@ -239,6 +241,10 @@ struct CapturedLaunch
     int dims = 0;
     std::vector<std::size_t> global, local, offset; // local empty: the driver chose
     std::vector<CapturedArg> args;
+    // The first value of the launch's records that failed the reader's checks, naming the table, row and
+    // field ("launch 3: commands row 7: global_x -1 is not a size of 1 or more"); empty when all passed.
+    // replayBlocker() gives it first: such a launch is listed but never replayed nor exported.
+    std::string problem;
 };
 
 // What a capture holds so far (read while the recorder still writes: the progress line of a live capture).
@@ -328,7 +334,9 @@ public:
     std::vector<CommandRecord> commandRecords() const;
     // Device memory over time (bytes live per context, all contexts summed) as a counter series.
     std::vector<PoolSeriesPoint> memorySeries() const;
-    // Throws CaptureError naming the launch when there is none with that index.
+    // Throws CaptureError naming the launch when there is none with that index. Every value is checked
+    // against the schema and the other records (sizes, kinds, what the arguments name, contents' lengths
+    // against the objects' sizes); a launch that fails says why in `problem`.
     CapturedLaunch launch(std::int64_t index) const;
     std::int64_t launchCount() const;
 

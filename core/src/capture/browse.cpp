@@ -107,7 +107,7 @@ std::vector<PoolSeriesPoint> capture::liveSeries(std::vector<std::pair<std::int6
     std::vector<PoolSeriesPoint> out;
     std::int64_t live = 0;
     for (const auto &[t, delta] : events) {
-        live += delta;
+        live = saturatingAdd(live, delta);
         if (!out.empty() && out.back().timestampNs == std::uint64_t(t))
             out.back().heldBytes = out.back().activeBytes = std::uint64_t(live);
         else
@@ -194,15 +194,19 @@ std::vector<CaptureContextSeries> CaptureReader::memoryByContext() const
 {
     const Db &db = d->db;
     std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> events;
-    Stmt q(db, "SELECT context, size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer'");
+    // A negative size (a hostile file; summary() names it) is left out.
+    Stmt q(db, "SELECT context, size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer' "
+               "AND size >= 0");
     while (q.step()) {
         auto &e = events[q.i64(0)];
         e.push_back({q.i64(2), q.i64(1)});
         if (!q.isNull(3))
             e.push_back({q.i64(3), -q.i64(1)});
     }
-    Stmt names(db, "SELECT GROUP_CONCAT(d.name, ', ') FROM contexts c, json_each('[' || c.devices || ']') j "
-                   "JOIN devices d ON d.id = j.value WHERE c.id = ?");
+    Stmt names(db,
+               "SELECT GROUP_CONCAT(d.name, ', ') FROM contexts c, json_each("
+               "IIF(json_valid('[' || c.devices || ']'), '[' || c.devices || ']', '[]')) j JOIN devices d "
+               "ON d.id = j.value WHERE c.id = ?");
     std::vector<CaptureContextSeries> out;
     for (auto &[ctx, evs] : events) {
         CaptureContextSeries s;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <map>
 #include <optional>
@@ -70,6 +71,17 @@ std::string meta(const Db &db, const char *key)
     return s.step() ? s.text(0) : std::string();
 }
 
+// The summary's problems: the first few said, the rest counted (a file of a million bad rows gives a
+// readable summary).
+void addProblem(CaptureSummary &s, std::uint64_t &more, std::string text)
+{
+    constexpr std::size_t kShown = 20;
+    if (s.problems.size() < kShown)
+        s.problems.push_back(std::move(text));
+    else
+        ++more;
+}
+
 } // namespace
 
 // ---- The reader ---------------------------------------------------------------------------------------
@@ -101,9 +113,16 @@ CaptureSummary CaptureReader::summary() const
     s.program = meta(db, "command");
     if (const std::string t = meta(db, "timestamps"); !t.empty())
         s.timestamps = t;
+    std::uint64_t moreProblems = 0;
     const std::string exit = meta(db, "exit_status");
-    if (!exit.empty())
-        s.exitStatus = std::stoi(exit);
+    if (!exit.empty()) {
+        int status = 0;
+        const auto [end, ec] = std::from_chars(exit.data(), exit.data() + exit.size(), status);
+        if (ec == std::errc() && end == exit.data() + exit.size())
+            s.exitStatus = status;
+        else
+            addProblem(s, moreProblems, "meta exit_status: '" + exit + "' is not an exit status (left out)");
+    }
     s.complete = count(db, "SELECT COUNT(*) FROM processes") > 0 &&
                  count(db, "SELECT COUNT(*) FROM processes WHERE ended_ns IS NULL") == 0;
     s.programs = count(db, "SELECT COUNT(*) FROM programs");
@@ -132,10 +151,25 @@ CaptureSummary CaptureReader::summary() const
                                      "FROM command_totals"
                                    : "SELECT type, kernel, launches, count, bytes, device_ns, failed, count "
                                      "FROM command_totals");
-            while (q.step())
+            static constexpr const char *kColumns[] = {"type",  "kernel",    "launches", "count",
+                                                       "bytes", "device_ns", "failed",   "timed"};
+            while (q.step()) {
+                // Counts and sums are never negative (the recorder's own sums of what it wrote).
+                int negative = -1;
+                for (int i = 2; i < 8 && negative < 0; ++i)
+                    if (q.i64(i) < 0)
+                        negative = i;
+                if (negative >= 0) {
+                    addProblem(s, moreProblems,
+                               "command_totals row (type " + std::to_string(q.i64(0)) + ", kernel " +
+                                   std::to_string(q.i64(1)) + "): " + kColumns[negative] + " " +
+                                   std::to_string(q.i64(negative)) + " is negative (left out)");
+                    continue;
+                }
                 groups.push_back({q.i64(0), q.i64(1), std::uint64_t(q.i64(2)), std::uint64_t(q.i64(3)),
                                   std::uint64_t(q.i64(6)), std::uint64_t(q.i64(4)), std::uint64_t(q.i64(5)),
                                   std::uint64_t(q.i64(7))});
+            }
         } else {
             groups = d->commands().groups;
         }
@@ -181,25 +215,32 @@ CaptureSummary CaptureReader::summary() const
         };
         std::map<std::int64_t, std::vector<Ev>> events;
         std::map<std::int64_t, std::uint64_t> objects;
-        Stmt q(db,
-               "SELECT context, size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer'");
+        Stmt q(db, "SELECT context, size, created_ns, released_ns, id FROM mem_objects WHERE kind != "
+                   "'sub-buffer'");
         while (q.step()) {
             const std::int64_t ctx = q.i64(0), size = q.i64(1);
+            if (size < 0) {
+                addProblem(s, moreProblems,
+                           "mem_objects row " + std::to_string(q.i64(4)) + ": size " + std::to_string(size) +
+                               " is negative (left out of the peak)");
+                continue;
+            }
             events[ctx].push_back({q.i64(2), size});
             if (!q.isNull(3))
                 events[ctx].push_back({q.i64(3), -size});
             ++objects[ctx];
         }
-        Stmt names(db,
-                   "SELECT GROUP_CONCAT(d.name, ', ') FROM contexts c, json_each('[' || c.devices || ']') j "
-                   "JOIN devices d ON d.id = j.value WHERE c.id = ?");
+        Stmt names(
+            db, "SELECT GROUP_CONCAT(d.name, ', ') FROM contexts c, json_each("
+                "IIF(json_valid('[' || c.devices || ']'), '[' || c.devices || ']', '[]')) j JOIN devices d "
+                "ON d.id = j.value WHERE c.id = ?");
         for (auto &[ctx, evs] : events) {
             std::sort(evs.begin(), evs.end(), [](const Ev &a, const Ev &b) {
                 return a.t != b.t ? a.t < b.t : a.delta < b.delta; // frees first at equal times
             });
             std::int64_t live = 0, peak = 0;
             for (const Ev &e : evs) {
-                live += e.delta;
+                live = saturatingAdd(live, e.delta);
                 peak = std::max(peak, live);
             }
             CaptureContextMemory m;
@@ -213,6 +254,8 @@ CaptureSummary CaptureReader::summary() const
             s.memory.push_back(m);
         }
     }
+    if (moreProblems)
+        s.problems.push_back("and " + std::to_string(moreProblems) + " more problems");
     return s;
 }
 
@@ -229,7 +272,9 @@ std::vector<CommandRecord> CaptureReader::commandRecords() const
 std::vector<PoolSeriesPoint> CaptureReader::memorySeries() const
 {
     std::vector<std::pair<std::int64_t, std::int64_t>> events;
-    Stmt q(d->db, "SELECT size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer'");
+    // A negative size (a hostile file; summary() names it) is left out.
+    Stmt q(d->db, "SELECT size, created_ns, released_ns FROM mem_objects WHERE kind != 'sub-buffer' AND "
+                  "size >= 0");
     while (q.step()) {
         events.push_back({q.i64(1), q.i64(0)});
         if (!q.isNull(2))
@@ -244,72 +289,6 @@ std::int64_t CaptureReader::launchCount() const
     if (d->haveCommandScan())
         return std::int64_t(d->commandScan.launches);
     return std::int64_t(count(d->db, "SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL"));
-}
-
-CapturedLaunch CaptureReader::launch(std::int64_t index) const
-{
-    const Db &db = d->db;
-    CapturedLaunch l;
-    l.index = index;
-    Stmt c(
-        db,
-        "SELECT c.kernel, k.name, k.program, p.kind, dv.name, c.dims, c.global_x, c.global_y, c.global_z, "
-        "c.local_x, c.local_y, c.local_z, c.offset_x, c.offset_y, c.offset_z, c.local_given "
-        "FROM commands c JOIN kernels k ON k.id = c.kernel LEFT JOIN programs p ON p.id = k.program "
-        "LEFT JOIN queues q ON q.id = c.queue LEFT JOIN devices dv ON dv.id = q.device WHERE c.launch = ?");
-    c.bind(1, index);
-    if (!c.step())
-        throw CaptureError("the capture has no launch " + std::to_string(index) + " (it has " +
-                           std::to_string(launchCount()) + ")");
-    l.kernel = c.text(1);
-    const std::int64_t program = c.i64(2);
-    l.programKind = c.text(3);
-    l.device = c.text(4);
-    l.dims = int(c.i64(5));
-    for (int i = 0; i < l.dims && i < 3; ++i) {
-        l.global.push_back(std::size_t(c.i64(6 + i)));
-        if (c.i64(15))
-            l.local.push_back(std::size_t(c.i64(9 + i)));
-        l.offset.push_back(std::size_t(c.i64(12 + i)));
-    }
-    {
-        Stmt s(db, "SELECT data FROM program_sources WHERE program = ? ORDER BY idx");
-        s.bind(1, program);
-        while (s.step()) {
-            const std::vector<unsigned char> b = s.blob(0);
-            l.sources.emplace_back(b.begin(), b.end());
-        }
-        Stmt o(db,
-               "SELECT options FROM builds WHERE program = ? ORDER BY (result = 0) DESC, id DESC LIMIT 1");
-        o.bind(1, program);
-        if (o.step())
-            l.options = o.text(0);
-    }
-    Stmt a(db, "SELECT a.idx, a.kind, a.size, a.value, a.mem, m.size, m.flags, m.kind FROM launch_args a "
-               "LEFT JOIN mem_objects m ON m.id = a.mem WHERE a.launch = ? ORDER BY a.idx");
-    a.bind(1, index);
-    Stmt ct(db, "SELECT phase, state, data FROM contents WHERE launch = ? AND idx = ?");
-    while (a.step()) {
-        CapturedArg arg;
-        arg.index = std::uint32_t(a.i64(0));
-        arg.kind = a.text(1);
-        arg.size = std::uint64_t(a.i64(2));
-        arg.value = a.blob(3);
-        arg.mem = a.isNull(4) ? 0 : a.i64(4);
-        arg.memSize = std::uint64_t(a.i64(5));
-        arg.memFlags = std::uint64_t(a.i64(6));
-        arg.memKind = a.text(7);
-        ct.bind(1, index).bind(2, arg.index);
-        while (ct.step()) {
-            const bool before = ct.text(0) == "before";
-            (before ? arg.hasBefore : arg.hasAfter) = ct.text(1) == "captured";
-            (before ? arg.beforeState : arg.afterState) = ct.text(1);
-            (before ? arg.before : arg.after) = ct.blob(2);
-        }
-        ct.reset();
-        l.args.push_back(std::move(arg));
-    }
-    return l;
 }
 
 namespace {
@@ -349,6 +328,8 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
                "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu)\n";
     else if (!s.complete)
         out << "the program did not shut OpenCL down cleanly: the capture ends where the program stopped\n";
+    for (const std::string &p : s.problems)
+        out << "invalid: " << p << '\n';
     if (s.contents)
         out << "buffer contents recorded: " << s.contents << '\n';
     if (s.timestamps == "program")
@@ -410,7 +391,9 @@ std::string summaryJson(const CaptureSummary &s, int indent)
                                {"devices", m.devices},
                                {"peak_bytes", m.peakBytes},
                                {"objects", m.objects}});
-    return j.dump(indent);
+    j["problems"] = s.problems;
+    // Names and commands are the program's bytes: invalid UTF-8 becomes U+FFFD, the document stays valid.
+    return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 } // namespace clscope

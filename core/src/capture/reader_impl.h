@@ -8,6 +8,7 @@
 #include "clscope/capture.h"
 #include "clscope/profile.h"
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -22,6 +23,14 @@ namespace capture {
 CommandRecord::Type recordType(std::int64_t cl);
 // Live bytes over time from (time, +size / -size) events, frees first at equal times.
 std::vector<PoolSeriesPoint> liveSeries(std::vector<std::pair<std::int64_t, std::int64_t>> events);
+// a + b, held at INT64_MAX / INT64_MIN instead of wrapping: sums of the sizes a hostile file may hold.
+inline std::int64_t saturatingAdd(std::int64_t a, std::int64_t b)
+{
+    std::int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return sum;
+}
 // The first column of the first row of a query such as SELECT COUNT(*) (0 without a row).
 std::uint64_t count(const Db &db, const char *sql);
 // "ndrange-kernel" -> "clEnqueueNDRangeKernel", "read-buffer" -> "clEnqueueReadBuffer".

@@ -3,11 +3,13 @@
 #include "clscope/capture.h"
 
 #include "clscope/build.h"
+#include "clscope/checkedmath.h"
 #include "clscope/clhandle.h"
 #include "clscope/clquery.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
 #include "clscope/queue.h"
+#include "clscope/runner.h"
 
 #include <nlohmann/json.hpp>
 
@@ -100,6 +102,9 @@ namespace {
 // range brought in (their contents flow from there, so only a buffer's first launch needs "before").
 std::string launchBlocker(const CapturedLaunch &l, const std::set<std::int64_t> &seen)
 {
+    // A record that failed the reader's checks: its own words name the table, row and field.
+    if (!l.problem.empty())
+        return l.problem;
     const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
     if (l.programKind != "source")
         return what + ": its program was created from " +
@@ -128,6 +133,58 @@ struct ReplayBuffer
     std::size_t size = 0;
     std::optional<std::vector<unsigned char>> captured;
 };
+
+// The launch checked against the replay device as `run` checks its own (core/src/run/ndrange.cpp): the
+// NDRange against the work-item and work-group limits and the address bits, the __local arguments against
+// the local memory, the buffers the launch creates against the allocation limits. A launch the device
+// cannot take is refused by name before the driver sees it (PoCL aborts or never returns on some).
+NDRange checkLimits(const CapturedLaunch &l, const std::map<std::int64_t, ReplayBuffer> &buffers,
+                    cl_device_id device, cl_kernel kernel)
+{
+    try {
+        const LaunchLimits limits = queryLaunchLimits(device, kernel, l.options);
+        const NDRange range = resolveNDRange({l.global, l.local, l.offset}, limits);
+        // Past what resolveNDRange counts: PoCL's pthread scheduler counts work-groups in an int (2^62
+        // work-items in groups of its choice: 'get_wg_index_range: Assertion max_wgs > 0', 2^63-1: SIGSEGV).
+        // A replay takes at most 2^31-1 work-groups, of the local size given or else of the largest the
+        // device has.
+        constexpr std::uint64_t kMostGroups = (std::uint64_t(1) << 31) - 1;
+        std::uint64_t groups = 1;
+        for (std::size_t i = 0; i < range.global.size(); ++i) {
+            const std::uint64_t local =
+                range.local.empty() ? std::max<std::uint64_t>(limits.maxWorkGroupSize, 1) : range.local[i];
+            groups =
+                checkedMul<std::uint64_t>(groups, range.global[i] / local + (range.global[i] % local != 0))
+                    .value_or(UINT64_MAX);
+        }
+        if (groups > kMostGroups)
+            throw RunInputError(
+                "global size " + formatSizeList(range.global) + " is " +
+                (groups == UINT64_MAX ? std::string("more than 2^64") : std::to_string(groups)) +
+                " work-groups of " +
+                (range.local.empty() ? "the largest size, CL_DEVICE_MAX_WORK_GROUP_SIZE (" +
+                                           std::to_string(limits.maxWorkGroupSize) + ")"
+                                     : "local size " + formatSizeList(range.local)) +
+                ", more than the 2147483647 (2^31-1) a replay takes");
+        std::vector<std::uint64_t> local;
+        std::vector<std::string> names;
+        std::vector<std::uint64_t> bytes;
+        for (const CapturedArg &a : l.args) {
+            if (a.kind == "local")
+                local.push_back(a.size);
+            if (a.kind == "mem" && !buffers.contains(a.mem)) {
+                names.push_back("argument " + std::to_string(a.index));
+                bytes.push_back(a.before.size());
+            }
+        }
+        checkLocalMemory(local, limits);
+        checkBufferSizes(names, bytes, limits);
+        return range;
+    } catch (const RunInputError &e) {
+        throw CaptureError("launch " + std::to_string(l.index) + " (" + l.kernel + ") cannot run on " +
+                           deviceName(device) + ": " + e.what());
+    }
+}
 
 } // namespace
 
@@ -202,6 +259,7 @@ std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &laun
         result.device = deviceName(device);
         Owned<cl_kernel> kernel(clCreateKernel(build.program(), l.kernel.c_str(), &err));
         check(err, "clCreateKernel(" + l.kernel + ")");
+        const NDRange range = checkLimits(l, buffers, device, kernel.get());
         for (const CapturedArg &a : l.args) {
             const std::string argName = "clSetKernelArg(" + std::to_string(a.index) + ")";
             if (a.kind == "mem") {
@@ -234,9 +292,9 @@ std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &laun
             }
         }
         cl_event ev = nullptr;
-        check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), cl_uint(l.dims), l.offset.data(),
-                                     l.global.data(), l.local.empty() ? nullptr : l.local.data(), 0, nullptr,
-                                     &ev),
+        check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), cl_uint(range.global.size()),
+                                     range.offset.data(), range.global.data(),
+                                     range.local.empty() ? nullptr : range.local.data(), 0, nullptr, &ev),
               "clEnqueueNDRangeKernel(" + l.kernel + ")");
         Owned<cl_event> event(ev);
         check(clWaitForEvents(1, &ev), "clWaitForEvents");
@@ -311,7 +369,8 @@ nlohmann::ordered_json replayObject(const ReplayResult &r)
 
 std::string replayJson(const ReplayResult &r, int indent)
 {
-    return replayObject(r).dump(indent);
+    // Kernel and device names are the program's and the driver's bytes: invalid UTF-8 becomes U+FFFD.
+    return replayObject(r).dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::string replayJson(const std::vector<ReplayResult> &results, int indent)
@@ -327,7 +386,7 @@ std::string replayJson(const std::vector<ReplayResult> &results, int indent)
     j["launches"] = nlohmann::ordered_json::array();
     for (const ReplayResult &r : results)
         j["launches"].push_back(replayObject(r));
-    return j.dump(indent);
+    return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 } // namespace clscope
