@@ -218,11 +218,17 @@ int ArgumentsPanel::rowPitch() const
 
 int ArgumentsPanel::rowsShown() const
 {
-    // What the rows' viewport shows of itself: clipped by the dock's own scrolling and hidden with its dock.
-    const QRegion shown = m_rowsScroll->viewport()->visibleRegion();
-    if (!isVisible() || shown.isEmpty())
+    // What of the rows' viewport is inside each of its parents up to the window: clipped by the dock's own
+    // scrolling, and nothing while its dock is a tab behind another (Qt keeps those outside the window).
+    if (!isVisible())
         return 0;
-    return (shown.boundingRect().height() + std::max(0, m_rows->verticalSpacing())) / rowPitch();
+    QWidget *w = m_rowsScroll->viewport();
+    QRect shown = w->rect();
+    for (; !w->isWindow() && w->parentWidget(); w = w->parentWidget())
+        shown = shown.translated(w->pos()).intersected(w->parentWidget()->rect());
+    if (shown.isEmpty())
+        return 0;
+    return (shown.height() + std::max(0, m_rows->verticalSpacing())) / rowPitch();
 }
 
 int ArgumentsPanel::heightForRows(int rows, int width) const
