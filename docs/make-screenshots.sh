@@ -61,6 +61,9 @@ shot capture-timeline "$tmp/mandelbrot.clscope" --show timelineDock
 shot capture-memory "$tmp/pool.clscope" --show captureDock --capture-tab "device memory"
 shot capture-programs "$tmp/mandelbrot.clscope" --show captureDock --capture-tab programs
 shot capture-api "$tmp/pool.clscope" --show captureDock --capture-tab "api calls"
+# A capture at 1280x800: the bottom panels grow for it, the Arguments panel keeps room for four rows.
+xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1280x800 "$tmp/mandelbrot.clscope" --show captureDock \
+  --show argumentsDock --screenshot "$out/capture-1280x800.png"
 # The local-size sweep's window (Build > Sweep local size), 1-D and 2-D, at both window sizes, and a
 # kernel whose outputs depend on the local size.
 sweep() { # NAME SIZE ARGS...: the dialog alone, as large as the window lets it be

@@ -24,7 +24,9 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
@@ -291,6 +293,26 @@ private slots:
         QVERIFY(!m_window->openFiles({m_dir.filePath(QStringLiteral("nothing.clscope"))}));
     }
 
+    // At 1280x800 a capture shown leaves the Arguments panel at least four rows (issue 31: the bottom panels
+    // grew for the capture and left it one or two), and the capture is a recent file.
+    void argumentsKeepTheirRows()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        const QSize before = m_window->size();
+        m_window->resize(1280, 800);
+        QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
+        QVERIFY(m_window->openFiles({m_demoCapture}));
+        QVERIFY(shown.wait(30000));
+        QVERIFY(
+            part<EditorTabs>(*m_window)->recentFiles().contains(QFileInfo(m_demoCapture).absoluteFilePath()));
+        QVERIFY(m_window->showDock(QStringLiteral("argumentsDock")));
+        ArgumentsPanel *arguments = part<ArgumentsPanel>(*m_window);
+        QTRY_VERIFY2(arguments->rowsShown() >= 4, qPrintable(QString::number(arguments->rowsShown())));
+        // The capture's own panels are still the taller part of the bottom.
+        QVERIFY(m_window->findChild<QDockWidget *>(QStringLiteral("captureDock"))->height() >= 150);
+        m_window->resize(before);
+    }
+
     // Open in workbench, F5: equal to the captured result on PoCL, then on Oclgrind.
     void openInWorkbenchRunsEqual()
     {
@@ -304,6 +326,18 @@ private slots:
         QVERIFY(part<EditorTabs>(*m_window)->title().contains(QStringLiteral("sum (launch 0)")));
         QVERIFY(part<BuildCoordinator>(*m_window)->optionsBox()->currentText().contains(
             QStringLiteral("pyopencl")));
+        {
+            // The launch's options are its tab's: a new tab has none, and the launch's tab keeps them.
+            EditorTabs *tabs = part<EditorTabs>(*m_window);
+            const int launchTab = tabs->currentIndex();
+            const int fresh = tabs->newDocument();
+            QCOMPARE(part<BuildCoordinator>(*m_window)->optionsBox()->currentText(), QString());
+            QCOMPARE(part<BuildCoordinator>(*m_window)->currentStamp().options, QString());
+            QVERIFY(tabs->closeTab(fresh));
+            tabs->setCurrentIndex(launchTab);
+            QVERIFY(part<BuildCoordinator>(*m_window)->optionsBox()->currentText().contains(
+                QStringLiteral("pyopencl")));
+        }
         QCOMPARE(part<ResultsViewer>(*m_window)->expected().size(), std::size_t(3));
         std::optional<RunResult> run = pressF5();
         QVERIFY(run);
@@ -488,6 +522,33 @@ private slots:
         QVERIFY(run);
         QVERIFY2(part<ResultsViewer>(*m_window)->expectedEqual(),
                  qPrintable(part<ResultsViewer>(*m_window)->expectedText()));
+    }
+
+    // The next start brings the capture shown last back, with the window's layout (the Arguments panel
+    // keeping its rows at 1280x800).
+    void captureReopensAfterRestart()
+    {
+        const QString last = captures()->capturePath();
+        QVERIFY(QFileInfo(last).isFile());
+        part<EditorTabs>(*m_window)->setConfirmAllCallback(
+            [](const QStringList &) { return EditorTabs::CloseChoice::Discard; });
+        QVERIFY(m_window->close());
+        QVERIFY(part<EditorTabs>(*m_window)->recentFiles().contains(QFileInfo(last).absoluteFilePath()));
+
+        MainWindow next;
+        next.setModalErrors(false);
+        next.resize(1280, 800);
+        next.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&next));
+        QSignalSpy shown(part<CaptureCoordinator>(next), &CaptureCoordinator::snapshotShown);
+        next.restoreSession();
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(part<CaptureCoordinator>(next)->capturePath(), QFileInfo(last).absoluteFilePath());
+        QVERIFY(next.showDock(QStringLiteral("argumentsDock")));
+        QTRY_VERIFY2(part<ArgumentsPanel>(next)->rowsShown() >= 4,
+                     qPrintable(QString::number(part<ArgumentsPanel>(next)->rowsShown())));
+        QSignalSpy ready(&next, &MainWindow::ready);
+        QVERIFY(next.isReady() || ready.wait(120000)); // no enumeration left running as it goes
     }
 
     void cleanupTestCase()

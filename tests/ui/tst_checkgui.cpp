@@ -186,9 +186,10 @@ private slots:
                 options->setEditText(QString());
             }
         } restore{part<BuildCoordinator>(*m_window)->optionsBox()};
+        part<EditorTabs>(*m_window)->newDocument();
+        // The new tab's own options (a new tab starts with none).
         part<BuildCoordinator>(*m_window)->optionsBox()->setEditText(
             QStringLiteral("-D CLSCOPE_TEST_USER=2"));
-        part<EditorTabs>(*m_window)->newDocument();
         part<EditorTabs>(*m_window)->currentEditor()->setText(
             QStringLiteral("#if defined(CLSCOPE_USING_POCL) && defined(CLSCOPE_USING_OCLGRIND)\n"
                            "#error the check was handed the PoCL build's options\n"

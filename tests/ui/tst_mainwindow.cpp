@@ -16,8 +16,10 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 #include <QTreeView>
 
@@ -111,6 +113,42 @@ private slots:
         again.show();
         QVERIFY(waitReady(again));
         QCOMPARE(part<DeviceManager>(again)->currentDeviceName(), chosen);
+    }
+
+    // The next start puts the window where it was; one saved partly below the screen (issue 31: the status
+    // bar was off screen) comes back whole.
+    void geometryComesBackOnScreen()
+    {
+        const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+        const QRect where(available.topLeft() + QPoint(40, 30), QSize(700, 500));
+        {
+            MainWindow w;
+            w.setGeometry(where);
+            QVERIFY(w.close());
+        }
+        {
+            MainWindow again;
+            again.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&again));
+            QCOMPARE(again.geometry(), where);
+            again.move(available.left() + 40, available.bottom() - 200);
+            QVERIFY(!available.contains(again.frameGeometry()));
+            QVERIFY(waitReady(again));
+            QVERIFY(again.close());
+        }
+        MainWindow last;
+        last.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&last));
+        QVERIFY2(available.contains(last.frameGeometry()),
+                 qPrintable(QStringLiteral("%1,%2 %3x%4")
+                                .arg(last.frameGeometry().x())
+                                .arg(last.frameGeometry().y())
+                                .arg(last.frameGeometry().width())
+                                .arg(last.frameGeometry().height())));
+        QCOMPARE(last.size(), where.size());
+        const QRect status(last.statusBar()->mapToGlobal(QPoint(0, 0)), last.statusBar()->size());
+        QVERIFY(available.contains(status));
+        QVERIFY(waitReady(last));
     }
 
     void docksAndScreenshot()

@@ -18,6 +18,7 @@
 #include "windows/runcoordinator.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
@@ -295,6 +296,70 @@ private slots:
         QVERIFY(tabs()->openFile(m_dir.filePath(QStringLiteral("helpers.cl"))));
         m_helper = tabs()->currentEditor();
         showMain();
+    }
+
+    // Options belong to the tab they were typed in (issue 31): switching tabs shows each tab's own, a new tab
+    // starts with none, and a build takes the options of its own program.
+    void optionsBelongToTheirTab()
+    {
+        QComboBox *box = builds()->optionsBox();
+        showMain();
+        QCOMPARE(box->currentText(), QString());
+        box->setEditText(QStringLiteral("-D MAIN_ONLY=1"));
+        tabs()->setCurrentWidget(m_helper);
+        QCOMPARE(box->currentText(), QString());
+        box->setEditText(QStringLiteral("-D HELPER_ONLY=2"));
+        showMain();
+        QCOMPARE(box->currentText(), QStringLiteral("-D MAIN_ONLY=1"));
+        QCOMPARE(builds()->currentStamp().options, QStringLiteral("-D MAIN_ONLY=1"));
+        tabs()->setCurrentWidget(m_helper);
+        QCOMPARE(box->currentText(), QStringLiteral("-D HELPER_ONLY=2"));
+        QCOMPARE(builds()->currentStamp().options, QStringLiteral("-D HELPER_ONLY=2"));
+        const int fresh = tabs()->newDocument();
+        QCOMPARE(box->currentText(), QString());
+        QCOMPARE(builds()->currentStamp().options, QString());
+        QVERIFY(tabs()->closeTab(fresh));
+        // A build puts its options in the history, to choose from; the next new tab still starts with none.
+        showMain();
+        buildWithCtrlB();
+        QCOMPARE(box->findText(QStringLiteral("-D MAIN_ONLY=1")), 0);
+        const int next = tabs()->newDocument();
+        QCOMPARE(box->currentText(), QString());
+        QVERIFY(tabs()->closeTab(next));
+        showMain();
+        box->setEditText(QString());
+        tabs()->setCurrentWidget(m_helper);
+        box->setEditText(QString());
+        showMain();
+    }
+
+    // Each tab's options come back with the tabs of the last session, and nothing else gets them.
+    void optionsSurviveARestart()
+    {
+        {
+            MainWindow first;
+            EditorTabs *firstTabs = part<EditorTabs>(first);
+            QVERIFY(firstTabs->openFile(m_dir.filePath(QStringLiteral("main.cl"))));
+            part<BuildCoordinator>(first)->optionsBox()->setEditText(QStringLiteral("-D MAIN_ONLY=1"));
+            QVERIFY(firstTabs->openFile(m_dir.filePath(QStringLiteral("helpers.cl"))));
+            part<BuildCoordinator>(first)->optionsBox()->setEditText(QStringLiteral("-D HELPER_ONLY=2"));
+            QVERIFY(firstTabs->openSample(EditorTabs::sampleNames().front())); // no options
+            QVERIFY(first.close());
+        }
+        MainWindow next;
+        next.restoreSession();
+        EditorTabs *nextTabs = part<EditorTabs>(next);
+        QCOMPARE(nextTabs->count(), 3);
+        QComboBox *box = part<BuildCoordinator>(next)->optionsBox();
+        const QStringList expected{QStringLiteral("-D MAIN_ONLY=1"), QStringLiteral("-D HELPER_ONLY=2"),
+                                   QString()};
+        for (int i = 0; i < 3; ++i) {
+            nextTabs->setCurrentIndex(i);
+            QCOMPARE(nextTabs->buildOptions(i), expected.at(i));
+            QCOMPARE(box->currentText(), expected.at(i));
+        }
+        nextTabs->newDocument();
+        QCOMPARE(box->currentText(), QString());
     }
 
     // The choice is remembered: the next window (the next start) builds the same way.

@@ -214,6 +214,73 @@ private slots:
         QCOMPARE(d.viewEnd, 1000.0);
     }
 
+    // "Last run" frames the run's launches: a 48 us kernel beside its 68 ms build, or after a write that
+    // waited 364 ms for the driver to compile the kernel, is the whole view, not a one-pixel tick (issue 31).
+    // Rows: the records of the run (k: kernel, w: write, r: read, b: the build's host span, a: an API call on
+    // a host lane) and the span framed.
+    void lastRunFraming_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<bool>("stages");
+        QTest::addColumn<qulonglong>("first");
+        QTest::addColumn<qulonglong>("last");
+        // A record "X@S+D": type X at S us lasting D us; the expected span in ns, 1 us after time 0 (so that
+        // the queued time of a record at 0 stays positive).
+        QTest::newRow("kernel after its build") << QStringLiteral("b@0+68000 k@68100+48") << false
+                                                << qulonglong(68'101'000) << qulonglong(68'149'000);
+        QTest::newRow("write long before the kernel")
+            << QStringLiteral("w@0+2 k@364000+58 r@364100+3") << false << qulonglong(364'001'000)
+            << qulonglong(364'059'000);
+        QTest::newRow("repeated launches, reads between")
+            << QStringLiteral("w@0+20 k@100+48 r@150+10 k@200+48 r@250+10") << false << qulonglong(101'000)
+            << qulonglong(249'000);
+        QTest::newRow("API calls around") << QStringLiteral("a@0+5 w@100+20 a@130+2 k@140+48 a@30000+10")
+                                          << false << qulonglong(141'000) << qulonglong(189'000);
+        QTest::newRow("with stages: the launch's queued time")
+            << QStringLiteral("b@0+68000 k@68100+48") << true << qulonglong(68'101'000 - 50)
+            << qulonglong(68'149'000);
+        QTest::newRow("transfers only") << QStringLiteral("a@0+5 w@100+20 r@300+10") << false
+                                        << qulonglong(101'000) << qulonglong(311'000);
+        QTest::newRow("host activities only")
+            << QStringLiteral("b@0+68000 a@68100+48") << false << qulonglong(1'000) << qulonglong(68'149'000);
+        QTest::newRow("nothing timed") << QString() << false << qulonglong(0) << qulonglong(0);
+    }
+    void lastRunFraming()
+    {
+        QFETCH(QString, run);
+        QFETCH(bool, stages);
+        QFETCH(qulonglong, first);
+        QFETCH(qulonglong, last);
+        std::vector<CommandRecord> records;
+        std::vector<std::size_t> indices;
+        for (const QString &spec : run.split(u' ', Qt::SkipEmptyParts)) {
+            const QStringList parts = spec.mid(2).split(u'+');
+            const std::uint64_t start = parts.at(0).toULongLong() * 1000 + 1000;
+            const std::uint64_t duration = parts.at(1).toULongLong() * 1000;
+            const QChar kind = spec.at(0);
+            const Type type = kind == u'w'   ? Type::Write
+                              : kind == u'r' ? Type::Read
+                              : kind == u'b' ? Type::Build
+                              : kind == u'a' ? Type::Marker
+                                             : Type::Kernel;
+            CommandRecord r = record(type, "k", "dev", "q", start, duration);
+            if (kind == u'b' || kind == u'a') {
+                r.hostSpan = true;
+                r.queue = kind == u'b' ? "host" : "thread 1";
+                r.queued = r.submit = 0;
+            }
+            indices.push_back(records.size());
+            records.push_back(r);
+        }
+        // Records before the run are not framed.
+        records.insert(records.begin(), record(Type::Kernel, "old", "dev", "q", 100, 10));
+        for (std::size_t &i : indices)
+            ++i;
+        const auto [from, to] = lastRunSpan(records, indices, stages);
+        QCOMPARE(qulonglong(from), first);
+        QCOMPARE(qulonglong(to), last);
+    }
+
     void setRange()
     {
         TimelineData d;

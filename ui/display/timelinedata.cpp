@@ -448,4 +448,23 @@ std::pair<std::uint64_t, std::uint64_t> recordSpan(const std::vector<CommandReco
     return {first, last};
 }
 
+std::pair<std::uint64_t, std::uint64_t> lastRunSpan(const std::vector<CommandRecord> &records,
+                                                    const std::vector<std::size_t> &indices, bool stages)
+{
+    const auto spanOf = [&](auto keep) {
+        std::vector<std::size_t> kept;
+        kept.reserve(indices.size());
+        for (const std::size_t i : indices) {
+            if (i < records.size() && keep(records[i]))
+                kept.push_back(i);
+        }
+        return recordSpan(records, kept, stages);
+    };
+    auto span =
+        spanOf([](const CommandRecord &r) { return !r.hostSpan && r.type == CommandRecord::Type::Kernel; });
+    if (span.second == 0)
+        span = spanOf([](const CommandRecord &r) { return !r.hostSpan; });
+    return span.second != 0 ? span : recordSpan(records, indices, stages);
+}
+
 } // namespace clscope::ui

@@ -161,6 +161,13 @@ std::vector<AxisLabel> axisLabels(const TimelineData &data, const TimeAxisTicks 
 std::pair<std::uint64_t, std::uint64_t> recordSpan(const std::vector<CommandRecord> &records,
                                                    const std::vector<std::size_t> &indices, bool stages);
 
+// What "Last run" frames of the records at `indices`: their kernel launches, the commands a run is about (a
+// write before the first launch can be a driver's compile of 360 ms away, and the build's tens of
+// milliseconds on the host lane would shrink a 50 us kernel to a pixel); without launches, their device
+// commands; with neither, everything. 0, 0 when none has usable timestamps.
+std::pair<std::uint64_t, std::uint64_t> lastRunSpan(const std::vector<CommandRecord> &records,
+                                                    const std::vector<std::size_t> &indices, bool stages);
+
 // "ns", "µs", "ms", "s" for a unit of 1, 1e3, 1e6, 1e9.
 const char *unitName(double unit);
 

@@ -1,6 +1,7 @@
 // Argument rows, validation as the user types, NDRange limits, and per-kernel persistence.
 #include "argumentspanel.h"
 #include "argumentsrow.h"
+#include "elidinglineedit.h"
 #include "structeditor.h"
 
 #include <QAction>
@@ -206,6 +207,39 @@ bool ArgumentsPanel::setCurrentKernel(const QString &name)
     return true;
 }
 
+int ArgumentsPanel::rowPitch() const
+{
+    // A buffer row is the tallest kind: combo boxes beside line edits.
+    int row = std::max(QComboBox().sizeHint().height(), QLineEdit().sizeHint().height());
+    for (const auto &r : m_rowState)
+        row = std::max(row, r->field->sizeHint().height());
+    return row + std::max(0, m_rows->verticalSpacing());
+}
+
+int ArgumentsPanel::rowsShown() const
+{
+    // What of the rows' viewport is inside each of its parents up to the window: clipped by the dock's own
+    // scrolling, and nothing while its dock is a tab behind another (Qt keeps those outside the window).
+    if (!isVisible())
+        return 0;
+    QWidget *w = m_rowsScroll->viewport();
+    QRect shown = w->rect();
+    for (; !w->isWindow() && w->parentWidget(); w = w->parentWidget())
+        shown = shown.translated(w->pos()).intersected(w->parentWidget()->rect());
+    if (shown.isEmpty())
+        return 0;
+    return (shown.height() + std::max(0, m_rows->verticalSpacing())) / rowPitch();
+}
+
+int ArgumentsPanel::heightForRows(int rows, int width) const
+{
+    // From the layout's preferred heights, not the geometry: a panel behind another tab has none yet.
+    QLayout *panel = layout();
+    const int preferred =
+        panel->hasHeightForWidth() ? panel->totalHeightForWidth(width) : panel->totalSizeHint().height();
+    return preferred - m_rowsScroll->sizeHint().height() + rows * rowPitch();
+}
+
 void ArgumentsPanel::rebuildRows()
 {
     while (m_rows->rowCount() > 0)
@@ -235,7 +269,7 @@ void ArgumentsPanel::rebuildRows()
         h->setContentsMargins(0, 0, 0, 0);
         switch (slot.kind) {
         case ArgKind::Value:
-            row->value = new QLineEdit;
+            row->value = new ElidingLineEdit;
             row->value->setPlaceholderText(slot.type && slot.type->width > 1
                                                ? tr("comma list of %1 values").arg(slot.type->width)
                                                : tr("value (decimal, 0x hex, hex-float)"));
@@ -270,7 +304,8 @@ void ArgumentsPanel::rebuildRows()
             row->init->addItems(kInitKinds);
             row->init->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
             row->init->setMinimumContentsLength(5);
-            row->initParam = new QLineEdit;
+            // file=PATH: a long path shows its folder's start and its name, the whole path in the tooltip.
+            row->initParam = new ElidingLineEdit;
             row->initParam->setPlaceholderText(
                 tr("fill=V, iota=START:STEP, random=SEED:LO:HI, file=PATH, copy=NAME"));
             // No text beside the box (the rows must fit a side panel); the tooltip and the header line say
@@ -339,7 +374,7 @@ void ArgumentsPanel::rebuildRows()
         case ArgKind::Image: {
             // The image after NAME= as the CLI writes it; read back (and shown as a picture) unless the
             // kernel only reads it.
-            row->value = new QLineEdit(qs(defaultImageSpec(slot.image.value_or(ImageDim::Image2D))));
+            row->value = new ElidingLineEdit(qs(defaultImageSpec(slot.image.value_or(ImageDim::Image2D))));
             row->value->setPlaceholderText(
                 tr("%1:ORDER:TYPE:%2[:INIT]")
                     .arg(qs(std::string(imageDimName(slot.image.value_or(ImageDim::Image2D)))),
@@ -352,7 +387,7 @@ void ArgumentsPanel::rebuildRows()
             break;
         }
         case ArgKind::Sampler:
-            row->value = new QLineEdit(QStringLiteral("unnormalized,clamp_to_edge,nearest"));
+            row->value = new ElidingLineEdit(QStringLiteral("unnormalized,clamp_to_edge,nearest"));
             row->value->setPlaceholderText(tr("normalized|unnormalized, addressing, nearest|linear"));
             h->addWidget(row->value);
             break;

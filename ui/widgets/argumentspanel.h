@@ -77,6 +77,11 @@ public:
     // Puts a saved state back (kernel, values, range); false with *error when an argument does not fit.
     bool applyState(const ArgumentsState &state, QString *error = nullptr);
 
+    // Room on screen: how many argument rows the part of the panel now visible shows (whatever the kernel
+    // has), and the height the panel needs at `width` to show `rows` of them (the window keeps at least 4).
+    int rowsShown() const;
+    int heightForRows(int rows, int width) const;
+
     void setRunning(bool running);
     // Remembers the values per kernel (QSettings), as a run does.
     void saveValues() const;
@@ -101,6 +106,8 @@ private:
     void updateLimits();
     std::optional<ArgValue> rowValue(const Row &row, QString *error) const;
     const StructDecl *structOf(const std::string &typeName) const;
+    // The height of one argument row with the space after it.
+    int rowPitch() const;
 
     BuildResult m_build;
     SourceTypes m_sourceTypes;

@@ -50,32 +50,59 @@ bool EditorTabs::closeAllAsking()
     return closeAll();
 }
 
+QString EditorTabs::sessionEntry(int index) const
+{
+    const Document *doc = document(index);
+    if (!doc)
+        return {};
+    if (!doc->path.isEmpty())
+        return doc->path;
+    if (sampleNames().contains(doc->untitledName) && !isModified(index))
+        return kSamplePrefix + doc->untitledName;
+    return {};
+}
+
 QStringList EditorTabs::sessionEntries() const
 {
     QStringList entries;
-    const QStringList samples = sampleNames();
     for (int i = 0; i < count(); ++i) {
-        const Document *doc = document(i);
-        if (!doc)
-            continue;
-        if (!doc->path.isEmpty())
-            entries << doc->path;
-        else if (samples.contains(doc->untitledName) && !isModified(i))
-            entries << kSamplePrefix + doc->untitledName;
+        const QString entry = sessionEntry(i);
+        if (!entry.isEmpty())
+            entries << entry;
     }
     return entries;
 }
 
-int EditorTabs::restoreSession(const QStringList &entries)
+QVariantMap EditorTabs::sessionOptions() const
+{
+    QVariantMap options;
+    for (int i = 0; i < count(); ++i) {
+        const QString entry = sessionEntry(i);
+        const QString text = buildOptions(i);
+        if (!entry.isEmpty() && !text.isEmpty())
+            options.insert(entry, text);
+    }
+    return options;
+}
+
+int EditorTabs::restoreSession(const QStringList &entries, const QVariantMap &options)
 {
     int opened = 0;
     for (const QString &entry : entries) {
+        bool ok = false;
         if (entry.startsWith(kSamplePrefix)) {
             if (sampleNames().contains(entry.mid(kSamplePrefix.size())))
-                opened += openSample(entry.mid(kSamplePrefix.size())) ? 1 : 0;
+                ok = openSample(entry.mid(kSamplePrefix.size()));
         } else if (QFileInfo(entry).isFile()) {
-            opened += openFile(entry) ? 1 : 0;
+            ok = openFile(entry);
         }
+        if (!ok)
+            continue;
+        ++opened;
+        // Settings are input too: anything but text is no options.
+        const QVariant text = options.value(entry);
+        if (text.typeId() == QMetaType::QString)
+            setBuildOptions(text.toString());
     }
     return opened;
 }

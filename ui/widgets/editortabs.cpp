@@ -251,6 +251,22 @@ QString EditorTabs::title(int index) const
     return doc->path.isEmpty() ? doc->untitledName : QFileInfo(doc->path).fileName();
 }
 
+QString EditorTabs::buildOptions(int index) const
+{
+    const Document *doc = document(index);
+    return doc ? doc->buildOptions : QString();
+}
+
+void EditorTabs::setBuildOptions(const QString &options, int index)
+{
+    index = resolve(index);
+    Document *doc = document(index);
+    if (!doc || doc->buildOptions == options)
+        return;
+    doc->buildOptions = options;
+    emit buildOptionsChanged(index);
+}
+
 bool EditorTabs::isModified(int index) const
 {
     const KernelEditor *e = editor(resolve(index));

@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QTabWidget>
+#include <QVariantMap>
 
 #include <functional>
 #include <memory>
@@ -58,6 +59,10 @@ public:
     // names for built-ins).
     QString programKind(int index = -1) const;
     QString programFile(int index = -1) const;
+    // The build options of a tab's program: each tab has its own (a new tab none), so options that came
+    // with one program (a captured launch's -I folders) never build another. Saved with the session.
+    QString buildOptions(int index = -1) const;
+    void setBuildOptions(const QString &options, int index = -1);
     bool openSample(const QString &name);
     bool save(int index = -1);
     bool saveAs(const QString &path, int index = -1);
@@ -70,8 +75,10 @@ public:
     bool closeAllAsking();
     // What is open, for the next start: saved files by path, unmodified samples as "sample:NAME".
     QStringList sessionEntries() const;
-    // Reopens sessionEntries() that still exist; returns how many.
-    int restoreSession(const QStringList &entries);
+    // The build options of the tabs sessionEntries() names, by entry (tabs without options are left out).
+    QVariantMap sessionOptions() const;
+    // Reopens sessionEntries() that still exist, each with its options from `options`; returns how many.
+    int restoreSession(const QStringList &entries, const QVariantMap &options = {});
 
     KernelEditor *currentEditor() const;
     KernelEditor *editor(int index) const;
@@ -87,6 +94,8 @@ public:
     // Most recent first, at most 10, files that no longer exist pruned.
     QStringList recentFiles() const;
     void clearRecentFiles();
+    // Puts a file first in the list (files open themselves; the window adds the captures it opens).
+    void addRecentFile(const QString &path);
 
     // Local files in a drag that the editor can open (.cl, .h, .clh, .txt).
     static QStringList openableFiles(const QMimeData *mime);
@@ -128,6 +137,8 @@ signals:
     // The modified state of the current document (also sent when the current document changes).
     void documentModified(bool modified);
     void recentFilesChanged();
+    // setBuildOptions changed the options of the tab at `index`.
+    void buildOptionsChanged(int index);
     void errorOccurred(const QString &message);
     // .clscope files dropped on the editor: captures, for the window to open.
     void capturesDropped(const QStringList &paths);
@@ -153,6 +164,7 @@ private:
         quint64 edits = 0;
         quint64 autosavedEdits = 0;
         bool utf8Bom = false; // the file starts with a byte order mark: kept on save
+        QString buildOptions;
     };
 
     // The form paths are compared in: canonical where the file exists, else absolute and clean.
@@ -160,6 +172,8 @@ private:
     int addDocument(const QString &path, const QString &untitledName, const QString &savedText,
                     const QString *modifiedText = nullptr);
     Document *document(int index);
+    // What sessionEntries() lists for a tab: its file, "sample:NAME" for an unmodified sample, else empty.
+    QString sessionEntry(int index) const;
     const Document *document(int index) const;
     int resolve(int index) const { return index < 0 ? currentIndex() : index; }
     bool writeFile(int index, const QString &path);
@@ -168,7 +182,6 @@ private:
     void onCurrentChanged();
     void onModificationChanged(KernelEditor *editor, bool modified);
     void onTextChanged(KernelEditor *editor);
-    void addRecentFile(const QString &path);
     void reportError(const QString &message);
     bool readFile(const QString &path, QString *text, QByteArray *bytes = nullptr);
     QString askSavePath(int index);

@@ -416,7 +416,12 @@ std::vector<std::size_t> TimelineDock::selectedRows() const
 
 bool TimelineDock::zoomToRecords(const std::vector<std::size_t> &records)
 {
-    const auto [first, last] = recordSpan(*m_records, records, m_timeline->showStages());
+    return zoomToSpan(recordSpan(*m_records, records, m_timeline->showStages()));
+}
+
+bool TimelineDock::zoomToSpan(std::pair<std::uint64_t, std::uint64_t> span)
+{
+    const auto [first, last] = span;
     if (first == 0 && last == 0)
         return false;
     const TimelineData &g = m_timeline->geometry();
@@ -431,7 +436,7 @@ bool TimelineDock::zoomToLastRun()
 {
     std::vector<std::size_t> records(m_records->size() - std::min(m_lastRunBegin, m_records->size()));
     std::iota(records.begin(), records.end(), m_lastRunBegin);
-    return zoomToRecords(records);
+    return zoomToSpan(lastRunSpan(*m_records, records, m_timeline->showStages()));
 }
 
 bool TimelineDock::zoomToSelection()

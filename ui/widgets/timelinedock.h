@@ -11,6 +11,8 @@
 
 #include <QWidget>
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 class QCheckBox;
@@ -75,7 +77,7 @@ public:
 
     // Zooms the timeline to span records (with a small margin); false when none of them has timestamps.
     bool zoomToRecords(const std::vector<std::size_t> &records);
-    // The records of the latest run (see lastRunBegin()).
+    // The kernel launches of the latest run (lastRunSpan: its other commands when it has none).
     bool zoomToLastRun();
     // The rows selected in the events table.
     bool zoomToSelection();
@@ -102,6 +104,8 @@ protected:
 
 private:
     void showRecords(bool append);
+    // Zooms to [first, last] (absolute ns) with a small margin; false for 0, 0.
+    bool zoomToSpan(std::pair<std::uint64_t, std::uint64_t> span);
     void onTimelineClicked(int record);
     void onEventRowChanged(const QModelIndex &current);
     void onEventSelectionChanged();

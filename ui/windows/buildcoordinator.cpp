@@ -130,9 +130,22 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Devic
     m_options->lineEdit()->setPlaceholderText(
         tr("Build options, e.g. -cl-fast-relaxed-math -D N=1024 -I include"));
     m_options->setToolTip(tr("Options are split like a shell does; -I folders are searched for headers"));
+    // The history is a list to choose from; the field shows the options of the current tab's program (a
+    // new tab has none), never the latest ones of whichever program was built last.
     m_options->addItems(QSettings().value(kHistoryKey).toStringList());
-    m_options->setCurrentIndex(0);
+    m_options->setCurrentIndex(-1);
+    m_options->setEditText(QString());
     connect(m_options->lineEdit(), &QLineEdit::returnPressed, m_buildAction, &QAction::trigger);
+    connect(m_options, &QComboBox::editTextChanged, this, [this](const QString &text) {
+        if (!m_showingOptions)
+            m_editors->setBuildOptions(text, m_editors->indexOf(programEditor()));
+    });
+    connect(m_editors, &EditorTabs::currentDocumentChanged, this, &BuildCoordinator::showProgramOptions);
+    connect(m_editors, &EditorTabs::buildOptionsChanged, this, [this](int index) {
+        if (index == m_editors->indexOf(programEditor()))
+            showProgramOptions();
+    });
+    showProgramOptions();
 
     m_busy->setRange(0, 0);
     m_busy->setMaximumWidth(120);
@@ -184,7 +197,7 @@ BuildStamp BuildCoordinator::currentStamp() const
     stamp.path = m_editors->path(index);
     stamp.title = m_editors->title(index);
     stamp.text = stamp.editor->text();
-    stamp.options = m_options->currentText().trimmed();
+    stamp.options = m_editors->buildOptions(index).trimmed();
     const DeviceSnapshot *device = m_devices->currentDeviceSnapshot();
     stamp.device = device ? device->id : nullptr;
     // The latest build's headers, as far as it read them: an edited header makes the build stale.
@@ -333,6 +346,19 @@ void BuildCoordinator::setBusy(bool busy)
     m_buildAction->setEnabled(true); // a new build supersedes the running one; the editor stays usable
 }
 
+void BuildCoordinator::showProgramOptions()
+{
+    KernelEditor *program = programEditor();
+    const QString options = program ? m_editors->buildOptions(m_editors->indexOf(program)) : QString();
+    // Without a tab there is no program to give options to.
+    m_options->setEnabled(program != nullptr);
+    if (m_options->currentText() == options)
+        return;
+    m_showingOptions = true;
+    m_options->setEditText(options);
+    m_showingOptions = false;
+}
+
 void BuildCoordinator::rememberOptions(const QString &options)
 {
     QStringList history = QSettings().value(kHistoryKey).toStringList();
@@ -360,6 +386,7 @@ void BuildCoordinator::onFinished(const BuildResult &result)
     if (m_built.programKind.isEmpty())
         m_built.headerTimes = headerTimes(m_builtHeaders);
     m_builtOk = result.success();
+    showProgramOptions(); // a header of this build now stands for the program that includes it
     m_log->showResult(result);
     showDiagnostics(result.diagnostics());
     m_statusBar->showMessage(buildSummary(result));

@@ -88,6 +88,8 @@ public:
     // Checkable, enabled while allTabsAction is on: each tab compiled apart (clCompileProgram) and the
     // objects linked (clLinkProgram), as hosts that build libraries do.
     QAction *linkAction() const { return m_linkAction; }
+    // The build options field: it shows and edits the options of the current tab's program (each tab has
+    // its own: EditorTabs::buildOptions).
     QComboBox *optionsBox() const { return m_options; }
     BuildController *controller() const { return m_controller; }
 
@@ -131,6 +133,8 @@ private:
     void onCancelled();
     void setBusy(bool busy);
     void rememberOptions(const QString &options);
+    // The options field shows the options of the current tab's program (programEditor()).
+    void showProgramOptions();
     void jumpTo(const QString &file, int line, int column);
     // The open tab a diagnostic of the latest build names: its main tab, another tab of its program, or a
     // header open in a tab; null when none is open.
@@ -152,6 +156,7 @@ private:
     BuildStamp m_pending; // the build in flight
     BuildStamp m_built;   // the latest finished build
     bool m_builtOk = false;
+    bool m_showingOptions = false; // the field is being set from a tab, not typed into
     QStringList m_builtHeaders;
     std::function<void()> m_then;
     std::function<void(const QString &)> m_refused;

@@ -129,8 +129,10 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
         QString text;
         for (const std::string &src : l->sources)
             text += qs(src);
-        m_editors->newDocument(tr("%1 (launch %2).cl").arg(qs(l->kernel)).arg(l->index), text);
-        m_builds->optionsBox()->setCurrentText(qs(l->options));
+        // The launch's options belong to its tab: they build it and no other program.
+        const int tab =
+            m_editors->newDocument(tr("%1 (launch %2).cl").arg(qs(l->kernel)).arg(l->index), text);
+        m_editors->setBuildOptions(qs(l->options), tab);
         if (!replayBlocker(*l).empty()) {
             // The source is there to read and change; what the arguments lack is said, with the option.
             const QString why =
@@ -330,10 +332,10 @@ bool CaptureCoordinator::openProgram(int index, bool copy)
     for (const std::string &s : p.sources)
         text += qs(s);
     const QString name = p.kernels.empty() ? tr("program %1").arg(p.id) : qs(p.kernels.front());
-    m_editors->newDocument(copy ? tr("%1 (copy).cl").arg(name) : tr("%1 (captured, read-only).cl").arg(name),
-                           text, !copy);
-    if (copy && !p.builds.empty())
-        m_builds->optionsBox()->setCurrentText(qs(p.builds.back().options));
+    const int tab = m_editors->newDocument(
+        copy ? tr("%1 (copy).cl").arg(name) : tr("%1 (captured, read-only).cl").arg(name), text, !copy);
+    if (!p.builds.empty())
+        m_editors->setBuildOptions(qs(p.builds.back().options), tab);
     return true;
 }
 

@@ -31,6 +31,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImageWriter>
 #include <QLabel>
 #include <QMessageBox>
@@ -54,7 +55,25 @@ namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kSessionKey = QStringLiteral("window/openFiles");
+const QString kSessionOptionsKey = QStringLiteral("window/openFileOptions");
+const QString kSessionCaptureKey = QStringLiteral("window/openCapture");
 constexpr int kStateVersion = 1;
+// The argument rows the Arguments panel keeps room for whatever the bottom panels show (issue 31).
+constexpr int kArgumentRows = 4;
+// The lowest the bottom panels go to make that room.
+constexpr int kMinBottomHeight = 150;
+
+// The dock of a tab group that shows now, or null. The others of its group count as visible too: Qt keeps
+// them outside the window instead of hiding them.
+QDockWidget *shownDock(const QList<QDockWidget *> &docks, const QMainWindow &window, Qt::DockWidgetArea area)
+{
+    for (QDockWidget *dock : docks) {
+        if (!dock->isFloating() && dock->isVisible() && window.dockWidgetArea(dock) == area &&
+            window.rect().contains(dock->geometry()))
+            return dock;
+    }
+    return nullptr;
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -105,7 +124,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_startPage, &StartPage::newKernelRequested, this, &MainWindow::newKernelFromTemplate);
     connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::chooseFilesToOpen);
     connect(m_startPage, &StartPage::recentFileRequested, this,
-            [this](const QString &path) { m_editors->openFile(path); });
+            [this](const QString &path) { openFiles({path}); });
     connect(m_editors, &EditorTabs::recentFilesChanged, this,
             [this] { m_startPage->setRecentFiles(m_editors->recentFiles()); });
     m_startPage->setRecentFiles(m_editors->recentFiles());
@@ -209,10 +228,17 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_captures->snapshotCount() == 1 || m_captureDock->state() == CaptureDock::State::Opened) {
             timelineDock->raise();
             captureDock->raise();
-            // A capture has more to show than a run: the bottom panels get nearly half the height.
-            if (!captureDock->isFloating() && captureDock->height() < height() * 2 / 5)
-                resizeDocks({captureDock}, {height() * 9 / 20}, Qt::Vertical);
+            // A capture has more to show than a run: the bottom panels get nearly half the height, as far as
+            // the Arguments panel keeps its rows.
+            if (!captureDock->isFloating())
+                keepArgumentsRoom(captureDock->height() < height() * 2 / 5 ? height() * 9 / 20 : -1);
         }
+    });
+    // A capture shown from its file is a recent file, as a kernel opened is: File → Open recent brings it
+    // back.
+    connect(m_captures, &CaptureCoordinator::profileFinished, this, [this] {
+        if (QFileInfo(m_captures->capturePath()).isFile())
+            m_editors->addRecentFile(QFileInfo(m_captures->capturePath()).absoluteFilePath());
     });
     connect(m_editors, &EditorTabs::capturesDropped, this,
             [this](const QStringList &paths) { openFiles(paths); });
@@ -245,7 +271,55 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     m_defaultState = saveState(kStateVersion);
     resize(1280, 800);
-    restoreGeometry(QSettings().value(kGeometryKey).toByteArray());
+    if (restoreGeometry(QSettings().value(kGeometryKey).toByteArray()))
+        keepOnScreen();
+}
+
+void MainWindow::keepOnScreen()
+{
+    // Qt moves a window back only when it is wholly off screen; a window whose status bar is below the
+    // screen's edge (a smaller screen now, a panel at the bottom) is moved up and made to fit.
+    const QRect frame = frameGeometry();
+    QScreen *onScreen = QGuiApplication::screenAt(frame.center());
+    if (!onScreen)
+        onScreen = screen();
+    if (!onScreen)
+        return;
+    const QRect available = onScreen->availableGeometry();
+    const QRect inner = geometry();
+    const QSize decoration = frame.size() - inner.size();
+    const QSize size = inner.size().boundedTo(available.size() - decoration).expandedTo(minimumSize());
+    QRect fitted(frame.topLeft(), size + decoration);
+    fitted.moveRight(std::min(fitted.right(), available.right()));
+    fitted.moveBottom(std::min(fitted.bottom(), available.bottom()));
+    fitted.moveLeft(std::max(fitted.left(), available.left()));
+    fitted.moveTop(std::max(fitted.top(), available.top()));
+    if (size != inner.size())
+        resize(size);
+    if (fitted.topLeft() != frame.topLeft())
+        move(fitted.topLeft());
+}
+
+void MainWindow::keepArgumentsRoom(int bottomWanted)
+{
+    // Measured as laid out now: a restored or resized layout is applied on the next event otherwise.
+    if (QLayout *docks = layout())
+        docks->activate();
+    // The arrangement the window makes: Arguments (with Devices) on the right, above the bottom panels.
+    QDockWidget *side = shownDock({m_sideDock, findChild<QDockWidget *>(QStringLiteral("devicesDock"))},
+                                  *this, Qt::RightDockWidgetArea);
+    QDockWidget *bottom = shownDock(m_docks, *this, Qt::BottomDockWidgetArea);
+    if (!side || !bottom || !side->widget())
+        return;
+    const int titleBar = side->height() - side->widget()->height();
+    const int need = titleBar + m_arguments->heightForRows(kArgumentRows, side->widget()->width());
+    // What the bottom panels may have: the column is shared, what one gets the other loses.
+    const int most = std::max(kMinBottomHeight, bottom->height() + side->height() - need);
+    const int wanted = bottomWanted < 0 ? bottom->height() : bottomWanted;
+    const int height = std::min(wanted, most);
+
+    if (height != bottom->height())
+        resizeDocks({bottom}, {height}, Qt::Vertical);
 }
 
 void MainWindow::applyDefaultSizes()
@@ -314,6 +388,10 @@ void MainWindow::showEvent(QShowEvent *event)
         // The layout as the user left it, now that the window has its final size; else the default one.
         if (!restoreState(QSettings().value(kStateKey).toByteArray(), kStateVersion))
             applyDefaultSizes();
+        keepOnScreen(); // now with the window manager's frame
+        // A layout saved with tall bottom panels (an earlier version let a capture grow them) gives the
+        // Arguments panel its rows back, once the docks have their places.
+        QTimer::singleShot(0, this, [this] { keepArgumentsRoom(); });
         // Enumerate after the window is up: drivers can take seconds, the window must not.
         m_started = true;
         QTimer::singleShot(0, m_devices, &DeviceManager::refresh);
@@ -331,6 +409,7 @@ bool MainWindow::openFiles(const QStringList &paths)
                 continue;
             }
             m_captures->openCapture(path);
+            m_editors->addRecentFile(QFileInfo(path).absoluteFilePath());
         } else {
             ok &= m_editors->openFile(path);
         }
@@ -371,18 +450,31 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::restoreSession()
 {
-    m_editors->restoreSession(QSettings().value(kSessionKey).toStringList());
+    const QSettings settings;
+    m_editors->restoreSession(settings.value(kSessionKey).toStringList(),
+                              settings.value(kSessionOptionsKey).toMap());
+    // The capture shown at the last quit, if its file is still there.
+    const QString capture = settings.value(kSessionCaptureKey).toString();
+    if (!capture.isEmpty() && QFileInfo(capture).isFile())
+        m_captures->openCapture(capture);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     const QStringList session = m_editors->sessionEntries();
+    const QVariantMap sessionOptions = m_editors->sessionOptions();
     if (!m_editors->closeAllAsking()) {
         event->ignore(); // the user cancelled: nothing typed may be lost
         return;
     }
     QSettings settings;
     settings.setValue(kSessionKey, session);
+    settings.setValue(kSessionOptionsKey, sessionOptions);
+    // A capture still being written is not one to open again; a finished or opened one is.
+    const QString capture = m_captures->capturePath();
+    settings.setValue(kSessionCaptureKey, !m_captures->isProfiling() && QFileInfo(capture).isFile()
+                                              ? QFileInfo(capture).absoluteFilePath()
+                                              : QString());
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kStateVersion));
     event->accept();

@@ -86,6 +86,11 @@ public slots:
 
 private:
     void applyDefaultSizes();
+    // Moves and shrinks the window so that all of it, status bar included, is on its screen.
+    void keepOnScreen();
+    // Gives the bottom panels `bottomWanted` pixels of height (-1: what they have), less where the Arguments
+    // panel beside them would show fewer than four argument rows.
+    void keepArgumentsRoom(int bottomWanted = -1);
     void newKernelFromTemplate();
     void chooseFilesToOpen();
     void chooseProgramToProfile();

@@ -121,7 +121,7 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = m_editors->recentFiles();
     for (const QString &path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { m_editors->openFile(path); });
+        m_recentMenu->addAction(path, this, [this, path] { openFiles({path}); });
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
