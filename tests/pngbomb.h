@@ -38,7 +38,8 @@ inline void appendBe32(QByteArray &out, std::uint32_t v)
 inline void appendChunk(QByteArray &out, const char *type, const QByteArray &data)
 {
     appendBe32(out, std::uint32_t(data.size()));
-    const QByteArray body = QByteArray(type, 4) + data;
+    QByteArray body(type, 4);
+    body.append(data);
     out += body;
     appendBe32(out, crc32(body));
 }
