@@ -8,9 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 
 #include <csignal>
 #include <unistd.h>
@@ -60,6 +62,63 @@ std::string summary(const CheckReport &report)
     return s;
 }
 
+// SIGINT (Ctrl-C) or SIGTERM while the checked run goes. The default action would end this process at
+// once and leave the session's clscope-check-* folder behind; instead the handler only sets the session's
+// cancel flag (an atomic store is all it does, which is async-signal-safe): the session stops its child,
+// the folder goes with the session, and then this process ends by the same signal, as it would have.
+std::atomic<bool> g_interrupted{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+void onInterrupt(int number)
+{
+    g_signal = number;
+    g_interrupted.store(true);
+}
+
+class CheckInterrupt
+{
+public:
+    CheckInterrupt()
+    {
+        static_assert(std::atomic<bool>::is_always_lock_free);
+        struct sigaction action
+        {};
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &m_oldInt);
+        sigaction(SIGTERM, &action, &m_oldTerm);
+    }
+    ~CheckInterrupt()
+    {
+        sigaction(SIGINT, &m_oldInt, nullptr);
+        sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+    CheckInterrupt(const CheckInterrupt &) = delete;
+    CheckInterrupt &operator=(const CheckInterrupt &) = delete;
+
+    // The session's cancel flag: the static atomic, owned by no one.
+    std::shared_ptr<const std::atomic<bool>> flag() const
+    {
+        return {std::shared_ptr<void>(), &g_interrupted};
+    }
+
+    // After the session is gone: ends the process by the signal that came, if one did.
+    void endIfInterrupted()
+    {
+        const int number = g_signal;
+        if (number == 0)
+            return;
+        std::signal(number, SIG_DFL);
+        std::raise(number);
+    }
+
+private:
+    struct sigaction m_oldInt
+    {};
+    struct sigaction m_oldTerm
+    {};
+};
+
 } // namespace
 
 bool isCheckChild()
@@ -72,10 +131,15 @@ int runUnderCheck(const CheckedRun &run)
 {
     // No Oclgrind is bad usage, like a --device that matches nothing (CheckUnavailableError is an Input
     // error).
-    const CheckSession session(currentEnvironment());
-    CheckSources sources;
-    sources.sourceFile = run.file;
-    const CheckChildResult child = session.run(selfExecutable(), run.childArgs, sources);
+    CheckInterrupt interrupt;
+    CheckChildResult child;
+    {
+        const CheckSession session(currentEnvironment());
+        CheckSources sources;
+        sources.sourceFile = run.file;
+        child = session.run(selfExecutable(), run.childArgs, sources, interrupt.flag());
+    } // the session's folder is removed here
+    interrupt.endIfInterrupted();
 
     if (child.exitCode != 0) {
         // A failed run reads as it does without --check, its one stderr line last; what Oclgrind found in

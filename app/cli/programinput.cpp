@@ -71,8 +71,10 @@ BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, cons
         request.source.clear();
         return buildProgramFromIL(request, bytes);
     }
-    if (request.source.empty())
+    if (request.source.empty()) {
         request.source.assign(bytes.begin(), bytes.end());
+        checkSourceText(in.file, request.source);
+    }
     for (std::size_t i = 1; i < in.files.size(); ++i)
         request.moreSources.push_back({in.files[i], {}});
     request.link = in.link;

@@ -11,14 +11,19 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 
 #include <algorithm>
+#include <filesystem>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <utility>
+
+#include <unistd.h>
 
 namespace {
 
@@ -80,6 +85,43 @@ std::optional<clscope::ui::WorkloadKind> parseWorkload(const QString &name)
     return std::nullopt;
 }
 
+// Oclgrind's log of this process (OCLGRIND_LOG): in a private folder made by mkdtemp (0700, a name no one
+// can guess and plant a link at, unlike /tmp/clscope-oclgrind-PID.log), removed with the log when the
+// process ends, by main's return or by exit() (--help and --version exit from within the parser).
+class OclgrindLog
+{
+public:
+    static void setUp()
+    {
+        static OclgrindLog log; // destroyed at exit, after the window and its OpenCL contexts
+    }
+
+    OclgrindLog(const OclgrindLog &) = delete;
+    OclgrindLog &operator=(const OclgrindLog &) = delete;
+    ~OclgrindLog()
+    {
+        std::error_code ec;
+        if (!m_folder.empty())
+            std::filesystem::remove_all(m_folder, ec);
+    }
+
+private:
+    OclgrindLog()
+    {
+        QByteArray pattern = QFile::encodeName(QDir::tempPath() + QStringLiteral("/clscope-XXXXXX"));
+        if (!::mkdtemp(pattern.data())) {
+            std::fprintf(stderr, "clscope: warning: no folder for Oclgrind's log under %s: %s\n",
+                         qPrintable(QDir::tempPath()), std::strerror(errno));
+            return;
+        }
+        m_folder = std::string(pattern.constData());
+        qputenv("OCLGRIND_LOG", QByteArray::fromStdString((m_folder / "oclgrind.log").string()));
+        clscope::noteOwnVariable("OCLGRIND_LOG");
+    }
+
+    std::filesystem::path m_folder;
+};
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -88,13 +130,8 @@ int main(int argc, char **argv)
     clscope::registerInstalledPlatforms(); // Oclgrind as a device; before any thread or OpenCL call
     // Oclgrind reads OCLGRIND_LOG when a context is made: its reports of a normal run (not only of the
     // memory check's child) go to a file of this process that the run panel reads after each run.
-    if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG")) {
-        qputenv("OCLGRIND_LOG",
-                (QDir::tempPath() +
-                 QStringLiteral("/clscope-oclgrind-%1.log").arg(QCoreApplication::applicationPid()))
-                    .toLocal8Bit());
-        clscope::noteOwnVariable("OCLGRIND_LOG");
-    }
+    if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG"))
+        OclgrindLog::setUp();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("CLScope"));
     QApplication::setOrganizationName(QStringLiteral("CLScope"));

@@ -1,12 +1,15 @@
 // The scripted GUI (clscope --open ... --screenshot OUT.png) as a script or CI job runs it: it never
 // waits on a modal message, exits 1 when a file, the build, the kernel or an argument fails (with the
-// reason on stderr), and clamps an absurd --size instead of crashing.
+// reason on stderr), refuses a FIFO or /dev/zero as a file at once, leaves nothing in its temporary folder,
+// and clamps an absurd --size instead of crashing.
 #include <QDir>
 #include <QFile>
 #include <QImageReader>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 namespace {
 const QByteArray kGood = "__kernel void scale(__global float *data, float factor)\n"
@@ -33,6 +36,18 @@ private slots:
         QTest::newRow("folder as file") << QStringList{QStringLiteral("--open"), QStringLiteral("$DIR"),
                                                        QStringLiteral("--screenshot"), shot}
                                         << 1 << QStringLiteral("it is a folder") << false;
+        // Issue 27: a FIFO blocked the GUI before its window showed; /dev/zero was read until bad_alloc.
+        QTest::newRow("FIFO as file") << QStringList{QStringLiteral("--open"), QStringLiteral("$DIR/pipe.cl"),
+                                                     QStringLiteral("--screenshot"), shot}
+                                      << 1 << QStringLiteral("pipe.cl: not a regular file (a FIFO)") << false;
+        QTest::newRow("/dev/zero as file")
+            << QStringList{QStringLiteral("--open"), QStringLiteral("/dev/zero"),
+                           QStringLiteral("--screenshot"), shot}
+            << 1 << QStringLiteral("/dev/zero: not a regular file (a character device)") << false;
+        QTest::newRow("FIFO as sweep results")
+            << QStringList{QStringLiteral("--sweep-results"), QStringLiteral("$DIR/pipe.cl"),
+                           QStringLiteral("--screenshot"), shot}
+            << 1 << QStringLiteral("pipe.cl: not a regular file (a FIFO)") << true;
         QTest::newRow("build error") << QStringList{QStringLiteral("--open"),
                                                     QStringLiteral("$DIR/broken.cl"),
                                                     QStringLiteral("--build"), QStringLiteral("--screenshot"),
@@ -131,6 +146,11 @@ private slots:
             QFile f(dir.filePath(QString::fromLatin1(name)));
             QVERIFY(f.open(QIODevice::WriteOnly) && f.write(text) == text.size());
         }
+        QCOMPARE(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("pipe.cl"))).constData(), 0600), 0);
+        // Its own temporary folder, where it must leave nothing of its own (issue 27: every start left an
+        // empty clscope-oclgrind-PID.log there, under a name anyone could guess).
+        const QString tmp = dir.filePath(QStringLiteral("tmp"));
+        QVERIFY(QDir().mkpath(tmp));
         for (QString &a : args)
             a.replace(QStringLiteral("$DIR"), dir.path());
 
@@ -140,6 +160,8 @@ private slots:
         // Its own settings and autosaves: nothing of the user's (or another test's) is read or left.
         for (const char *var : {"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"})
             env.insert(QString::fromLatin1(var), dir.filePath(QStringLiteral("home")));
+        env.insert(QStringLiteral("TMPDIR"), tmp);
+        env.remove(QStringLiteral("OCLGRIND_LOG"));
         gui.setProcessEnvironment(env);
         gui.start(QStringLiteral(CLSCOPE_GUI_PATH), args);
         QVERIFY(gui.waitForStarted());
@@ -157,6 +179,11 @@ private slots:
                  qPrintable(QStringLiteral("exit %1, stderr: %2").arg(gui.exitCode()).arg(err)));
         if (!stderrText.isEmpty())
             QVERIFY2(err.contains(stderrText), qPrintable(err));
+        // Only CLScope's own: Qt may make its runtime folder there when XDG_RUNTIME_DIR is not set.
+        const QStringList left =
+            QDir(tmp).entryList({QStringLiteral("clscope*")},
+                                QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("left in TMPDIR: ") + left.join(u' ')));
         // The size from the header: an 8192x8192 picture is more than QImage decodes by default.
         QImageReader reader(dir.filePath(QStringLiteral("out.png")));
         const QSize size = reader.size();

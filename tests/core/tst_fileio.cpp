@@ -91,6 +91,37 @@ private slots:
                  QString::fromStdString("cannot read " + file + ": a line is longer than 4096 bytes"));
     }
 
+    // Issue 27: the pieces the GUI's readers take (a file's head, a log from an offset, a hash in pieces)
+    // and the check made before a read, each refusing a FIFO and /dev/zero as the whole read does.
+    void partsAndChecks()
+    {
+        const std::string file = path("parts.txt");
+        writeWholeFile(file, "0123456789");
+        RegularFile in(file);
+        QCOMPARE(in.readAt(0, 4), std::string("0123"));
+        QCOMPARE(in.readAt(7, 100), std::string("789"));
+        QCOMPARE(in.readAt(10, 100), std::string());
+        QCOMPARE(in.readAt(1000, 100), std::string());
+        char piece[4];
+        std::string all;
+        while (const std::size_t n = in.read(piece, sizeof piece))
+            all.append(piece, n);
+        QCOMPARE(all, std::string("0123456789"));
+        // A huge limit is not a huge allocation: /dev/zero is refused, a regular file gives what it has.
+        QCOMPARE(RegularFile(file).readAt(0, std::size_t(1) << 40).size(), std::size_t(10));
+
+        const std::string fifo = path("parts.fifo");
+        QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+        QCOMPARE(regularFileProblem(file), std::string());
+        QCOMPARE(regularFileProblem(fifo), std::string("not a regular file (a FIFO)"));
+        QCOMPARE(regularFileProblem("/dev/zero"), std::string("not a regular file (a character device)"));
+        QCOMPARE(regularFileProblem(m_tmp.path().toStdString()),
+                 std::string("not a regular file (a directory)"));
+        QCOMPARE(regularFileProblem(path("missing")), std::string("no such file"));
+        QCOMPARE(errorOf([&] { RegularFile(fifo).readAt(0, 8); }),
+                 QString::fromStdString("cannot read " + fifo + ": not a regular file (a FIFO)"));
+    }
+
     void writeErrorsAreNamed()
     {
         QCOMPARE(errorOf([] { writeWholeFile("/dev/full", "data"); }),

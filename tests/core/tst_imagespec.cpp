@@ -7,6 +7,9 @@
 #include "clscope/npy.h"
 #include "clscope/png.h"
 
+#include "pngbomb.h"
+
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <fstream>
@@ -205,6 +208,50 @@ private slots:
                 QVERIFY(back.samples == image.samples);
             }
         }
+    }
+
+    // Issue 27: a 2.5 MB PNG declaring 65536x65536 inflated 400 MB (and more for a larger file) before
+    // anything compared its size with a limit. The declared size is held against the caller's limits, and
+    // against a byte budget by default, before a byte is inflated.
+    void declaredSizeIsCheckedBeforeInflating()
+    {
+        const std::string bomb = pngbomb::make(65536, 65536, std::uint64_t(400) << 20).toStdString();
+        QVERIFY(bomb.size() < (std::size_t(3) << 20));
+        const PngImage header = pngHeader(bomb);
+        QCOMPARE(header.width, std::size_t(65536));
+        QCOMPARE(header.height, std::size_t(65536));
+        QVERIFY(header.samples.empty());
+        const auto errorOf = [&](const std::string &bytes, const PngLimits &limits) {
+            try {
+                decodePng(bytes, limits);
+            } catch (const PngError &e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QStringLiteral("decoded");
+        };
+        QElapsedTimer timer;
+        timer.start();
+        PngLimits device;
+        device.maxWidth = 16384;
+        device.maxHeight = 16384;
+        device.origin = "the device's image2d limits";
+        QCOMPARE(errorOf(bomb, device),
+                 QStringLiteral("PNG: the header declares 65536x65536 pixels, more than "
+                                "16384x16384 (the device's image2d limits)"));
+        QCOMPARE(errorOf(bomb, {}),
+                 QStringLiteral("PNG: the header declares 65536x65536 pixels, 34359738368 bytes "
+                                "decoded, more than the 4294967296 allowed (this reader's limit)"));
+        PngLimits budget;
+        budget.maxBytes = 64 << 20;
+        QCOMPARE(errorOf(pngbomb::make(8192, 8192, 1 << 20).toStdString(), budget),
+                 QStringLiteral(
+                     "PNG: the header declares 8192x8192 pixels, 536870912 bytes decoded, more than the "
+                     "67108864 allowed (this reader's limit)"));
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        // Within the limits it is inflated, and found to hold less than it declares.
+        QVERIFY(errorOf(pngbomb::make(64, 64, 4096).toStdString(), {})
+                    .startsWith(
+                        QStringLiteral("PNG: the image data holds 3871 bytes, the header asks for 16448")));
     }
 
     void brokenPng_data()

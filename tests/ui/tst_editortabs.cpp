@@ -18,6 +18,8 @@
 #include <QTest>
 #include <QUrl>
 
+#include <sys/stat.h>
+
 using namespace clscope::ui;
 using namespace editortest;
 
@@ -324,6 +326,42 @@ private slots:
         QVERIFY(!tabs.reload());
         QVERIFY(tabs.lastError().contains(reason));
         QCOMPARE(tabs.currentEditor()->text(), kOriginal);
+    }
+
+    // Issue 27: a FIFO blocked File > Open (and --open) for good, /dev/zero was read until bad_alloc.
+    // Both are refused at once, saying what they are, and the open documents stay as they were.
+    void refusesFilesThatAreNotRegular_data()
+    {
+        QTest::addColumn<QString>("name"); // in the test's folder, made a FIFO; or an absolute path
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("FIFO named as a source")
+            << QStringLiteral("pipe.cl") << QStringLiteral("not a regular file (a FIFO)");
+        QTest::newRow("FIFO named as a program file")
+            << QStringLiteral("pipe.bin") << QStringLiteral("not a regular file (a FIFO)");
+        QTest::newRow("/dev/zero") << QStringLiteral("/dev/zero")
+                                   << QStringLiteral("not a regular file (a character device)");
+    }
+
+    void refusesFilesThatAreNotRegular()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, reason);
+        QString path = name;
+        if (!QDir::isAbsolutePath(name)) {
+            path = m_dir->filePath(name);
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        }
+        EditorTabs tabs;
+        tabs.newDocument();
+        tabs.currentEditor()->setText(QStringLiteral("keep me"));
+        QSignalSpy errors(&tabs, &EditorTabs::errorOccurred);
+        QVERIFY(!tabs.openFile(path));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(tabs.lastError().startsWith(QStringLiteral("Cannot open ") + path),
+                 qPrintable(tabs.lastError()));
+        QVERIFY2(tabs.lastError().contains(reason), qPrintable(tabs.lastError()));
+        QCOMPARE(tabs.documentCount(), 1);
+        QCOMPARE(tabs.currentEditor()->text(), QStringLiteral("keep me"));
     }
 
     void openableFiles_data()

@@ -18,6 +18,9 @@
 #include <QtTest/QtTest>
 
 #include <memory>
+#include <utility>
+
+#include <sys/stat.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -251,6 +254,27 @@ private slots:
         dock->runWorkload();
         QTRY_VERIFY(dock->errorText().contains(QStringLiteral("Cannot read trace")));
         QVERIFY(!dock->monitor()->isWorkloadRunning());
+    }
+
+    // Issue 27: /dev/zero as the trace was read until bad_alloc, a FIFO blocked the pool's worker. Both
+    // are refused before a byte is read.
+    void replayRefusesFilesThatAreNotRegular()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("trace.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        for (const auto &[trace, kind] :
+             {std::pair{QStringLiteral("/dev/zero"), QStringLiteral("a character device")},
+              std::pair{fifo, QStringLiteral("a FIFO")}}) {
+            auto dock = makeDock(m_device);
+            QTRY_VERIFY(dock->monitor()->hasPool());
+            dock->setWorkload(WorkloadKind::Replay, 0, trace);
+            dock->runWorkload();
+            const QString expected =
+                QStringLiteral("Cannot read trace %1: not a regular file (%2)").arg(trace, kind);
+            QTRY_VERIFY2(dock->errorText().contains(expected), qPrintable(dock->errorText()));
+            QVERIFY(!dock->monitor()->isWorkloadRunning());
+        }
     }
 
     void exports()

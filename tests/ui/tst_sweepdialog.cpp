@@ -18,6 +18,9 @@
 #include <QTreeWidget>
 
 #include <cmath>
+#include <utility>
+
+#include <sys/stat.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -280,6 +283,24 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("results")), qPrintable(error));
         QVERIFY(!dialog.openResults(dir.filePath(QStringLiteral("missing.json")), &error));
         QCOMPARE(dialog.result().points.size(), std::size_t(4)); // what was shown stays
+    }
+
+    // Issue 27: a FIFO as the results file blocked the window, /dev/zero was read until bad_alloc.
+    void openResultsRefusesFilesThatAreNotRegular()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("sweep.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        SweepDialog dialog(m_workers);
+        for (const auto &[path, reason] :
+             {std::pair{fifo, QStringLiteral("not a regular file (a FIFO)")},
+              std::pair{QStringLiteral("/dev/zero"),
+                        QStringLiteral("not a regular file (a character device)")}}) {
+            QString error;
+            QVERIFY(!dialog.openResults(path, &error));
+            QCOMPARE(error, reason);
+            QVERIFY2(dialog.statusLabel()->text().contains(reason), qPrintable(dialog.statusLabel()->text()));
+        }
     }
 
     void badCandidateListIsRefused()

@@ -2,8 +2,11 @@
 // recognizable shape on a CPU device without using more than a few hundred MiB.
 #include "poolworkload.h"
 
+#include "files/readfile.h"
+
+#include "clscope/fileio.h"
+
 #include <QCoreApplication>
-#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -226,18 +229,19 @@ private:
 std::unique_ptr<PoolWorkload> makeReplay(const QString &path, QString *error)
 {
     const QString name = QFileInfo(path).fileName();
-    QFile file(path);
     if (path.isEmpty()) {
         *error = QCoreApplication::translate("PoolWorkload", "No trace file chosen");
         return nullptr;
     }
-    if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
+    // The replay holds every op: a trace is read whole, so only a regular file within a document's limit
+    // (/dev/zero, a FIFO or a folder is refused at once, without blocking).
+    const FileRead read = readCheckedFile(path, qint64(kMaxDocumentBytes));
+    if (!read.ok()) {
         *error =
-            QCoreApplication::translate("PoolWorkload", "Cannot read trace %1: %2")
-                .arg(path, QFileInfo(path).isDir() ? QStringLiteral("it is a folder") : file.errorString());
+            QCoreApplication::translate("PoolWorkload", "Cannot read trace %1: %2").arg(path, read.error);
         return nullptr;
     }
-    const QByteArray text = file.readAll();
+    const QByteArray &text = read.bytes;
     try {
         auto ops = parsePoolTrace(std::string_view(text.constData(), std::size_t(text.size())));
         if (ops.empty()) {

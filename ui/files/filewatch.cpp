@@ -2,6 +2,8 @@
 // differs (a touch or a rewrite with the same text is not a change).
 #include "filewatch.h"
 
+#include "readfile.h"
+
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -43,10 +45,10 @@ FileWatch::Stamp FileWatch::stampOf(const QString &path)
 
 QByteArray FileWatch::hashOf(const QString &path, bool *readable)
 {
-    QFile file(path);
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    *readable = file.open(QIODevice::ReadOnly) && hash.addData(&file);
-    return hash.result();
+    // Checked: a FIFO or device put where the file was must neither block nor be read without end.
+    const FileRead hash = hashCheckedFile(path);
+    *readable = hash.ok();
+    return hash.bytes;
 }
 
 void FileWatch::track(const QObject *owner, const QString &path, const QByteArray &contents)

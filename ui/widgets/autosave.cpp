@@ -4,6 +4,7 @@
 
 #include "editortabs.h"
 #include "files/filewatch.h"
+#include "files/readfile.h"
 #include "files/safewrite.h"
 #include "kerneleditor.h"
 #include "noticebar.h"
@@ -30,6 +31,8 @@ const QString kSessionPrefix = QStringLiteral("session-");
 const QString kLockSuffix = QStringLiteral(".lock");
 const QString kTextSuffix = QStringLiteral(".txt");
 const QString kMetaSuffix = QStringLiteral(".json");
+constexpr qint64 kMaxMetaBytes = 1 << 20;  // an autosave's JSON: a path, a title and a time
+constexpr qint64 kMaxTextBytes = 64 << 20; // an autosaved text (the editor opens files of up to 32 MiB)
 
 bool writeAtomically(const QString &path, const QByteArray &data, QString *error)
 {
@@ -194,22 +197,24 @@ QList<AutosaveRecord> AutosaveStore::readSession(const QString &dirPath, const Q
     const QDir dir(dirPath);
     const QStringList texts = dir.entryList({u'*' + kTextSuffix}, QDir::Files, QDir::Name);
     for (const QString &textName : texts) {
-        QFile textFile(dir.filePath(textName));
-        if (!textFile.open(QIODevice::ReadOnly))
+        const QString textPath = dir.filePath(textName);
+        const FileRead text = readCheckedFile(textPath, kMaxTextBytes);
+        if (!text.ok())
             continue;
         AutosaveRecord record;
         record.session = session;
-        record.text = QString::fromUtf8(textFile.readAll());
-        QFile metaFile(dir.filePath(textName.chopped(kTextSuffix.size()) + kMetaSuffix));
-        if (metaFile.open(QIODevice::ReadOnly)) {
-            const QJsonObject meta = QJsonDocument::fromJson(metaFile.readAll()).object();
+        record.text = QString::fromUtf8(text.bytes);
+        const FileRead metaFile =
+            readCheckedFile(dir.filePath(textName.chopped(kTextSuffix.size()) + kMetaSuffix), kMaxMetaBytes);
+        if (metaFile.ok()) {
+            const QJsonObject meta = QJsonDocument::fromJson(metaFile.bytes).object();
             record.originalPath = meta.value(QStringLiteral("path")).toString();
             record.title = meta.value(QStringLiteral("title")).toString();
             record.timestamp =
                 QDateTime::fromString(meta.value(QStringLiteral("timestamp")).toString(), Qt::ISODateWithMs);
         }
         if (!record.timestamp.isValid())
-            record.timestamp = QFileInfo(textFile).lastModified().toUTC();
+            record.timestamp = QFileInfo(textPath).lastModified().toUTC();
         out << record;
     }
     return out;
@@ -338,9 +343,8 @@ int EditorTabs::restoreRecoveries()
         } else {
             path = normalizedPath(record.originalPath);
             // The file as it is on disk becomes the unmodified state, so undo leads back to it.
-            QFile file(path);
-            if (file.open(QIODevice::ReadOnly) && file.size() <= kMaxFileSize)
-                diskBytes = file.readAll();
+            // Checked: what is at the path now may be a FIFO or a device.
+            diskBytes = readCheckedFile(path, kMaxFileSize).bytes;
             onDisk = QString::fromUtf8(diskBytes);
         }
         const int index = addDocument(path, untitled, onDisk, &record.text);

@@ -4,6 +4,7 @@
 #include "editortabs.h"
 
 #include "files/filewatch.h"
+#include "files/readfile.h"
 #include "files/safewrite.h"
 #include "files/textfile.h"
 #include "kerneleditor.h"
@@ -13,7 +14,6 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLayout>
@@ -36,14 +36,18 @@ bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
         why = tr("it is a folder");
     else if (info.size() > kMaxFileSize)
         why = tr("the file is too large (%1 MiB)").arg(info.size() / (1024 * 1024));
-    QFile file(path);
-    if (why.isEmpty() && !file.open(QIODevice::ReadOnly))
-        why = file.errorString();
+    // A FIFO (which would block), /dev/zero (which never ends) or a file that grows while it is read: the
+    // checked reader refuses them.
+    FileRead read;
+    if (why.isEmpty()) {
+        read = readCheckedFile(path, kMaxFileSize);
+        why = read.error;
+    }
     if (!why.isEmpty()) {
         reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), why));
         return false;
     }
-    const QByteArray data = file.readAll();
+    const QByteArray data = read.bytes;
     // Bytes that are not UTF-8 text would come back as U+FFFD, and text after a NUL would be cut off;
     // saving would then destroy them. Refuse instead, saying where.
     if (const QString problem = textProblem(data); !problem.isEmpty()) {
@@ -60,11 +64,11 @@ namespace {
 const char *const kProgramKind = "clscopeProgramKind";
 const char *const kProgramFile = "clscopeProgramFile";
 
-// The first `n` bytes of a file (fewer when it is shorter or cannot be read).
+// The first `n` bytes of a file (fewer when it is shorter; none when it cannot be read or is not a regular
+// file, which readFile then refuses saying why).
 QByteArray fileHead(const QString &path, qint64 n)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.read(n) : QByteArray();
+    return readCheckedFileAt(path, 0, n).bytes;
 }
 
 bool spirvHead(const QByteArray &head)

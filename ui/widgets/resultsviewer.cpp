@@ -3,6 +3,7 @@
 
 #include "bufferimageview.h"
 #include "display/recordformat.h"
+#include "files/readfile.h"
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 
@@ -12,7 +13,6 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -561,16 +561,25 @@ QString ResultsViewer::compare(const QString &bufferOrPath, double tolerance, bo
             if (bufferOrPath.endsWith(QStringLiteral(".npy"), Qt::CaseInsensitive)) {
                 other.bytes = fromNpy(readNpyFile(bufferOrPath.toStdString()), shown.type, shown.count);
             } else {
-                QFile f(bufferOrPath);
-                if (!f.open(QIODevice::ReadOnly))
-                    throw std::runtime_error(f.errorString().toStdString());
-                const QByteArray bytes = f.readAll();
-                if (size_t(bytes.size()) != shown.bytes.size())
-                    throw std::runtime_error(tr("%1 has %2 bytes, the buffer %3")
-                                                 .arg(bufferOrPath)
-                                                 .arg(bytes.size())
-                                                 .arg(shown.bytes.size())
-                                                 .toStdString());
+                // A regular file of the wrong size is told from its size, without reading it; checked:
+                // nothing is read from a FIFO or a device.
+                const QFileInfo info(bufferOrPath);
+                const auto wrongSize = [&](qint64 size) {
+                    return std::runtime_error(tr("%1 has %2 bytes, the buffer %3")
+                                                  .arg(bufferOrPath)
+                                                  .arg(size)
+                                                  .arg(shown.bytes.size())
+                                                  .toStdString());
+                };
+                if (info.isFile() && std::size_t(info.size()) != shown.bytes.size())
+                    throw wrongSize(info.size());
+                const FileRead read = readCheckedFile(bufferOrPath, qint64(shown.bytes.size()));
+                if (!read.ok())
+                    throw std::runtime_error(
+                        tr("cannot read %1: %2").arg(bufferOrPath, read.error).toStdString());
+                const QByteArray &bytes = read.bytes;
+                if (std::size_t(bytes.size()) != shown.bytes.size())
+                    throw wrongSize(bytes.size());
                 other.bytes.assign(bytes.begin(), bytes.end());
             }
         } catch (const std::exception &e) {

@@ -3,10 +3,10 @@
 
 #include "controllers/sweepcontroller.h"
 #include "display/recordformat.h"
+#include "files/readfile.h"
 #include "sweepchart.h"
 
 #include <QDialogButtonBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -330,14 +330,13 @@ bool SweepDialog::openResults(const QString &path, QString *error)
     if (isRunning()) {
         why = tr("a sweep is running");
     } else {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            why = file.errorString();
-        } else if (file.size() > kMaxResultsBytes) {
-            why = tr("the file is larger than a sweep's document can be");
+        // Checked: a FIFO would block the window, /dev/zero would be read until memory ran out.
+        const FileRead read = readCheckedFile(path, kMaxResultsBytes);
+        if (!read.ok()) {
+            why = read.error;
         } else {
             try {
-                const SweepResult result = sweepResultFromJson(file.readAll().toStdString());
+                const SweepResult result = sweepResultFromJson(read.bytes.toStdString());
                 if (result.repeat > 0)
                     m_repeat->setValue(result.repeat); // a sweep from here repeats what was opened
                 showResult(result);

@@ -8,6 +8,8 @@
 #include "widgets/kerneleditor.h"
 #include "workers/deviceworkers.h"
 
+#include "clscope/fileio.h"
+
 #include <QAction>
 #include <QCoreApplication>
 #include <QDir>
@@ -19,9 +21,7 @@
 #include <QTimer>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace clscope::ui {
 
@@ -37,12 +37,15 @@ struct Outcome
     QString error; // the check could not run at all
 };
 
+// The checked child's stdout or stderr, in the session's folder; what went wrong instead when it cannot be
+// read (it is shown where the output would be).
 std::string readAll(const std::filesystem::path &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    try {
+        return readRegularFile(path, kMaxDocumentBytes);
+    } catch (const FileError &e) {
+        return std::string(e.what()) + '\n';
+    }
 }
 
 // "... (vector_add, Global(8,0,0) Local(0,0,0) Group(1,0,0); 24 work-items)".

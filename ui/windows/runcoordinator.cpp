@@ -6,13 +6,13 @@
 #include "clscope/rundirective.h"
 #include "controllers/runcontroller.h"
 #include "display/recordformat.h"
+#include "files/readfile.h"
 #include "models/eventtablemodel.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 
-#include <QFile>
 #include <QStatusBar>
 
 namespace clscope::ui {
@@ -151,11 +151,12 @@ void RunCoordinator::showOclgrindReports(const QString &device)
     const QString log = qEnvironmentVariable("OCLGRIND_LOG");
     if (log.isEmpty() || !device.contains(QStringLiteral("Oclgrind"), Qt::CaseInsensitive))
         return;
-    QFile file(log);
-    if (!file.open(QIODevice::ReadOnly) || file.size() <= m_oclgrindLogOffset)
+    // Checked: OCLGRIND_LOG may name a FIFO or a device (the user's variable), which must not block or
+    // be read without end. What the run added, at most 16 MiB of it.
+    const FileRead read = readCheckedFileAt(log, m_oclgrindLogOffset, 16 * 1024 * 1024);
+    const QByteArray &text = read.bytes;
+    if (text.isEmpty())
         return;
-    file.seek(m_oclgrindLogOffset);
-    const QByteArray text = file.read(16 * 1024 * 1024);
     m_oclgrindLogOffset += text.size();
     CheckSources sources;
     sources.sourceFile = m_builds->lastBuilt().path.toStdString();

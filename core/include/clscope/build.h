@@ -48,7 +48,11 @@ std::vector<std::string> splitOptions(std::string_view options);
 // The inverse of splitOptions: tokens that need it are double-quoted, so splitOptions(join(t)) == t.
 std::string joinOptions(const std::vector<std::string> &tokens);
 
-// The bytes of a source file; throws BuildInputError naming the file and the reason.
+// Throws BuildInputError when a source's text holds a NUL byte ("cannot read a.cl: it holds a NUL byte at
+// offset 12, so it is not a text file"): the driver would take the text up to it and drop the rest.
+void checkSourceText(const std::string &path, std::string_view text);
+// The bytes of a source file, checked by checkSourceText; throws BuildInputError naming the file and the
+// reason.
 std::string readSourceFile(const std::string &path);
 
 // The -I directories named by the tokens ("-I dir", "-Idir"), in order.

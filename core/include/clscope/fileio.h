@@ -55,6 +55,12 @@ public:
     // The next line without its '\n' (a last line without one counts); false at the end. Throws FileError
     // when a line is longer than maxLength, so a file without newlines cannot fill the memory.
     bool readLine(std::string &line, std::size_t maxLength);
+    // Up to size bytes into data, from where the last read ended; 0 at the end. For a file read in pieces
+    // (a hash of it); not to be mixed with readLine.
+    std::size_t read(char *data, std::size_t size);
+    // Up to maxBytes from offset (fewer at the end, none past it): the head of a file that tells its
+    // kind, or what a log gained since it was last read.
+    std::string readAt(std::uint64_t offset, std::size_t maxBytes);
 
 private:
     std::size_t fill();
@@ -69,6 +75,12 @@ private:
 
 // RegularFile(path).readAll(maxBytes).
 std::string readRegularFile(const std::filesystem::path &path, std::uint64_t maxBytes);
+
+// Why path cannot be read as a file, without opening it ("no such file", "not a regular file (a FIFO)",
+// "Permission denied" for a folder on the way); empty for a regular file. For checks made before a read
+// (an argument's file= checked when the arguments are bound); the read itself still goes through
+// RegularFile.
+std::string regularFileProblem(const std::filesystem::path &path);
 
 // Replaces path's contents with bytes: every write, the fsync and the close checked. Throws FileError
 // naming errno's text.

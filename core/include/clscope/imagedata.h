@@ -31,11 +31,14 @@ double channelMax(cl_channel_type type);
 // Checks what can be told before the device is asked: a fill's values, that a file exists and fits the
 // image's shape and format. Throws RunInputError naming `what`.
 void checkImageInit(const ImageArg &image, std::string_view what);
-// The shape of a file initialiser's file (PNG: width x height; .npy: from its shape).
+// The shape of a file initialiser's file (PNG: width x height from its header, nothing inflated; .npy:
+// from its shape).
 ImageShape imageFileShape(const ImageArg &image, std::string_view what);
 // The bytes of the image before the launch, pixel by pixel, rows of width, then height, then depth or
-// layers. `image.shape` must be set. Throws RunInputError naming `what`.
-std::vector<unsigned char> initialImage(const ImageArg &image, std::string_view what);
+// layers. `image.shape` must be set. A PNG's declared size is held against limits before it is inflated.
+// Throws RunInputError naming `what`.
+std::vector<unsigned char> initialImage(const ImageArg &image, std::string_view what,
+                                        const PngLimits &limits = {});
 
 // A read-back image (BufferData::image set) as a picture: 2-D as it is, 1-D one row, arrays and 3-D
 // slices one under the other; 16 bits for channel types wider than 8 bits; BGRA and the others in the

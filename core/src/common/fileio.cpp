@@ -2,6 +2,7 @@
 // forgets errno (ENOSPC became "Unknown error") and opens a FIFO with a blocking open().
 #include "clscope/fileio.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -177,9 +178,53 @@ bool RegularFile::readLine(std::string &line, std::size_t maxLength)
     failRead(m_path, "a line is longer than " + std::to_string(maxLength) + " bytes");
 }
 
+std::size_t RegularFile::read(char *data, std::size_t size)
+{
+    while (true) {
+        const ssize_t n = ::read(m_fd, data, size);
+        if (n >= 0)
+            return std::size_t(n);
+        if (errno != EINTR)
+            failRead(m_path, errnoText(errno));
+    }
+}
+
+std::string RegularFile::readAt(std::uint64_t offset, std::size_t maxBytes)
+{
+    // No more memory than the file has past offset now (it may have grown since it was opened).
+    struct stat st
+    {};
+    const std::uint64_t size = ::fstat(m_fd, &st) == 0 ? std::uint64_t(st.st_size) : m_size;
+    std::string out(std::size_t(std::min<std::uint64_t>(maxBytes, size > offset ? size - offset : 0)), '\0');
+    std::size_t have = 0;
+    while (have < out.size()) {
+        const ssize_t n = ::pread(m_fd, out.data() + have, out.size() - have, off_t(offset + have));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            failRead(m_path, errnoText(errno));
+        if (n == 0)
+            break;
+        have += std::size_t(n);
+    }
+    out.resize(have);
+    return out;
+}
+
 std::string readRegularFile(const std::filesystem::path &path, std::uint64_t maxBytes)
 {
     return RegularFile(path).readAll(maxBytes);
+}
+
+std::string regularFileProblem(const std::filesystem::path &path)
+{
+    struct stat st
+    {};
+    if (::stat(path.c_str(), &st) != 0)
+        return errno == ENOENT ? std::string("no such file") : errnoText(errno);
+    if (!S_ISREG(st.st_mode))
+        return "not a regular file (" + kindOf(st.st_mode) + ")";
+    return {};
 }
 
 void writeWholeFile(const std::filesystem::path &path, std::string_view bytes)

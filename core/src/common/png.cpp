@@ -318,7 +318,27 @@ bool looksLikePng(std::string_view bytes)
     return bytes.size() >= 8 && std::memcmp(bytes.data(), kSignature, 8) == 0;
 }
 
-PngImage decodePng(std::string_view bytes)
+PngImage pngHeader(std::string_view bytes)
+{
+    if (!looksLikePng(bytes))
+        fail("not a PNG file (no PNG signature)");
+    const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
+    if (bytes.size() < 33 || readBe32(data + 8) != 13 || bytes.substr(12, 4) != "IHDR")
+        fail("no IHDR chunk first");
+    if (crc32(data + 12, 17) != readBe32(data + 29))
+        fail("chunk IHDR has a wrong CRC (the file is damaged)");
+    PngImage image;
+    image.width = readBe32(data + 16);
+    image.height = readBe32(data + 20);
+    if (image.width == 0 || image.height == 0 || image.width > (1u << 24) || image.height > (1u << 24))
+        fail("image size " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+             " is not one this reader takes");
+    if (data[28] != 0)
+        fail("interlaced PNGs are not read; save the image without interlacing");
+    return image;
+}
+
+PngImage decodePng(std::string_view bytes, const PngLimits &limits)
 {
     if (!looksLikePng(bytes))
         fail("not a PNG file (no PNG signature)");
@@ -387,6 +407,22 @@ PngImage decodePng(std::string_view bytes)
         fail("bit depth " + std::to_string(depth) + " is not a PNG bit depth");
     const std::size_t bitsPerPixel = std::size_t(samplesPerPixel) * std::size_t(depth);
     const std::size_t rowBytes = (image.width * bitsPerPixel + 7) / 8;
+    const auto sizeText = [](std::size_t w, std::size_t h) {
+        return std::to_string(w) + "x" + std::to_string(h);
+    };
+    if (image.width > limits.maxWidth || image.height > limits.maxHeight)
+        fail("the header declares " + sizeText(image.width, image.height) + " pixels, more than " +
+             sizeText(limits.maxWidth, limits.maxHeight) + " (" + limits.origin + ")");
+    // Both sides are below 2^24 here, so these products fit in 64 bits.
+    const std::size_t outChannels =
+        colorType == 3 ? (transparency.empty() ? 3 : 4) : std::size_t(samplesPerPixel);
+    const std::uint64_t decoded =
+        std::uint64_t(image.width) * image.height * outChannels * sizeof(std::uint16_t);
+    const std::uint64_t inflated = (std::uint64_t(rowBytes) + 1) * image.height;
+    if (std::max(decoded, inflated) > limits.maxBytes)
+        fail("the header declares " + sizeText(image.width, image.height) + " pixels, " +
+             std::to_string(std::max(decoded, inflated)) + " bytes decoded, more than the " +
+             std::to_string(limits.maxBytes) + " allowed (" + limits.origin + ")");
     if (compressed.size() < 6)
         fail("no image data");
     if ((compressed[0] & 0x0f) != 8 || ((compressed[0] << 8) | compressed[1]) % 31 != 0 ||

@@ -3,6 +3,7 @@
 #include "clscope/loaderenv.h"
 
 #include "clscope/check.h"
+#include "clscope/fileio.h"
 #include "clscope/text.h"
 
 #include <sys/stat.h>
@@ -16,7 +17,6 @@
 #include <fstream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 extern char **environ;
 
@@ -31,15 +31,14 @@ bool set(const char *name)
     return v && *v;
 }
 
+// An .icd file's text; "" when it is missing, not a regular file or larger than an .icd file can be.
 std::string readSmallFile(const fs::path &path)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > 4096)
+    try {
+        return readRegularFile(path, 4096);
+    } catch (const FileError &) {
         return {};
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    }
 }
 
 bool mentionsOclgrind(std::string_view s)

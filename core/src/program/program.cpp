@@ -69,13 +69,23 @@ std::string optionIncludes(const std::vector<std::string> &tokens)
 
 } // namespace
 
+void checkSourceText(const std::string &path, std::string_view text)
+{
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+        throw BuildInputError("cannot read " + path + ": it holds a NUL byte at offset " +
+                              std::to_string(nul) + ", so it is not a text file");
+}
+
 std::string readSourceFile(const std::string &path)
 {
+    std::string text;
     try {
-        return readRegularFile(path, kMaxSourceBytes);
+        text = readRegularFile(path, kMaxSourceBytes);
     } catch (const FileError &e) {
         throw BuildInputError(e.what());
     }
+    checkSourceText(path, text);
+    return text;
 }
 
 namespace detail {

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 namespace clscope {
@@ -43,11 +42,19 @@ double unitFromStored(const Number &n, cl_channel_type type)
     return std::clamp(toDouble(n) / channelMax(type), 0.0, 1.0);
 }
 
-bool isPngFile(const std::string &path)
+// The first bytes of an initialiser's file: its kind (PNG or .npy) and a PNG's size, without reading on.
+std::string fileHead(const ImageArg &image, std::string_view what, std::size_t bytes)
 {
-    std::ifstream file(path, std::ios::binary);
-    std::string head(8, '\0');
-    return file.read(head.data(), 8) && looksLikePng(head);
+    try {
+        return RegularFile(image.init.path).readAt(0, bytes);
+    } catch (const FileError &e) {
+        failArgument(what, e.what());
+    }
+}
+
+bool isPngFile(const ImageArg &image, std::string_view what)
+{
+    return looksLikePng(fileHead(image, what, 8));
 }
 
 std::string readInitFile(const ImageArg &image, std::string_view what)
@@ -59,10 +66,10 @@ std::string readInitFile(const ImageArg &image, std::string_view what)
     }
 }
 
-PngImage readPng(const ImageArg &image, std::string_view what)
+PngImage readPng(const ImageArg &image, std::string_view what, const PngLimits &limits)
 {
     try {
-        return decodePng(readInitFile(image, what));
+        return decodePng(readInitFile(image, what), limits);
     } catch (const PngError &e) {
         failArgument(what, image.init.path + ": " + e.what());
     }
@@ -275,9 +282,8 @@ void checkImageInit(const ImageArg &image, std::string_view what)
         break;
     }
     case ImageInitKind::File: {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(image.init.path, ec))
-            failArgument(what, "file '" + image.init.path + "' not found");
+        if (const std::string problem = detail::initFileProblem(image.init.path); !problem.empty())
+            failArgument(what, problem);
         const ImageShape fileShape = imageFileShape(image, what);
         if (image.shape && *image.shape != fileShape)
             failArgument(what, "file '" + image.init.path + "' is " + formatImageShape(fileShape, image.dim) +
@@ -289,9 +295,15 @@ void checkImageInit(const ImageArg &image, std::string_view what)
 
 ImageShape imageFileShape(const ImageArg &image, std::string_view what)
 {
-    if (isPngFile(image.init.path)) {
+    if (isPngFile(image, what)) {
         checkPngFits(image, what);
-        const PngImage png = readPng(image, what);
+        // The header's size only: the pixels are inflated once the device has said the image fits.
+        PngImage png;
+        try {
+            png = pngHeader(fileHead(image, what, 33));
+        } catch (const PngError &e) {
+            failArgument(what, image.init.path + ": " + e.what());
+        }
         ImageShape s;
         s.width = png.width;
         s.height = png.height;
@@ -312,7 +324,7 @@ ImageShape imageFileShape(const ImageArg &image, std::string_view what)
     return *shape;
 }
 
-std::vector<unsigned char> initialImage(const ImageArg &image, std::string_view what)
+std::vector<unsigned char> initialImage(const ImageArg &image, std::string_view what, const PngLimits &limits)
 {
     const ImageShape shape = image.shape.value_or(ImageShape{});
     const ElementType element = imageElementType(image.format);
@@ -381,9 +393,9 @@ std::vector<unsigned char> initialImage(const ImageArg &image, std::string_view 
         break;
     }
     case ImageInitKind::File: {
-        if (isPngFile(image.init.path)) {
+        if (isPngFile(image, what)) {
             checkPngFits(image, what);
-            const PngImage png = readPng(image, what);
+            const PngImage png = readPng(image, what, limits);
             if (png.width != shape.width || png.height != shape.height)
                 failArgument(what, "file '" + image.init.path + "' is " + std::to_string(png.width) + "x" +
                                        std::to_string(png.height) + ", the image " +

@@ -76,6 +76,24 @@ void checkLimits(const BoundArg &arg, cl_device_id device)
 
 } // namespace
 
+void checkImageLimits(const BoundArg &arg, cl_device_id device)
+{
+    checkLimits(arg, device);
+}
+
+PngLimits pngLimits(cl_device_id device, std::uint64_t maxMemAllocBytes)
+{
+    PngLimits limits;
+    if (const auto w = deviceValue<std::size_t>(device, CL_DEVICE_IMAGE2D_MAX_WIDTH); w != 0)
+        limits.maxWidth = std::min(limits.maxWidth, w);
+    if (const auto h = deviceValue<std::size_t>(device, CL_DEVICE_IMAGE2D_MAX_HEIGHT); h != 0)
+        limits.maxHeight = std::min(limits.maxHeight, h);
+    if (maxMemAllocBytes != 0 && maxMemAllocBytes < (UINT64_MAX >> 3))
+        limits.maxBytes = maxMemAllocBytes * 8;
+    limits.origin = "the device's CL_DEVICE_IMAGE2D_MAX_WIDTH, _HEIGHT and CL_DEVICE_MAX_MEM_ALLOC_SIZE";
+    return limits;
+}
+
 std::vector<ImageFormat> supportedImageFormats(cl_context context, cl_mem_flags flags,
                                                cl_mem_object_type type)
 {

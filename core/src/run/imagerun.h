@@ -5,6 +5,7 @@
 
 #include "clscope/clhandle.h"
 #include "clscope/kernelargs.h"
+#include "clscope/png.h"
 
 namespace clscope::detail {
 
@@ -18,6 +19,12 @@ struct DeviceImage
 std::vector<ImageFormat> supportedImageFormats(cl_context context, cl_mem_flags flags,
                                                cl_mem_object_type type);
 
+// The image's size against the device's image limits (CL_DEVICE_IMAGE2D_MAX_WIDTH...): checked before
+// host memory is spent on its contents, and again by createImage.
+void checkImageLimits(const BoundArg &arg, cl_device_id device);
+// What a PNG for an image of this device may declare: the device's image2d sides, and at most
+// maxMemAllocBytes (0: not known) times the 8 bytes a decoded pixel may take per byte of the image.
+PngLimits pngLimits(cl_device_id device, std::uint64_t maxMemAllocBytes);
 DeviceImage createImage(cl_context context, cl_device_id device, const BoundArg &arg);
 ClSampler createSampler(cl_context context, cl_device_id device, const BoundArg &arg);
 

@@ -226,14 +226,23 @@ void checkInitialiser(const BoundArg &arg)
         parseRandom(arg);
         break;
     case InitKind::File: {
-        std::error_code ec;
-        if (!std::filesystem::exists(arg.init.path, ec))
-            fail(arg, "file '" + arg.init.path + "' not found");
-        if (!std::filesystem::is_regular_file(arg.init.path, ec))
-            fail(arg, "'" + arg.init.path + "' is not a regular file");
+        if (const std::string problem = initFileProblem(arg.init.path); !problem.empty())
+            fail(arg, problem);
         break;
     }
     }
+}
+
+std::string initFileProblem(const std::string &path)
+{
+    const std::string problem = regularFileProblem(path);
+    if (problem.empty())
+        return {};
+    if (problem == "no such file")
+        return "file '" + path + "' not found";
+    if (problem.starts_with("not a regular file"))
+        return "'" + path + "' is " + problem;
+    return "file '" + path + "': " + problem;
 }
 
 } // namespace detail

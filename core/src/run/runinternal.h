@@ -14,6 +14,10 @@ namespace clscope::detail {
 // File initialiser's file exists. Throws RunInputError naming the argument.
 void checkInitialiser(const BoundArg &arg);
 
+// Why a file= initialiser's file cannot be read, told without opening it ("file 'a.npy' not found",
+// "'pipe' is not a regular file (a FIFO)"); empty when it is a regular file.
+std::string initFileProblem(const std::string &path);
+
 // toNpy of a buffer of structs (npystruct.cpp): a structured dtype with the device's offsets.
 NpyArray structsToNpy(const BufferData &buffer);
 

@@ -285,8 +285,12 @@ RunResult runKernel(const RunRequest &request, const RunOptions &options)
     // Host memory for the initial contents only once the device has said the buffers fit: a huge iota or
     // random buffer is refused by CL_DEVICE_MAX_MEM_ALLOC_SIZE, not by the host running out of memory.
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i].kind == ArgKind::Image)
-            contents[i] = initialImage(args[i].image, args[i].name);
+        if (args[i].kind == ArgKind::Image) {
+            // A PNG's pixels are inflated only for an image the device can hold.
+            detail::checkImageLimits(args[i], device);
+            contents[i] =
+                initialImage(args[i].image, args[i].name, detail::pngLimits(device, limits.maxMemAllocSize));
+        }
         if (args[i].kind != ArgKind::Buffer || args[i].init.kind == InitKind::Copy)
             continue;
         if (!options.writeInsteadOfFill)
