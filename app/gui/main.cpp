@@ -86,6 +86,9 @@ int main(int argc, char **argv)
 {
     allowHeadlessOptions(argc, argv);
     clscope::registerInstalledPlatforms(); // Oclgrind as a device; before any thread or OpenCL call
+    // Builds run on a compiler thread with a 1 GiB stack; a compiler that crashes all the same ends the
+    // window with a line naming the program rather than a bare SIGSEGV (the GUI cannot survive it).
+    clscope::reportCompilerCrashes("clscope");
     // Oclgrind reads OCLGRIND_LOG when a context is made: its reports of a normal run (not only of the
     // memory check's child) go to a file of this process that the run panel reads after each run.
     if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG")) {
