@@ -3,6 +3,7 @@
 // pool workload and a series of screenshots show the live charts moving. This file reads the options;
 // ScriptedSession (scriptedsession.h) does what they ask of the window.
 #include "benchmark_timeline.h"
+#include "clscope/compilerthread.h"
 #include "clscope/loaderenv.h"
 #include "controllers/poolworkload.h"
 #include "scriptedsession.h"
