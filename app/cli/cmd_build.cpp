@@ -134,6 +134,8 @@ void printText(const BuildResult &r)
     std::cout << "Options: " << r.options() << '\n';
     for (const auto &k : r.kernels()) {
         std::cout << "Kernel " << signature(k) << '\n';
+        if (!k.error.empty())
+            std::cout << "  cannot run: " << k.error << '\n';
         for (const auto &w : k.workGroups) {
             std::cout << "  " << w.device << ": work-group size " << w.workGroupSize
                       << ", preferred multiple " << w.preferredWorkGroupSizeMultiple << ", local "

@@ -1,6 +1,7 @@
 // clscope-cli: the CLScope core, headless. Subcommands and the JSON contract are in DESIGN.md.
 #include "cli.h"
 
+#include "clscope/compilerthread.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
 #include "clscope/loaderenv.h"
@@ -116,6 +117,8 @@ int main(int argc, char **argv)
         if (!loader.note.empty())
             std::cerr << "clscope-cli: warning: " << loader.note << '\n';
     }
+    // A driver's compiler that dies on a program says so, with the program's name, instead of SIGSEGV.
+    clscope::reportCompilerCrashes("clscope-cli");
     CLI::App app{"clscope-cli: OpenCL devices, builds, runs, memory pool and benchmarks, headless"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("clscope-cli ") + CLSCOPE_VERSION);

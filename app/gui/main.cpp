@@ -3,6 +3,7 @@
 // pool workload and a series of screenshots show the live charts moving. This file reads the options;
 // ScriptedSession (scriptedsession.h) does what they ask of the window.
 #include "benchmark_timeline.h"
+#include "clscope/compilerthread.h"
 #include "clscope/loaderenv.h"
 #include "controllers/poolworkload.h"
 #include "scriptedsession.h"
@@ -128,6 +129,9 @@ int main(int argc, char **argv)
 {
     allowHeadlessOptions(argc, argv);
     clscope::registerInstalledPlatforms(); // Oclgrind as a device; before any thread or OpenCL call
+    // Builds run on a compiler thread with a 1 GiB stack; a compiler that crashes all the same ends the
+    // window with a line naming the program rather than a bare SIGSEGV (the GUI cannot survive it).
+    clscope::reportCompilerCrashes("clscope");
     // Oclgrind reads OCLGRIND_LOG when a context is made: its reports of a normal run (not only of the
     // memory check's child) go to a file of this process that the run panel reads after each run.
     if (qEnvironmentVariableIsEmpty("OCLGRIND_LOG"))

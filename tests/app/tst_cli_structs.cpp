@@ -1,11 +1,13 @@
 // clscope-cli run with structs and complex numbers (docs/cli.md): `struct:` values by field name, buffers
 // of structs filled with `fill={...}` or read from a structured .npy by field name, struct buffers printed
-// as objects (JSON) and in the --arg syntax (text), cfloat_t from pyopencl-complex.h, on PoCL and Oclgrind,
-// also under --check; and the refusals, one stderr line each with exit 2: an unknown field (listing the
-// struct's fields), a bytesN of another size than the argument (naming both sizes), an unknown struct.
+// as objects (JSON) and in the --arg syntax (text), cfloat_t from pyopencl-complex.h (also given as the
+// float2 it is), bool fields (numpy's '|b1', true/false), on PoCL and Oclgrind, also under --check; and the
+// refusals, one stderr line each with exit 2: an unknown field (listing the struct's fields), a bytesN of
+// another size than the argument (naming both sizes), an unknown struct.
 #include "clitest.h"
 #include "testicd.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +16,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdint>
+#include <utility>
 
 namespace {
 
@@ -62,6 +66,30 @@ std::vector<Vec4> lavamdForces(float alpha, const std::vector<std::pair<long, lo
         }
     }
     return fv;
+}
+
+// A .npy file of `descr` and `shape` (numpy's header, version 1.0) holding `data`.
+QByteArray npy(const QByteArray &descr, const QByteArray &shape, const QByteArray &data)
+{
+    QByteArray header = "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    QByteArray out("\x93NUMPY\x01\x00", 8);
+    out += char(header.size() & 0xff);
+    out += char(header.size() >> 8);
+    return out + header + data;
+}
+
+template<typename T> void append(QByteArray &to, T value)
+{
+    to.append(reinterpret_cast<const char *>(&value), sizeof value);
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 } // namespace
@@ -242,6 +270,80 @@ private slots:
         const Result text = run(args);
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("out (3 cfloat_t): -4+2j 3+6j 3+0j\n"), text.out.constData());
+    }
+
+    void complexAsFloat2_data() { devices_data(); }
+
+    // cfloat_t is pyopencl-complex.h's typedef of float2, and pyopencl programs pass it as one: a float2
+    // value, a float2 buffer and a float32 .npy of shape (N, 2) (real and imaginary parts) are taken.
+    void complexAsFloat2()
+    {
+        QFETCH(QString, device);
+        if (skipDevice(device))
+            QSKIP("Oclgrind is not installed");
+        QTemporaryDir dir;
+        QByteArray pairs;
+        for (float v : {1.0f, 2.0f, 3.0f, -1.0f, 0.0f, -0.5f})
+            append(pairs, v);
+        const QString file = dir.filePath(QStringLiteral("pairs.npy"));
+        QVERIFY(writeFile(file, npy("'<f4'", "(3, 2)", pairs)));
+        for (const char *out : {"out=buffer:cfloat_t:3", "out=buffer:float2:3"}) {
+            const QStringList args = QStringList{dataPath("complex.cl"),
+                                                 QStringLiteral("--device"),
+                                                 device,
+                                                 QStringLiteral("--arg"),
+                                                 QStringLiteral("a=buffer:3:file=") + file,
+                                                 QStringLiteral("--arg"),
+                                                 QLatin1String(out)} +
+                                     words("--kernel scale --global 3 --arg s=float2:0,2 --print out");
+            QCOMPARE(buffers(args).value(QLatin1String("out")).toArray(), (QJsonArray{-4, 2, 3, 6, 3, 0}));
+        }
+    }
+
+    void boolFields_data() { devices_data(); }
+
+    // Rodinia b+tree's knode has `bool is_leaf`: numpy's '|b1' field in a structured .npy, and true/false
+    // in a struct value (fill={...}), are its one byte.
+    void boolFields()
+    {
+        QFETCH(QString, device);
+        if (skipDevice(device))
+            QSKIP("Oclgrind is not installed");
+        QTemporaryDir dir;
+        QByteArray nodes;
+        const bool leaf[] = {true, false, true};
+        for (int i = 0; i < 3; ++i) {
+            append(nodes, char(leaf[i]));
+            for (int k = 0; k < 3; ++k)
+                append(nodes, std::int32_t(10 * (i + 1) + k));
+            append(nodes, std::int32_t(i + 1));
+        }
+        const QString file = dir.filePath(QStringLiteral("knodes.npy"));
+        QVERIFY(writeFile(
+            file, npy("[('is_leaf', '|b1'), ('keys', '<i4', (3,)), ('num_keys', '<i4')]", "(3,)", nodes)));
+        const QStringList base{
+            dataPath("btree.cl"),       QStringLiteral("--device"),  device,
+            QStringLiteral("--kernel"), QStringLiteral("leaf_keys"), QStringLiteral("--print"),
+            QStringLiteral("out")};
+        QCOMPARE(buffers(base + QStringList{QStringLiteral("--global"), QStringLiteral("3"),
+                                            QStringLiteral("--arg"),
+                                            QStringLiteral("nodes=buffer:knode:3:file=") + file,
+                                            QStringLiteral("--arg"), QStringLiteral("out=buffer:int:3")})
+                     .value(QLatin1String("out"))
+                     .toArray(),
+                 (QJsonArray{11, -1, 33}));
+        for (const auto &[flag, expected] : {std::pair{"true", 7}, std::pair{"false", -1}}) {
+            const QStringList args =
+                base +
+                QStringList{QStringLiteral("--global"),
+                            QStringLiteral("2"),
+                            QStringLiteral("--arg"),
+                            QStringLiteral("nodes=buffer:knode:2:fill={keys=(5,0,0),is_leaf=%1,num_keys=2}")
+                                .arg(QLatin1String(flag)),
+                            QStringLiteral("--arg"),
+                            QStringLiteral("out=buffer:int:2")};
+            QCOMPARE(buffers(args).value(QLatin1String("out")).toArray(), (QJsonArray{expected, expected}));
+        }
     }
 
     void underCheck()

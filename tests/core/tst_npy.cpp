@@ -277,13 +277,13 @@ private slots:
         QTest::newRow("big-endian") << file("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
                                             std::string(8, '\0'))
                                     << "big-endian dtype '>f4' is not supported";
-        QTest::newRow("bool") << file("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
-                                      std::string(2, '\0'))
-                              << "dtype '|b1' is not supported";
-        QTest::newRow("structured field of bools")
-            << file("{'descr': [('x', '<f4'), ('ok', '|b1')], 'fortran_order': False, 'shape': (2,), }",
-                    std::string(10, '\0'))
-            << "dtype '|b1' of the field 'ok' is not supported";
+        QTest::newRow("strings") << file("{'descr': '|S4', 'fortran_order': False, 'shape': (2,), }",
+                                         std::string(8, '\0'))
+                                 << "dtype '|S4' is not supported";
+        QTest::newRow("structured field of strings")
+            << file("{'descr': [('x', '<f4'), ('name', '|S4')], 'fortran_order': False, 'shape': (2,), }",
+                    std::string(16, '\0'))
+            << "dtype '|S4' of the field 'name' is not supported";
         QTest::newRow("structured body")
             << file("{'descr': [('x', '<f4'), ('', '|V4')], 'fortran_order': False, 'shape': (2,), }",
                     std::string(12, '\0'))
@@ -321,6 +321,22 @@ private slots:
         QFETCH(QString, message);
         QCOMPARE(npyErrorOf([&] { parseNpy(std::string_view(file.constData(), std::size_t(file.size()))); }),
                  message);
+    }
+
+    // numpy's bool ('|b1': one byte, 0 or 1; Rodinia b+tree's is_leaf) reads as uchar, alone or as a field.
+    void boolsAsBytes()
+    {
+        const NpyArray plain = parseNpy(
+            npyFile("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", std::string("\x01\x00", 2)));
+        QCOMPARE(plain.dtype, ScalarKind::UChar);
+        QCOMPARE(plain.data, (std::vector<unsigned char>{1, 0}));
+        const NpyArray record = parseNpy(
+            npyFile("{'descr': [('x', '<f4'), ('ok', '|b1')], 'fortran_order': False, 'shape': (2,), }",
+                    std::string(10, '\0')));
+        QCOMPARE(record.fields.size(), std::size_t(2));
+        QCOMPARE(record.fields[1].name, std::string("ok"));
+        QCOMPARE(record.fields[1].dtype, ScalarKind::UChar);
+        QCOMPARE(record.fields[1].offset, std::size_t(4));
     }
 
     void fileErrors()

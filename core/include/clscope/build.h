@@ -315,6 +315,9 @@ struct KernelInfo
     std::vector<KernelArg> args;
     ArgInfoSource argInfo = ArgInfoSource::None; // where args came from; None: only their count is known
     std::vector<WorkGroupInfo> workGroups;       // one per device of the build
+    // Why the driver would not make this kernel ("clCreateKernel failed: INVALID_KERNEL_NAME"); its args
+    // then come from the source and it has no workGroups. Empty for a kernel that can run.
+    std::string error;
 };
 
 // The kernels of a built program; arg info from the driver, else from source (when given).

@@ -82,6 +82,10 @@ struct ElementType
     bool operator==(const ElementType &) const = default;
 };
 
+// Equal, or the same bytes under two names: pyopencl-complex.h's cfloat_t is a typedef of float2 (cdouble_t
+// of double2), so an argument of one takes a value or buffer of the other.
+bool interchangeable(const ElementType &a, const ElementType &b);
+
 // "float", "uint4", "uchar16", "double3", "unsigned int", "bytes12", "cfloat_t", "cdouble_t". Nothing for
 // anything else (a struct name, "size_t", an image type).
 std::optional<ElementType> parseElementType(std::string_view name);

@@ -52,6 +52,8 @@ std::string buildResultToJson(const BuildResult &result, int indent)
         ordered_json kernel{{"name", k.name},
                             {"arg_info", std::string(argInfoSourceName(k.argInfo))},
                             {"args", std::move(args)}};
+        if (!k.error.empty())
+            kernel["error"] = k.error; // the driver would not make it (its args are the source's)
         // work_group is the first device's (the contract's one object); work_groups has every device.
         kernel["work_group"] =
             k.workGroups.empty() ? ordered_json::object() : workGroupJson(k.workGroups.front());

@@ -162,17 +162,76 @@ std::string_view argInfoSourceName(ArgInfoSource source)
     return "none";
 }
 
-std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_device_id> &devices,
-                                     std::string_view source)
+namespace {
+
+// The kernel names of a built program (CL_PROGRAM_KERNEL_NAMES, "a;b;c"); nothing when the driver will not
+// say (OpenCL 1.1).
+std::optional<std::vector<std::string>> kernelNames(cl_program program)
 {
+    const InfoBytes names = readInfoBytes(
+        [&](std::size_t size, void *value, std::size_t *ret) {
+            return clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, value, ret);
+        },
+        kMaxKernels * 256);
+    if (names.tooLarge())
+        throw InfoLimitError(names.refusal("CL_PROGRAM_KERNEL_NAMES"));
+    if (!names.ok())
+        return std::nullopt;
+    std::vector<std::string> out;
+    const std::string text = names.text();
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        if (end > start)
+            out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    checkReported(out.size(), kMaxKernels, "CL_PROGRAM_KERNEL_NAMES", "kernels");
+    return out;
+}
+
+// One kernel object per name, each made on its own: a kernel the driver cannot make (Oclgrind on one that
+// calls __builtin_assume: "Undefined external function: llvm.assume") is reported with its error and
+// costs no other kernel. clCreateKernelsInProgram made them all at once, and Oclgrind handed back a
+// broken object for such a kernel that crashed the first query of it.
+struct Made
+{
+    std::string name;
+    ClKernel kernel;
+    std::string error; // why there is no kernel
+};
+
+std::vector<Made> makeKernels(cl_program program)
+{
+    std::vector<Made> out;
+    if (const auto names = kernelNames(program)) {
+        for (const std::string &name : *names) {
+            cl_int err = CL_SUCCESS;
+            ClKernel kernel(clCreateKernel(program, name.c_str(), &err));
+            if (err != CL_SUCCESS || !kernel.get())
+                out.push_back({name, ClKernel(), "clCreateKernel failed: " + errorLabel(err)});
+            else
+                out.push_back({name, std::move(kernel), {}});
+        }
+        return out;
+    }
     cl_uint count = 0;
     check(clCreateKernelsInProgram(program, 0, nullptr, &count), "clCreateKernelsInProgram");
     std::vector<cl_kernel> raw(checkReported(count, kMaxKernels, "clCreateKernelsInProgram", "kernels"));
     if (count > 0)
         check(clCreateKernelsInProgram(program, count, raw.data(), nullptr), "clCreateKernelsInProgram");
-    std::vector<ClKernel> kernels;
     for (cl_kernel k : raw)
-        kernels.emplace_back(k);
+        out.push_back({{}, ClKernel(k), {}});
+    for (Made &m : out)
+        m.name = kernelString(m.kernel.get(), CL_KERNEL_FUNCTION_NAME);
+    return out;
+}
+
+} // namespace
+
+std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_device_id> &devices,
+                                     std::string_view source)
+{
+    const std::vector<Made> kernels = makeKernels(program);
 
     // Parsed lazily: most builds get their arg info from the driver.
     std::optional<std::vector<KernelSignature>> signatures;
@@ -187,9 +246,20 @@ std::vector<KernelInfo> queryKernels(cl_program program, const std::vector<cl_de
     };
 
     std::vector<KernelInfo> out;
-    for (const auto &kernel : kernels) {
+    for (const Made &made : kernels) {
         KernelInfo info;
-        info.name = kernelString(kernel.get(), CL_KERNEL_FUNCTION_NAME);
+        info.name = made.name;
+        if (!made.error.empty()) {
+            // Its arguments as the source declares them, so that the list still shows it.
+            info.error = made.error;
+            if (const KernelSignature *sig = fromSource(info.name)) {
+                info.args = sig->args;
+                info.argInfo = ArgInfoSource::Source;
+            }
+            out.push_back(std::move(info));
+            continue;
+        }
+        const ClKernel &kernel = made.kernel;
         cl_uint numArgs = 0;
         check(clGetKernelInfo(kernel.get(), CL_KERNEL_NUM_ARGS, sizeof numArgs, &numArgs, nullptr),
               "clGetKernelInfo", "CL_KERNEL_NUM_ARGS");

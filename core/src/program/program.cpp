@@ -202,8 +202,10 @@ Attempt runBuild(cl_program program, const BuildRequest &request, const Prepared
                  const std::string &options)
 {
     Attempt a;
-    a.error = clBuildProgram(program, cl_uint(request.devices.size()), request.devices.data(),
-                             options.c_str(), nullptr, nullptr);
+    a.error = compilerCall(request, p, [&] {
+        return clBuildProgram(program, cl_uint(request.devices.size()), request.devices.data(),
+                              options.c_str(), nullptr, nullptr);
+    });
     if (a.error != CL_SUCCESS && !isBuildFailure(a.error))
         throw ClError("clBuildProgram", a.error);
     for (size_t i = 0; i < request.devices.size(); ++i) {
@@ -341,8 +343,10 @@ std::optional<Attempt> buildFromEntries(cl_context context, const BuildRequest &
                                                 status.data(), &err));
         if (err != CL_SUCCESS || !program.get())
             break;
-        if (clBuildProgram(program.get(), cl_uint(request.devices.size()), request.devices.data(),
-                           options.c_str(), nullptr, nullptr) != CL_SUCCESS)
+        if (compilerCall(request, p, [&] {
+                return clBuildProgram(program.get(), cl_uint(request.devices.size()), request.devices.data(),
+                                      options.c_str(), nullptr, nullptr);
+            }) != CL_SUCCESS)
             continue;
         p.options = options;
         Attempt a;
@@ -417,9 +421,11 @@ Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p
         std::vector<std::string> tokens = p.tokens;
         if (!part.path.empty() && part.path != request.sourcePath)
             tokens.insert(tokens.begin(), {"-I", folderOf(part.path)});
-        const cl_int err =
-            clCompileProgram(object.get(), cl_uint(request.devices.size()), request.devices.data(),
-                             joinOptions(tokens).c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+        const std::string options = joinOptions(tokens);
+        const cl_int err = compilerCall(request, p, [&] {
+            return clCompileProgram(object.get(), cl_uint(request.devices.size()), request.devices.data(),
+                                    options.c_str(), 0, nullptr, nullptr, nullptr, nullptr);
+        });
         if (err != CL_SUCCESS && !isBuildFailure(err))
             throw ClError("clCompileProgram", err);
         const std::string name = part.path.empty() ? "source" : part.path;
@@ -444,8 +450,10 @@ Attempt buildLinked(cl_context context, const BuildRequest &request, Prepared &p
         for (const ClProgram &o : objects)
             inputs.push_back(o.get());
         cl_int err = CL_SUCCESS;
-        program.reset(clLinkProgram(context, cl_uint(request.devices.size()), request.devices.data(), "",
-                                    cl_uint(inputs.size()), inputs.data(), nullptr, nullptr, &err));
+        program.reset(compilerCall(request, p, [&] {
+            return clLinkProgram(context, cl_uint(request.devices.size()), request.devices.data(), "",
+                                 cl_uint(inputs.size()), inputs.data(), nullptr, nullptr, &err);
+        }));
         if (err != CL_SUCCESS && !isBuildFailure(err))
             throw ClError("clLinkProgram", err);
         for (size_t i = 0; i < request.devices.size(); ++i) {

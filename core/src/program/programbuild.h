@@ -4,6 +4,7 @@
 
 #include "clscope/build.h"
 #include "clscope/clhandle.h"
+#include "clscope/compilerthread.h"
 
 #include <chrono>
 #include <string>
@@ -42,6 +43,15 @@ struct Attempt
     // A linked build's diagnostics, each compile's parsed against its own file (empty: parse the logs).
     std::vector<Diagnostic> diagnostics;
 };
+
+// A call into the driver's compiler (clBuildProgram, clCompileProgram, clLinkProgram), made on a thread
+// with a large stack (compilerthread.h); a crash names the request's file and its source lines.
+template<typename Call> auto compilerCall(const BuildRequest &request, const Prepared &p, Call &&call)
+{
+    decltype(call()) result{};
+    onCompilerThread([&] { result = call(); }, compileSubject(request.sourcePath, p.source));
+    return result;
+}
 
 // clBuildProgram for the request's devices with each device's log and status. Throws ClError when the call
 // itself fails rather than the build.

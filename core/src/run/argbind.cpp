@@ -128,7 +128,7 @@ BoundArg bindValue(const ArgSlot &slot, const ScalarArg &v, const TypeTable *typ
     const SlotType t = slotType(slot, types);
     if (v.type) {
         checkRawSize(slot, *v.type, t, false);
-        if (!v.type->isRaw() && t.element && *v.type != *t.element)
+        if (!v.type->isRaw() && t.element && !interchangeable(*v.type, *t.element))
             failArgument(slot.name,
                          v.type->name() + " was given for the " + slot.declaration() + " argument");
         if (!v.type->isRaw() && t.layout)
@@ -217,7 +217,7 @@ BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v, const TypeTable *ty
             b.type = ElementType::bytes(layout->size);
             b.layout = std::move(layout);
         } else if (const auto it = types->aliases.find(v.typeName); it != types->aliases.end()) {
-            if (t.element && *t.element != it->second)
+            if (t.element && !interchangeable(*t.element, it->second))
                 failArgument(slot.name, "a buffer of " + v.typeName + " (" + it->second.name() +
                                             ") was given for the " + slot.declaration() + " argument");
             b.type = it->second;
@@ -231,7 +231,7 @@ BoundArg bindBuffer(const ArgSlot &slot, const BufferArg &v, const TypeTable *ty
     } else if (v.type) {
         // A struct or void pointee takes any element type of its size: the kernel sees bytes either way.
         checkRawSize(slot, *v.type, t, true);
-        if (!v.type->isRaw() && t.element && *v.type != *t.element)
+        if (!v.type->isRaw() && t.element && !interchangeable(*v.type, *t.element))
             failArgument(slot.name, "a buffer of " + v.type->name() + " was given for the " +
                                         slot.declaration() + " argument");
         if (!v.type->isRaw() && !t.element && t.size && v.type->size() != *t.size)

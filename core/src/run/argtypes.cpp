@@ -213,6 +213,13 @@ std::string ElementType::name() const
     return width == 1 ? n : n + std::to_string(width);
 }
 
+bool interchangeable(const ElementType &a, const ElementType &b)
+{
+    if (a == b)
+        return true;
+    return !a.isRaw() && a.scalar == b.scalar && a.width == 2 && b.width == 2 && a.complex != b.complex;
+}
+
 std::optional<ElementType> parseElementType(std::string_view text)
 {
     text = trimBlanks(text);

@@ -49,6 +49,9 @@ std::optional<Code> parseCode(std::string_view descr)
             return std::nullopt;
         return Code{ScalarKind::UChar, false, n};
     }
+    // numpy's bool: one byte, 0 or 1, as OpenCL C's bool in a struct (Rodinia b+tree's is_leaf).
+    if (descr == "|b1")
+        return Code{ScalarKind::UChar, false, 0};
     if (descr == "<c8" || descr == "=c8")
         return Code{ScalarKind::Float, true, 0};
     if (descr == "<c16" || descr == "=c16")
@@ -522,6 +525,17 @@ NpyArray toNpy(const BufferData &buffer)
     return array;
 }
 
+namespace {
+
+// A plain float32 (float64) array for cfloat_t (cdouble_t), whose last dimension is the real and the
+// imaginary part, as pyopencl programs that treat cfloat_t as the float2 it is save them.
+bool pairOfReals(const NpyArray &array, const ElementType &type)
+{
+    return type.complex && !array.complex && !array.shape.empty() && array.shape.back() == 2;
+}
+
+} // namespace
+
 std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &type, std::size_t count)
 {
     if (!checkedMul<std::size_t>(count, type.size()))
@@ -536,9 +550,18 @@ std::vector<unsigned char> fromNpy(const NpyArray &array, const ElementType &typ
     if (!array.fields.empty())
         throw NpyError("a structured dtype " + array.descr() + " does not match " + type.name() + " (" +
                        *npyDescr(type.scalar, type.complex) + ")");
-    if (array.dtype != type.scalar || array.complex != type.complex)
+    if (array.dtype != type.scalar || (array.complex != type.complex && !pairOfReals(array, type)))
         throw NpyError("dtype " + *npyDescr(array.dtype, array.complex) + " does not match " + type.name() +
                        " (" + *npyDescr(type.scalar, type.complex) + ")");
+    if (type.complex && !array.complex) {
+        // cfloat_t is float2 (pyopencl-complex.h's typedef): float32 of shape (N, 2) is N of them.
+        if (array.valueCount() != count * 2)
+            throw NpyError("shape " + shapeText(array.shape) + " holds " +
+                           std::to_string(array.valueCount()) + " values, the buffer needs " +
+                           std::to_string(count * 2) + " (" + std::to_string(count) + " " + type.name() +
+                           " as real and imaginary parts)");
+        return array.data;
+    }
     if (type.complex) {
         if (array.valueCount() != count)
             throw NpyError("shape " + shapeText(array.shape) + " holds " +

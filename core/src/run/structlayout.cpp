@@ -4,6 +4,7 @@
 // run, kept in the build's memo and next to its binary in the cache.
 #include "clscope/structs.h"
 
+#include "clscope/compilerthread.h"
 #include "clscope/error.h"
 #include "clscope/queue.h"
 #include "clscope/text.h"
@@ -339,7 +340,10 @@ ProbeOutcome runProbe(const BuildResult &build, cl_device_id device, const std::
     Owned<cl_program, clReleaseProgram> program(
         clCreateProgramWithSource(build.context(), 1, &pointer, &length, &err));
     check(err, "clCreateProgramWithSource", "layout probe");
-    err = clBuildProgram(program.handle, 1, &device, build.options().c_str(), nullptr, nullptr);
+    // The program's own source again: as deep an expression as the build's, so the same large stack.
+    onCompilerThread(
+        [&] { err = clBuildProgram(program.handle, 1, &device, build.options().c_str(), nullptr, nullptr); },
+        compileSubject(build.sourcePath(), text));
     if (err != CL_SUCCESS) {
         std::size_t size = 0;
         std::string log;

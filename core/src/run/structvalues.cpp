@@ -214,6 +214,13 @@ void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest
         return;
     }
     const ElementType &type = *f.element;
+    // A bool field (one byte on the device, Rodinia b+tree's is_leaf) takes true and false as C writes them.
+    const bool isBool = f.type == "bool" || f.type == "_Bool";
+    const auto atom = [&](const std::string &t) -> std::string {
+        if (isBool && (t == "true" || t == "false"))
+            return t == "true" ? "1" : "0";
+        return t;
+    };
     std::string text;
     if (v.kind == ValueTree::Kind::Record) {
         fail(what, "a struct value was given for the " + f.declaration() + " field");
@@ -221,10 +228,10 @@ void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest
         for (const ValueTree &item : v.items) {
             if (item.kind != ValueTree::Kind::Atom)
                 fail(what, "'" + inner(v) + "' is not a value for the " + type.name() + " field");
-            text += (text.empty() ? "" : ",") + item.text;
+            text += (text.empty() ? "" : ",") + atom(item.text);
         }
     } else {
-        text = v.text;
+        text = atom(v.text);
     }
     const std::vector<unsigned char> bytes = parseValue(text, type, what);
     std::memcpy(dest, bytes.data(), std::min(size, bytes.size()));
