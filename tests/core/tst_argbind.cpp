@@ -16,7 +16,7 @@ KernelInfo kernelFrom(const char *source, const char *name)
 {
     for (const KernelSignature &s : parseKernelSignatures(source)) {
         if (s.name == name)
-            return {s.name, s.args, ArgInfoSource::Source, {}};
+            return {s.name, s.args, ArgInfoSource::Source, {}, {}};
     }
     return {};
 }
@@ -431,7 +431,7 @@ private slots:
 
     void noArgInfo()
     {
-        KernelInfo info{"k", {KernelArg{}, KernelArg{}}, ArgInfoSource::None, {}};
+        KernelInfo info{"k", {KernelArg{}, KernelArg{}}, ArgInfoSource::None, {}, {}};
         QCOMPARE(
             errorOf([&] { argSlots(info); }),
             QStringLiteral("kernel k has no argument info (the driver gives none and the source does not "

@@ -137,7 +137,7 @@ void checkArgSpec(std::string_view text, std::vector<ArgValue> &specs)
 // The specs bound to a kernel read from the source; the buffers of a binding that succeeds are filled.
 void bind(const KernelSignature &signature, const std::vector<ArgValue> &specs)
 {
-    const KernelInfo kernel{signature.name, signature.args, ArgInfoSource::Source, {}};
+    const KernelInfo kernel{signature.name, signature.args, ArgInfoSource::Source, {}, {}};
     for (const ArgSlot &slot : argSlots(kernel))
         (void)slot.declaration();
     std::vector<BoundArg> bound;
