@@ -373,7 +373,7 @@ private slots:
                                         << "a: file '/nonexistent/x.npy' not found"
                                         << "a";
         QTest::newRow("file is a folder")
-            << "k" << replace("a", "a=buffer:float:4:file=/") << "a: '/' is not a regular file"
+            << "k" << replace("a", "a=buffer:float:4:file=/") << "a: '/' is not a regular file (a directory)"
             << "a";
         QTest::newRow("copy unknown")
             << "k" << replace("b", "b=buffer:float:4:copy=zz") << "b: copy=zz names no argument of the kernel"
