@@ -115,8 +115,11 @@ private slots:
         };
         QCOMPARE(c(fromBinary), c(fromSource));
         QCOMPARE(c(fromBinary).toArray().at(63).toDouble(), 65.0);
-        // The same bytes without --binary are not OpenCL C: the compiler says so, exit 1.
-        QCOMPARE(cli({QStringLiteral("build"), binary}).exitCode, 1);
+        // The same bytes without --binary are not OpenCL C: refused before the compiler sees them (they hold
+        // a NUL byte, named with its offset), bad input, exit 2.
+        const Result asSource = cli({QStringLiteral("build"), binary});
+        QCOMPARE(asSource.exitCode, 2);
+        QVERIFY2(asSource.err.contains("it holds a NUL byte at offset"), asSource.err.constData());
     }
 
     // SPIR-V by its magic number whatever the name: PoCL here takes no SPIR-V, and says so; a .spv file that
