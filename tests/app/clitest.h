@@ -4,10 +4,20 @@
 #pragma once
 
 #include <QByteArray>
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
 #include <QTest>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <vector>
+
+extern char **environ;
 
 namespace clitest {
 
@@ -55,6 +65,52 @@ inline Result python(const QStringList &args, QByteArray *missing = nullptr, int
         *missing = "a Python module is missing (packaging/install-deps.sh installs python3-pyopencl and "
                    "python3-pil): " +
                    r.err;
+    return r;
+}
+
+struct Spawned
+{
+    int exitCode = -1;   // 128 + the signal that ended it; -1: it could not be started
+    qint64 peakMiB = -1; // the child's peak resident memory, from wait4
+    QByteArray out;
+    QByteArray err;
+};
+
+// clscope-cli with arguments as raw bytes (QProcess would re-encode them as UTF-8), in the test's own
+// environment, its output in files under dir (stdout to /dev/null unless keepOutput); measures its peak
+// memory.
+inline Spawned spawn(const std::vector<QByteArray> &args, const QString &dir, bool keepOutput = true)
+{
+    std::vector<QByteArray> bytes{QByteArrayLiteral(CLSCOPE_CLI_PATH)};
+    bytes.insert(bytes.end(), args.begin(), args.end());
+    std::vector<char *> argv;
+    for (QByteArray &b : bytes)
+        argv.push_back(b.data());
+    argv.push_back(nullptr);
+    const QByteArray outPath = QFile::encodeName(dir + QStringLiteral("/spawn.out"));
+    const QByteArray errPath = QFile::encodeName(dir + QStringLiteral("/spawn.err"));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, keepOutput ? outPath.constData() : "/dev/null",
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, 2, errPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    Spawned r;
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        return r;
+    int status = 0;
+    rusage usage{};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        return r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.peakMiB = qint64(usage.ru_maxrss) / 1024;
+    QFile out(QFile::decodeName(outPath)), err(QFile::decodeName(errPath));
+    if (keepOutput && out.open(QIODevice::ReadOnly))
+        r.out = out.readAll();
+    if (err.open(QIODevice::ReadOnly))
+        r.err = err.readAll();
     return r;
 }
 

@@ -4,6 +4,7 @@
 // reproduced its defect before the fix.
 #include "testicd.h"
 
+#include "clitest.h"
 #include "pngbomb.h"
 
 #include <QDir>
@@ -13,63 +14,29 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <vector>
 
-extern char **environ;
-
 namespace {
 
-struct Result
-{
-    int exitCode = -1; // -1: killed by a signal or still running at the time limit
-    qint64 peakMiB = -1;
-    QByteArray err;
-};
+using Result = clitest::Spawned;
 
 QString dataPath(const char *name)
 {
     return QStringLiteral(CLSCOPE_TEST_DATA "/run/") + QLatin1String(name);
 }
 
-// clscope-cli with args, stdout to /dev/null and stderr to a file of dir; its peak memory from wait4.
-Result spawnCli(const QStringList &args, const QString &dir)
+// clscope-cli with args, stdout to /dev/null, stderr to a file of dir; its peak memory from wait4.
+clitest::Spawned spawnCli(const QStringList &args, const QString &dir)
 {
-    std::vector<QByteArray> bytes{QByteArrayLiteral(CLSCOPE_CLI_PATH)};
+    std::vector<QByteArray> bytes;
     for (const QString &a : args)
         bytes.push_back(a.toLocal8Bit());
-    std::vector<char *> argv;
-    for (QByteArray &b : bytes)
-        argv.push_back(b.data());
-    argv.push_back(nullptr);
-    const QByteArray errPath = QFile::encodeName(dir + QStringLiteral("/spawn.err"));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, errPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    Result r;
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0)
-        return r;
-    int status = 0;
-    rusage usage{};
-    if (wait4(pid, &status, 0, &usage) != pid)
-        return r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.peakMiB = qint64(usage.ru_maxrss) / 1024;
-    QFile err(QString::fromLocal8Bit(errPath));
-    if (err.open(QIODevice::ReadOnly))
-        r.err = err.readAll();
-    return r;
+    return clitest::spawn(bytes, dir, false);
 }
 
 const QByteArray kSpin = "__kernel void spin(__global uint *out)\n"
