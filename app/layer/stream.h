@@ -45,30 +45,27 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
 // makes progress: past 10 s without any they are dropped and counted). Never throws.
 void emitContents(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept;
 
+// A RecordSink that calls `encode`.
+template<typename F> class FnSink final : public RecordSink
+{
+public:
+    explicit FnSink(F &encode)
+        : m_encode(encode)
+    {}
+    void encode(wire::Encoder &e) const override { m_encode(e); }
+
+private:
+    F &m_encode;
+};
+
 template<typename F> void emit(wire::Kind kind, std::size_t payload, F &&encode) noexcept
 {
-    struct Sink final : RecordSink
-    {
-        F &f;
-        explicit Sink(F &fn)
-            : f(fn)
-        {}
-        void encode(wire::Encoder &e) const override { f(e); }
-    } sink(encode);
-    emitRecord(kind, payload, sink);
+    emitRecord(kind, payload, FnSink<F>(encode));
 }
 
 template<typename F> void emitContentsRecord(wire::Kind kind, std::size_t payload, F &&encode) noexcept
 {
-    struct Sink final : RecordSink
-    {
-        F &f;
-        explicit Sink(F &fn)
-            : f(fn)
-        {}
-        void encode(wire::Encoder &e) const override { f(e); }
-    } sink(encode);
-    emitContents(kind, payload, sink);
+    emitContents(kind, payload, FnSink<F>(encode));
 }
 
 // Hands an event (that the layer owns one reference of) to the writer, which sends its timestamps as a
