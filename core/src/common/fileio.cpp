@@ -101,26 +101,16 @@ std::string RegularFile::readAll(std::uint64_t maxBytes)
             // A file that grew since fstat: read on, within the limit.
             if (out.size() >= maxBytes) {
                 char probe = 0;
-                const ssize_t n = ::read(m_fd, &probe, 1);
-                if (n == 0)
-                    break;
-                if (n > 0)
+                if (read(&probe, 1) > 0)
                     failRead(m_path, "it grew past " + std::to_string(maxBytes) + " bytes while it was read");
-                if (errno == EINTR)
-                    continue;
-                failRead(m_path, errnoText(errno));
+                break;
             }
             out.resize(std::size_t(std::min<std::uint64_t>(maxBytes, std::uint64_t(out.size()) + 65536)));
         }
-        const ssize_t n = ::read(m_fd, out.data() + have, out.size() - have);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            failRead(m_path, errnoText(errno));
-        }
+        const std::size_t n = read(out.data() + have, out.size() - have);
         if (n == 0)
             break;
-        have += std::size_t(n);
+        have += n;
     }
     out.resize(have);
     return out;
