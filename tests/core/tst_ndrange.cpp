@@ -412,9 +412,32 @@ private slots:
             << text("global size 9223372036854775808 is 9223372036854775808 work-items, more than "
                     "the 9223372036854775807 (2^63-1)" +
                     of64 + " can count");
-        QTest::newRow("largest countable") << "9223372036854775807"
-                                           << ""
-                                           << "" << 64u << "no error";
+        // Countable as work-items, but not as work-groups: PoCL never returned on it (issue 27).
+        QTest::newRow("2^63-1, driver's groups")
+            << "9223372036854775807"
+            << ""
+            << "" << 64u
+            << "global size 9223372036854775807 is 9007199254740992 work-groups of the largest size, "
+               "CL_DEVICE_MAX_WORK_GROUP_SIZE (1024), more than the 2147483647 (2^31-1) work-groups a driver "
+               "counts";
+        QTest::newRow("2^62, groups of 1") << "4611686018427387904"
+                                           << "1"
+                                           << "" << 64u
+                                           << "global size 4611686018427387904 is 4611686018427387904 "
+                                              "work-groups of local size 1, more than "
+                                              "the 2147483647 (2^31-1) work-groups a driver counts";
+        QTest::newRow("2^31-1 groups of 1 fit") << "2147483647"
+                                                << "1"
+                                                << "" << 64u << "no error";
+        QTest::newRow("2^31 groups of 1")
+            << "2147483648"
+            << "1"
+            << "" << 64u
+            << "global size 2147483648 is 2147483648 work-groups of local size 1, more than the 2147483647 "
+               "(2^31-1) work-groups a driver counts";
+        QTest::newRow("2^40 in the largest groups fits") << "1099511627776"
+                                                         << ""
+                                                         << "" << 64u << "no error";
         QTest::newRow("2^32 fits") << "4294967296"
                                    << ""
                                    << "" << 64u << "no error";

@@ -144,28 +144,6 @@ NDRange checkLimits(const CapturedLaunch &l, const std::map<std::int64_t, Replay
     try {
         const LaunchLimits limits = queryLaunchLimits(device, kernel, l.options);
         const NDRange range = resolveNDRange({l.global, l.local, l.offset}, limits);
-        // Past what resolveNDRange counts: PoCL's pthread scheduler counts work-groups in an int (2^62
-        // work-items in groups of its choice: 'get_wg_index_range: Assertion max_wgs > 0', 2^63-1: SIGSEGV).
-        // A replay takes at most 2^31-1 work-groups, of the local size given or else of the largest the
-        // device has.
-        constexpr std::uint64_t kMostGroups = (std::uint64_t(1) << 31) - 1;
-        std::uint64_t groups = 1;
-        for (std::size_t i = 0; i < range.global.size(); ++i) {
-            const std::uint64_t local =
-                range.local.empty() ? std::max<std::uint64_t>(limits.maxWorkGroupSize, 1) : range.local[i];
-            groups =
-                checkedMul<std::uint64_t>(groups, range.global[i] / local + (range.global[i] % local != 0))
-                    .value_or(UINT64_MAX);
-        }
-        if (groups > kMostGroups)
-            throw RunInputError(
-                "global size " + formatSizeList(range.global) + " is " +
-                (groups == UINT64_MAX ? std::string("more than 2^64") : std::to_string(groups)) +
-                " work-groups of " +
-                (range.local.empty() ? "the largest size, CL_DEVICE_MAX_WORK_GROUP_SIZE (" +
-                                           std::to_string(limits.maxWorkGroupSize) + ")"
-                                     : "local size " + formatSizeList(range.local)) +
-                ", more than the 2147483647 (2^31-1) a replay takes");
         std::vector<std::uint64_t> local;
         std::vector<std::string> names;
         std::vector<std::uint64_t> bytes;

@@ -131,6 +131,36 @@ LaunchLimits queryLaunchLimits(cl_device_id device, cl_kernel kernel, std::strin
     return l;
 }
 
+namespace {
+
+// Drivers count work-groups in an int: PoCL's pthread scheduler asserted ('get_wg_index_range: Assertion
+// max_wgs > 0') on 2^62 work-items in groups of its choice and crashed (SIGSEGV) or never returned on
+// 2^63-1. So a launch has at most 2^31-1 work-groups, of the local size given or else of the largest the
+// device takes (a driver that picks smaller groups makes more of them: the cap is a floor, not a promise).
+void checkGroupCount(const std::vector<std::size_t> &global, const std::vector<std::size_t> &local,
+                     const LaunchLimits &limits)
+{
+    constexpr std::uint64_t kMostGroups = (std::uint64_t(1) << 31) - 1;
+    std::uint64_t groups = 1;
+    for (std::size_t i = 0; i < global.size(); ++i) {
+        const std::uint64_t size =
+            local.empty() ? std::max<std::uint64_t>(limits.maxWorkGroupSize, 1) : local[i];
+        groups = checkedMul<std::uint64_t>(groups, global[i] / size + (global[i] % size != 0))
+                     .value_or(UINT64_MAX);
+    }
+    if (groups <= kMostGroups)
+        return;
+    throw RunInputError("global size " + formatSizeList(global) + " is " +
+                        (groups == UINT64_MAX ? std::string("more than 2^64") : std::to_string(groups)) +
+                        " work-groups of " +
+                        (local.empty() ? "the largest size, CL_DEVICE_MAX_WORK_GROUP_SIZE (" +
+                                             std::to_string(limits.maxWorkGroupSize) + ")"
+                                       : "local size " + formatSizeList(local)) +
+                        ", more than the 2147483647 (2^31-1) work-groups a driver counts");
+}
+
+} // namespace
+
 NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
 {
     NDRange out = range;
@@ -202,8 +232,10 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
                                 " differs from the work-group size " + formatSizeList(wanted) + " that " +
                                 kernel + " requires (CL_KERNEL_COMPILE_WORK_GROUP_SIZE)");
     }
-    if (out.local.empty())
+    if (out.local.empty()) {
+        checkGroupCount(range.global, {}, limits);
         return out;
+    }
 
     for (std::size_t i = 0; i < dims; ++i) {
         if (out.local[i] == 0)
@@ -249,6 +281,7 @@ NDRange resolveNDRange(const NDRange &range, const LaunchLimits &limits)
                             (groupCount ? std::to_string(*groupCount) : std::string("more than 2^64")) +
                             " work-groups of " + std::to_string(product) + " work-items, more than the " +
                             std::to_string(countMax) + " work-items" + addressBits + " can count");
+    checkGroupCount(range.global, out.local, limits);
     return out;
 }
 
