@@ -164,6 +164,42 @@ private slots:
         m_window->resetLayout();
     }
 
+    // A buffer read from a file: the path gets a line of its own under the row, wide enough to read (beside
+    // the type, count and initialiser the side panel left it ~25 px at 1280x800), and goes back into the
+    // row for an initialiser with a short parameter.
+    void filePathHasItsOwnLine()
+    {
+        m_window->resize(1280, 800);
+        m_window->resetLayout();
+        QVERIFY(tabs()->openSample(QStringLiteral("vector_add.cl")));
+        QVERIFY(pressCtrlB().success());
+        auto *panel = part<ArgumentsPanel>(*m_window);
+        const QString path = m_cache.filePath(QStringLiteral("inputs/a_1024_floats.npy"));
+        QString error;
+        QVERIFY2(panel->applySpec(QStringLiteral("a=buffer:float:1024:file=") + path, &error),
+                 qPrintable(error));
+        QTest::qWait(50);
+        QLineEdit *param = nullptr;
+        for (QLineEdit *e : panel->findChildren<QLineEdit *>())
+            if (e->text() == path)
+                param = e;
+        QVERIFY(param);
+        QVERIFY(param->isVisible());
+        QVERIFY2(param->width() >= 150, qPrintable(QString::number(param->width())));
+        QComboBox *init = nullptr;
+        for (QComboBox *c : panel->findChildren<QComboBox *>())
+            if (c->currentText() == QStringLiteral("file"))
+                init = c;
+        QVERIFY(init);
+        const auto middle = [panel](QWidget *w) { return w->mapTo(panel, QPoint(0, w->height() / 2)).y(); };
+        QVERIFY(middle(param) > middle(init) + init->height() / 2); // on the line under the row
+        QVERIFY(panel->applySpec(QStringLiteral("a=buffer:float:1024:fill=3"), &error));
+        QTest::qWait(50);
+        QCOMPARE(param->text(), QStringLiteral("3"));
+        QVERIFY(qAbs(middle(param) - middle(init)) < init->height() / 2); // back in the row
+        QVERIFY(tabs()->closeTab(tabs()->currentIndex()));
+    }
+
     void samplesRunFromTheirLaunch_data()
     {
         QTest::addColumn<QString>("sample");

@@ -324,15 +324,30 @@ void ArgumentsPanel::rebuildRows()
             h->addWidget(row->init);
             h->addWidget(row->initParam, 1);
             {
-                // file=: a browser beside the field, shown while the initialiser is a file.
+                // file=: the path on a line of its own under the row (beside the type, count and initialiser
+                // a side panel leaves it ~25 px at 1280x800), with a browser; back in the row otherwise.
+                row->fileLine = new QWidget;
+                auto *fileRow = new QHBoxLayout(row->fileLine);
+                fileRow->setContentsMargins(0, 2, 0, 0);
                 auto *browse = new QToolButton;
                 browse->setText(QStringLiteral("…"));
                 browse->setToolTip(tr("Choose the file (.npy or raw bytes)"));
-                browse->setVisible(false);
+                fileRow->addWidget(browse);
+                row->fileLine->hide();
                 QLineEdit *param = row->initParam;
-                connect(row->init, &QComboBox::currentTextChanged, browse, [browse](const QString &kind) {
-                    browse->setVisible(kind == QStringLiteral("file"));
-                });
+                QWidget *fileLine = row->fileLine;
+                connect(row->init, &QComboBox::currentTextChanged, fileLine,
+                        [h, fileRow, fileLine, param](const QString &kind) {
+                            const bool file = kind == QStringLiteral("file");
+                            if (file == (fileRow->indexOf(param) >= 0))
+                                return;
+                            (file ? h : fileRow)->removeWidget(param);
+                            if (file)
+                                fileRow->insertWidget(0, param, 1);
+                            else
+                                h->insertWidget(3, param, 1); // after type, count and initialiser
+                            fileLine->setVisible(file);
+                        });
                 connect(browse, &QToolButton::clicked, this, [this, param] {
                     const QString path =
                         QFileDialog::getOpenFileName(this, tr("Initialise the buffer from"), QString(),
@@ -340,7 +355,6 @@ void ArgumentsPanel::rebuildRows()
                     if (!path.isEmpty())
                         param->setText(path);
                 });
-                h->addWidget(browse);
             }
             {
                 // fill= of a buffer of structs: the field editor as an action inside the field, so that the
@@ -413,6 +427,8 @@ void ArgumentsPanel::rebuildRows()
         cellLayout->setContentsMargins(0, 0, 0, 0);
         cellLayout->setSpacing(0);
         cellLayout->addWidget(field);
+        if (row->fileLine)
+            cellLayout->addWidget(row->fileLine);
         cellLayout->addWidget(row->why);
         row->field = cell;
         m_rows->addRow(row->label, cell);

@@ -26,7 +26,8 @@ struct ArgumentsPanel::Row
     QCheckBox *readBack = nullptr;
     QToolButton *editStruct = nullptr; // {…}: the struct field editor of a value or of a buffer's fill
     QWidget *field = nullptr;
-    QLabel *why = nullptr; // the reason a run refused this argument, under its field
+    QWidget *fileLine = nullptr; // Buffer: the line under the row that holds a file= path and its browser
+    QLabel *why = nullptr;       // the reason a run refused this argument, under its field
     QString error;
 };
 
