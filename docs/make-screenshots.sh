@@ -26,8 +26,9 @@ shot run-results resources/kernels/vector_add.cl --build --run vector_add --arg 
 shot run-history "${mandel[@]}" --print iterations --show runHistoryDock
 shot timeline "${mandel[@]}" --repeat 6 --show timelineDock
 shot timeline-zoomed "${mandel[@]}" --repeat 6 --show timelineDock --timeline-view 0,8000
-shot memory-check tests/data/check/bugs.cl --build --run oob_read --arg in=buffer:float:16:iota \
-  --arg out=buffer:float:16:zeros --global 16 --memory-check --show diagnosticsDock
+# The off-by-one write of issue 31 (c[i + 1] over 1024 floats): the report names the buffer and the index.
+shot memory-check tests/data/check/bounds.cl --build --run write_past_end --arg c=buffer:float:1024:zeros \
+  --global 1024 --memory-check --show diagnosticsDock
 # A struct argument in its field editor, and a buffer of structs a column per field; an image read back.
 shot struct-editor tests/data/structs/particles.cl --build --run apply \
   --arg "p=struct:x=1.5,v=(1,2,3,4),inner={a=7,b=(4,5,6)}" --arg "out=buffer:Particle:8:fill={mass=100}" \
