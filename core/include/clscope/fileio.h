@@ -82,8 +82,10 @@ std::string readRegularFile(const std::filesystem::path &path, std::uint64_t max
 // RegularFile.
 std::string regularFileProblem(const std::filesystem::path &path);
 
-// Replaces path's contents with bytes: every write, the fsync and the close checked. Throws FileError
-// naming errno's text.
+// Replaces path's contents with bytes: every write, the fsync and the close checked. A regular file (or a
+// new one) is written beside the target (".NAME.part-PID-N") and renamed over it once complete, so a
+// failure leaves the old file as it was and no part behind; a FIFO or a device is written in place; a
+// symbolic link's target is replaced. Throws FileError naming errno's text.
 void writeWholeFile(const std::filesystem::path &path, std::string_view bytes);
 
 // The system's text for an errno value ("No space left on device"); "unknown error" for 0.

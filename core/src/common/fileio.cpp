@@ -217,30 +217,74 @@ std::string regularFileProblem(const std::filesystem::path &path)
     return {};
 }
 
-void writeWholeFile(const std::filesystem::path &path, std::string_view bytes)
+namespace {
+
+// Writes bytes to fd: every write and the fsync checked. Returns 0 or the errno of the failure.
+int writeAll(int fd, std::string_view bytes)
 {
-    const std::string name = path.string();
-    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0)
-        throw FileError("write", name, errnoText(errno));
-    const auto fail = [&](int code) {
-        ::close(fd);
-        throw FileError("write", name, errnoText(code));
-    };
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            fail(n < 0 ? errno : ENOSPC);
+            return n < 0 ? errno : ENOSPC;
         done += std::size_t(n);
     }
     // Space a file system reserves lazily (NFS, some FUSE) is only known to be short at fsync or close.
     if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-        fail(errno);
-    if (::close(fd) != 0)
-        throw FileError("write", name, errnoText(errno));
+        return errno;
+    return 0;
+}
+
+} // namespace
+
+void writeWholeFile(const std::filesystem::path &path, std::string_view bytes)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // A symbolic link keeps pointing where it did: the file it names is the one replaced.
+    const fs::path target = fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : path;
+    const std::string name = path.string();
+    struct stat st
+    {};
+    const bool exists = ::stat(target.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        // A FIFO, a terminal, /dev/null, /dev/stdout: written to in place, as they cannot be replaced.
+        const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            throw FileError("write", name, errnoText(errno));
+        const int code = writeAll(fd, bytes);
+        if (::close(fd) != 0 && code == 0)
+            throw FileError("write", name, errnoText(errno));
+        if (code != 0)
+            throw FileError("write", name, errnoText(code));
+        return;
+    }
+    // A regular file (or none yet): the new contents go to a file beside it, which replaces it only once
+    // complete, so a full disk or a crash leaves the old file as it was.
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const std::string base = "." + target.filename().string() + ".part-" + std::to_string(::getpid()) + "-";
+    int fd = -1;
+    fs::path temporary;
+    for (unsigned attempt = 0; fd < 0; ++attempt) {
+        temporary = dir / (base + std::to_string(attempt));
+        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    exists ? (st.st_mode & 07777) : 0666);
+        if (fd < 0 && (errno != EEXIST || attempt > 1000))
+            throw FileError("write", name, errnoText(errno));
+    }
+    if (exists)
+        (void)::fchmod(fd, st.st_mode & 07777); // the old file's mode, whatever the umask
+    int code = writeAll(fd, bytes);
+    if (::close(fd) != 0 && code == 0)
+        code = errno;
+    if (code == 0 && ::rename(temporary.c_str(), target.c_str()) != 0)
+        code = errno;
+    if (code != 0) {
+        ::unlink(temporary.c_str());
+        throw FileError("write", name, errnoText(code));
+    }
 }
 
 } // namespace clscope
