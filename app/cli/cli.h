@@ -3,6 +3,7 @@
 
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
+#include "clscope/lineprofile.h"
 #include "clscope/runner.h"
 
 #include <CLI/CLI.hpp>
@@ -27,7 +28,7 @@ enum ExitCode : int {
 struct CliFailure
 {
     int code;
-    std::string message;
+    std::string message; // "": what went wrong has been printed already (a child's own words)
 };
 
 struct CommonOptions
@@ -90,6 +91,12 @@ RunRequest launchRequest(const LaunchOptions &opts);
 // Builds the launch's program for the device (source: the file's text when already read). A failed build
 // shows what the compiler said on stderr and throws CliFailure naming the first diagnostic.
 BuildResult buildForLaunch(const LaunchOptions &opts, const std::string &source, cl_device_id device);
+// The start of run, sweep and roofline: the program input and the device spec checked (bad usage throws
+// CliFailure), then the file's own launch applied (applyRunDirective). Returns the device spec.
+std::string prepareLaunch(LaunchOptions &opts, std::string *source);
+// The launch as `clscope-cli run` arguments (after the program name): files, kernel, ranges, --repeat,
+// --arg, --print and --options; no --device (a child on Oclgrind picks it).
+std::vector<std::string> runArguments(const LaunchOptions &opts);
 
 // Adds --device and --json to a subcommand.
 void addCommonOptions(CLI::App *sub, CommonOptions &opts);
@@ -109,6 +116,17 @@ struct CheckedRun
     bool json = false;
 };
 int runUnderCheck(const CheckedRun &run);
+// run --lines: the same child on Oclgrind with CLScope's line profiler (lineprofile.h) instead of the checks;
+// prints the run's output, then each kernel's lines with what they executed.
+int runWithLineProfile(const CheckedRun &run);
+// The child of run --lines and what its plugin counted. A child that failed has printed what it said and
+// throws CliFailure with its exit status; a profile that cannot be read throws Error.
+struct ProfiledChild
+{
+    CheckChildResult child;
+    LineProfile profile;
+};
+ProfiledChild profileLines(const CheckedRun &run);
 // True in the child of runUnderCheck (CLSCOPE_CHECK_CHILD=1): the run happens in-process on Oclgrind.
 bool isCheckChild();
 
@@ -138,5 +156,6 @@ void addRunCommand(CLI::App &app, Action &action);
 void addSweepCommand(CLI::App &app, Action &action);
 void addCaptureCommand(CLI::App &app, Action &action); // capture, capture-info (cmd_capture.cpp)
 void addReplayCommand(CLI::App &app, Action &action);  // replay, export (cmd_capture_replay.cpp)
+void addRooflineCommand(CLI::App &app, Action &action);
 
 } // namespace clscope::cli

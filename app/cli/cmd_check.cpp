@@ -5,12 +5,15 @@
 #include "cli.h"
 
 #include "clscope/check.h"
+#include "clscope/fileio.h"
+#include "clscope/lineprofile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -127,49 +130,128 @@ bool isCheckChild()
     return value && std::strcmp(value, "1") == 0;
 }
 
+namespace {
+
+// The child on Oclgrind, interruptible (CheckInterrupt); *lineProfile gets the line profiler's file when
+// the settings name the plugin.
+CheckChildResult runChild(const CheckedRun &run, const CheckSettings &settings, std::string *lineProfile)
+{
+    CheckInterrupt interrupt;
+    CheckChildResult child;
+    {
+        const CheckSession session(currentEnvironment(), settings);
+        CheckSources sources;
+        sources.sourceFile = run.file;
+        child = session.run(selfExecutable(), run.childArgs, sources, interrupt.flag());
+        if (lineProfile) {
+            try {
+                *lineProfile = readRegularFile(session.lineProfilePath(), kMaxDocumentBytes);
+            } catch (const FileError &e) {
+                // Missing: the plugin did not load (parseLineProfile says so); too big: say what it was.
+                if (std::filesystem::exists(session.lineProfilePath()))
+                    throw CliFailure{ExitFailed, std::string("the line profile cannot be read: ") + e.what()};
+            }
+        }
+    } // the session's folder is removed here
+    interrupt.endIfInterrupted();
+    return child;
+}
+
+// A child that failed reads as the run does without --check or --lines, its one stderr line last; what
+// Oclgrind found in the kernel before comes first (its API errors repeat that line, so they are left out).
+int failedChild(const CheckChildResult &child)
+{
+    printDiagnostics(std::cerr, child.report, true);
+    std::cout << child.out << std::flush;
+    std::cerr << child.err;
+    if (child.exitCode > 0)
+        return child.exitCode;
+    throw CliFailure{ExitFailed, "the run on Oclgrind ended with signal " + std::to_string(child.signal) +
+                                     " (" + strsignal(child.signal) + ")"};
+}
+
+nlohmann::ordered_json childDocument(const CheckChildResult &child)
+{
+    try {
+        return nlohmann::ordered_json::parse(child.out);
+    } catch (const nlohmann::json::exception &) {
+        throw CliFailure{ExitFailed, "the run on Oclgrind printed no JSON document"};
+    }
+}
+
+std::string notOn(const CheckedRun &run)
+{
+    return run.deviceSpec.empty() ? std::string() : ", not on '" + run.deviceSpec + "'";
+}
+
+} // namespace
+
 int runUnderCheck(const CheckedRun &run)
 {
     // No Oclgrind is bad usage, like a --device that matches nothing (CheckUnavailableError is an Input
     // error).
-    CheckInterrupt interrupt;
-    CheckChildResult child;
-    {
-        const CheckSession session(currentEnvironment());
-        CheckSources sources;
-        sources.sourceFile = run.file;
-        child = session.run(selfExecutable(), run.childArgs, sources, interrupt.flag());
-    } // the session's folder is removed here
-    interrupt.endIfInterrupted();
-
-    if (child.exitCode != 0) {
-        // A failed run reads as it does without --check, its one stderr line last; what Oclgrind found in
-        // the kernel before comes first (its API errors repeat that line, so they are left out).
-        printDiagnostics(std::cerr, child.report, true);
-        std::cout << child.out << std::flush;
-        std::cerr << child.err;
-        if (child.exitCode > 0)
-            return child.exitCode;
-        throw CliFailure{ExitFailed, "the checked run on Oclgrind ended with signal " +
-                                         std::to_string(child.signal) + " (" + strsignal(child.signal) + ")"};
-    }
+    const CheckChildResult child = runChild(run, CheckSettings{}, nullptr);
+    if (child.exitCode != 0)
+        return failedChild(child);
     std::cerr << child.err;
     if (run.json) {
-        nlohmann::ordered_json doc;
-        try {
-            doc = nlohmann::ordered_json::parse(child.out);
-        } catch (const nlohmann::json::exception &) {
-            throw CliFailure{ExitFailed, "the checked run on Oclgrind printed no JSON document"};
-        }
+        nlohmann::ordered_json doc = childDocument(child);
         doc["check"] = nlohmann::ordered_json::parse(checkReportToJson(child.report));
         std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     } else {
         std::cout << "Memory check on Oclgrind: the kernel runs on the Oclgrind simulator with its checks on"
-                  << (run.deviceSpec.empty() ? std::string() : ", not on '" + run.deviceSpec + "'") << '\n'
+                  << notOn(run) << '\n'
                   << child.out;
         printDiagnostics(std::cout, child.report, false);
         std::cout << summary(child.report) << '\n';
     }
     return child.report.clean() ? ExitOk : ExitCheckErrors;
+}
+
+ProfiledChild profileLines(const CheckedRun &run)
+{
+    CheckSettings settings;
+    settings.apiChecks = false; // counting, not checking: the checks would only slow the simulator
+    settings.dataRaces = false;
+    settings.uninitialized = false;
+    settings.lineProfiler = findLineProfiler(std::filesystem::path(selfExecutable()).parent_path().string());
+    std::string text;
+    ProfiledChild result;
+    result.child = runChild(run, settings, &text);
+    if (result.child.exitCode != 0)
+        throw CliFailure{failedChild(result.child), ""};
+    std::cerr << result.child.err;
+
+    CheckSources sources;
+    sources.sourceFile = run.file;
+    try {
+        sources.texts.emplace(run.file, readRegularFile(run.file, kMaxDocumentBytes));
+    } catch (const FileError &) {
+        // Lines without their text: the counts stand.
+    }
+    result.profile = parseLineProfile(text, sources);
+    if (result.profile.invocations.empty())
+        throw CliFailure{ExitFailed, "the kernel ran on Oclgrind, but the line profiler counted no launch"};
+    return result;
+}
+
+int runWithLineProfile(const CheckedRun &run)
+{
+    const ProfiledChild profiled = profileLines(run);
+    const std::vector<KernelLineProfile> kernels = profiled.profile.byKernel();
+    if (run.json) {
+        nlohmann::ordered_json doc = childDocument(profiled.child);
+        doc["lines"] = nlohmann::ordered_json::parse(lineProfileToJson(kernels));
+        std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        return ExitOk;
+    }
+    std::cout
+        << "Line profile on Oclgrind: the kernel runs on the Oclgrind simulator, every instruction counted"
+        << notOn(run) << '\n'
+        << profiled.child.out;
+    for (const KernelLineProfile &k : kernels)
+        std::cout << '\n' << formatLineProfile(k);
+    return ExitOk;
 }
 
 } // namespace clscope::cli

@@ -37,33 +37,15 @@ struct RunOptionsCli : LaunchOptions
     std::string trace;
     std::string saveCapture; // FILE.clscope
     bool check = false;
+    bool lines = false;
 };
 
 // The run's own arguments, for the child of --check (which picks Oclgrind itself, so --device is left out).
 std::vector<std::string> childArguments(const RunOptionsCli &opts)
 {
-    std::vector<std::string> args{"run"};
-    args.insert(args.end(), opts.input.files.begin(), opts.input.files.end());
-    args.insert(args.end(), {"--kernel", opts.kernel, "--global", opts.global});
-    if (opts.input.link)
-        args.emplace_back("--link");
-    if (opts.input.binary)
-        args.emplace_back("--binary");
-    if (!opts.input.builtins.empty())
-        args.insert(args.end(), {"--builtin", opts.input.builtins});
-    if (!opts.local.empty())
-        args.insert(args.end(), {"--local", opts.local});
-    if (!opts.offset.empty())
-        args.insert(args.end(), {"--offset", opts.offset});
-    args.insert(args.end(), {"--repeat", std::to_string(opts.repeat)});
-    for (const std::string &a : opts.args)
-        args.insert(args.end(), {"--arg", a});
-    for (const std::string &p : opts.prints)
-        args.insert(args.end(), {"--print", p});
+    std::vector<std::string> args = runArguments(opts);
     for (const std::string &p : opts.saves)
         args.insert(args.end(), {"--save", p});
-    if (!opts.options.empty())
-        args.insert(args.end(), {"--options", opts.options});
     if (!opts.trace.empty())
         args.insert(args.end(), {"--trace", opts.trace});
     if (!opts.saveCapture.empty())
@@ -294,11 +276,9 @@ void printText(const RunResult &r, const std::vector<std::string> &prints)
 
 int runRun(const RunOptionsCli &given)
 {
-    checkProgramInput(given.input);
-    const std::string spec = checkUsage(given.common, given.input.file);
-    std::string source; // read here only when the file's own launch is used
     RunOptionsCli opts = given;
-    applyRunDirective(opts, &source);
+    std::string source; // read here only when the file's own launch is used
+    const std::string spec = prepareLaunch(opts, &source);
     if (opts.repeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.repeat) + " must be at least 1"};
 
@@ -310,6 +290,10 @@ int runRun(const RunOptionsCli &given)
         request.readBack.push_back(s.name);
 
     const bool checkChild = opts.check && isCheckChild();
+    if (opts.lines && opts.check)
+        throw CliFailure{ExitUsage, "--lines and --check are two runs on Oclgrind: give one of them"};
+    if (opts.lines)
+        return runWithLineProfile({childArguments(opts), opts.input.file, spec, opts.common.json});
     if (opts.check && !checkChild)
         return runUnderCheck({childArguments(opts), opts.input.file, spec, opts.common.json});
     // The child of --check sees Oclgrind only. No -g: Oclgrind always compiles with debug info
@@ -389,6 +373,10 @@ void addRunCommand(CLI::App &app, Action &action)
     sub->add_flag("--check", opts->check,
                   "Run on Oclgrind with its checks on and report invalid accesses, data races, uninitialised "
                   "values, barrier divergence and invalid API use at the kernel's lines (exit 3 when any)");
+    sub->add_flag("--lines", opts->lines,
+                  "Run on Oclgrind with CLScope's line profiler: for every source line, the instructions it "
+                  "executed, its flops, the bytes it moved in global and local memory, atomics, barriers and "
+                  "work-groups whose branches diverged");
     sub->footer(argumentHelp() +
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
                 "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"

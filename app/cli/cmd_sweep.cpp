@@ -58,11 +58,9 @@ void printText(const SweepResult &r)
 
 int runSweep(const SweepOptionsCli &given)
 {
-    checkProgramInput(given.input);
-    const std::string spec = checkUsage(given.common, given.input.file);
-    std::string source;
     SweepOptionsCli opts = given;
-    applyRunDirective(opts, &source);
+    std::string source;
+    const std::string spec = prepareLaunch(opts, &source);
     if (opts.sweepRepeat < 1)
         throw CliFailure{ExitUsage, "--repeat " + std::to_string(opts.sweepRepeat) + " must be at least 1"};
     if (opts.warmup < 0)

@@ -123,4 +123,37 @@ BuildResult buildForLaunch(const LaunchOptions &opts, const std::string &source,
     throw CliFailure{ExitFailed, message};
 }
 
+std::string prepareLaunch(LaunchOptions &opts, std::string *source)
+{
+    checkProgramInput(opts.input);
+    const std::string spec = checkUsage(opts.common, opts.input.file);
+    applyRunDirective(opts, source);
+    return spec;
+}
+
+std::vector<std::string> runArguments(const LaunchOptions &opts)
+{
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), opts.input.files.begin(), opts.input.files.end());
+    args.insert(args.end(), {"--kernel", opts.kernel, "--global", opts.global});
+    if (opts.input.link)
+        args.emplace_back("--link");
+    if (opts.input.binary)
+        args.emplace_back("--binary");
+    if (!opts.input.builtins.empty())
+        args.insert(args.end(), {"--builtin", opts.input.builtins});
+    if (!opts.local.empty())
+        args.insert(args.end(), {"--local", opts.local});
+    if (!opts.offset.empty())
+        args.insert(args.end(), {"--offset", opts.offset});
+    args.insert(args.end(), {"--repeat", std::to_string(opts.repeat)});
+    for (const std::string &a : opts.args)
+        args.insert(args.end(), {"--arg", a});
+    for (const std::string &p : opts.prints)
+        args.insert(args.end(), {"--print", p});
+    if (!opts.options.empty())
+        args.insert(args.end(), {"--options", opts.options});
+    return args;
+}
+
 } // namespace clscope::cli

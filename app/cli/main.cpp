@@ -131,6 +131,7 @@ int main(int argc, char **argv)
     addSweepCommand(app, action);
     addCaptureCommand(app, action);
     addReplayCommand(app, action);
+    addRooflineCommand(app, action);
     refuseNegativeUnsigned(app);
     const bool json = wantsJson(argc, argv);
     if (argc > 1 && argv[1][0] != '-') {
@@ -160,6 +161,8 @@ int main(int argc, char **argv)
     try {
         return action ? action() : ExitUsage;
     } catch (const CliFailure &f) {
+        if (f.message.empty())
+            return f.code; // already said (a child's own words)
         return reportError(json, f.message, f.code);
     } catch (const clscope::Error &e) {
         // The one place core's errors become an exit status: a command catches one only to say more, or

@@ -17,6 +17,8 @@ endif()
 set(CLSCOPE_PCH_STD <algorithm> <array> <chrono> <cstdint> <cstring> <filesystem> <functional> <map>
   <memory> <optional> <set> <string> <string_view> <unordered_map> <utility> <vector>)
 set(CLSCOPE_PCH_CORE ${CLSCOPE_PCH_STD} <CL/cl.h> <nlohmann/json.hpp>)
+# clscope-cli: each command's file includes CLI11's header-only library (its parse took 15-25 s a file).
+set(CLSCOPE_PCH_CLI ${CLSCOPE_PCH_CORE} <CLI/CLI.hpp>)
 set(CLSCOPE_PCH_QT ${CLSCOPE_PCH_STD} <CL/cl.h> <QtCore/QtCore> <QtGui/QtGui>)
 # QCustomPlot through our wrapper: its header uses foreach, which QT_NO_FOREACH refuses.
 set(CLSCOPE_PCH_WIDGETS ${CLSCOPE_PCH_QT} <QtWidgets/QtWidgets> <Qsci/qsciscintilla.h>

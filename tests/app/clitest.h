@@ -29,6 +29,12 @@ inline void deviceRows()
     QTest::newRow("oclgrind") << QStringLiteral("oclgrind");
 }
 
+// "--kernel k --global 4" as the words a shell would pass.
+inline QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
+}
+
 struct Result
 {
     int exitCode = -1; // -1: it crashed or did not finish in time

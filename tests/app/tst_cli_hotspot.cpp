@@ -24,10 +24,7 @@ QString dataPath(const char *name)
     return QStringLiteral(CLSCOPE_TEST_DATA "/hotspot/") + QLatin1String(name);
 }
 
-QStringList words(const char *text)
-{
-    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
-}
+using clitest::words;
 
 // The scalars of the launch, as given to clscope-cli (--arg NAME=VALUE) and to the reference script, the
 // same text for both: Rodinia's host's values for a 64x64 grid of its 16 mm chip, two steps a launch.

@@ -24,10 +24,7 @@ QString dataPath(const char *name)
     return QStringLiteral(CLSCOPE_TEST_DATA "/images/") + QLatin1String(name);
 }
 
-QStringList words(const char *text)
-{
-    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
-}
+using clitest::words;
 
 std::string fileBytes(const QString &path)
 {

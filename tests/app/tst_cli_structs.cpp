@@ -33,10 +33,7 @@ QString dataPath(const char *name)
     return QStringLiteral(CLSCOPE_TEST_DATA "/structs/") + QLatin1String(name);
 }
 
-QStringList words(const char *text)
-{
-    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
-}
+using clitest::words;
 
 struct Vec4
 {

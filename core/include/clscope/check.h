@@ -217,6 +217,9 @@ struct CheckSettings
     bool dataRaces = true;     // OCLGRIND_DATA_RACES
     bool uninitialized = true; // OCLGRIND_UNINITIALIZED
     unsigned maxErrors = 0;    // OCLGRIND_MAX_ERRORS; 0: Oclgrind's default (1000)
+    // The line profiler plugin's library (findLineProfiler in lineprofile.h), or "": Oclgrind loads it
+    // (OCLGRIND_PLUGINS) and it counts into CheckSession::lineProfilePath() (CLSCOPE_LINE_PROFILE).
+    std::string lineProfiler;
 };
 
 // Set to "1" in the child's environment: a program that re-executes itself for the check (clscope-cli run
@@ -251,12 +254,14 @@ public:
     const std::filesystem::path &directory() const { return m_directory; }
     std::filesystem::path logPath() const { return m_directory / "oclgrind.log"; }
     std::filesystem::path buffersPath() const { return m_directory / "buffers.json"; }
+    std::filesystem::path lineProfilePath() const { return m_directory / "lines.jsonl"; }
 
     // The inherited environment without the OpenCL loader's variables, the Oclgrind ones the session
-    // sets, OCLGRIND_INTERACTIVE, OCLGRIND_QUICK and CLSCOPE_DEVICE; then OCL_ICD_VENDORS=<folder>/vendors
-    // (one oclgrind.icd; a folder works with ocl-icd and with the Khronos loader), OCLGRIND_LOG, the checks
-    // of the settings, CLSCOPE_DEVICE=oclgrind, CLSCOPE_CHECK_CHILD=1 and CLSCOPE_CHECK_BUFFERS
-    // (buffersPath). For posix_spawn, or QProcessEnvironment.
+    // sets, OCLGRIND_INTERACTIVE, OCLGRIND_QUICK, OCLGRIND_PLUGINS and CLSCOPE_DEVICE; then
+    // OCL_ICD_VENDORS=<folder>/vendors (one oclgrind.icd; a folder works with ocl-icd and with the Khronos
+    // loader), OCLGRIND_LOG, the checks of the settings, CLSCOPE_DEVICE=oclgrind, CLSCOPE_CHECK_CHILD=1 and
+    // CLSCOPE_CHECK_BUFFERS (buffersPath); with a line profiler OCLGRIND_PLUGINS and CLSCOPE_LINE_PROFILE
+    // (lineProfilePath) instead of CLSCOPE_CHECK_BUFFERS. For posix_spawn, or QProcessEnvironment.
     const std::vector<std::string> &environment() const { return m_environment; }
 
     // Starts executable with args (argv[1..]) and environment(), stdin from /dev/null, stdout and stderr

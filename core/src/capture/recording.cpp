@@ -2,6 +2,7 @@
 // loads the layer, and the loop that writes the stream into the file. clscope-cli capture starts the
 // program with fork/exec, the GUI with QProcess; both record the same way.
 #include "clscope/capture.h"
+#include "clscope/packagefiles.h"
 
 #include "capturetarget.h"
 #include "protocol.h"
@@ -79,20 +80,11 @@ std::string findCaptureLayer(const std::string &executableDir)
 {
     if (const char *env = std::getenv("CLSCOPE_LAYER"); env && *env)
         return env;
-    std::error_code ec;
-    if (!executableDir.empty()) {
-        const fs::path self(executableDir);
-        for (const fs::path &here :
-             {self / "libclscope-layer.so", self / ".." / CLSCOPE_LAYER_RELATIVE_DIR / "libclscope-layer.so"})
-            if (fs::exists(here, ec))
-                return fs::weakly_canonical(here, ec).string();
-    }
-    const fs::path installed = fs::path(CLSCOPE_LAYER_INSTALL_DIR) / "libclscope-layer.so";
-    if (fs::exists(installed, ec))
-        return installed.string();
+    if (auto found = findPackageLibrary("libclscope-layer.so", executableDir))
+        return *found;
     throw CaptureError("cannot find libclscope-layer.so next to " +
                        (executableDir.empty() ? std::string("this program") : executableDir) + " or in " +
-                       std::string(CLSCOPE_LAYER_INSTALL_DIR) + " (set CLSCOPE_LAYER to its path)");
+                       packageLibraryDir() + " (set CLSCOPE_LAYER to its path)");
 }
 
 CaptureRecording::CaptureRecording(const std::string &output, const std::string &layer,

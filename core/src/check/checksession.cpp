@@ -40,9 +40,10 @@ constexpr const char *kKnownIcdPaths[] = {
 // the session sets (and OCLGRIND_MAX_ERRORS when the settings set it), OCLGRIND_INTERACTIVE (it would wait
 // for a terminal) and OCLGRIND_QUICK (it skips work-groups), the device choice.
 constexpr std::string_view kDropped[] = {
-    "OCL_ICD_VENDORS",    "OCL_ICD_FILENAMES",   "OPENCL_VENDOR_PATH",     "OCLGRIND_LOG",
-    "OCLGRIND_CHECK_API", "OCLGRIND_DATA_RACES", "OCLGRIND_UNINITIALIZED", "OCLGRIND_INTERACTIVE",
-    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",      kCheckChildVariable,      kCheckBuffersVariable,
+    "OCL_ICD_VENDORS",    "OCL_ICD_FILENAMES",    "OPENCL_VENDOR_PATH",     "OCLGRIND_LOG",
+    "OCLGRIND_CHECK_API", "OCLGRIND_DATA_RACES",  "OCLGRIND_UNINITIALIZED", "OCLGRIND_INTERACTIVE",
+    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",       kCheckChildVariable,      kCheckBuffersVariable,
+    "OCLGRIND_PLUGINS",   "CLSCOPE_LINE_PROFILE",
 };
 
 bool mentionsOclgrind(std::string_view s)
@@ -235,7 +236,13 @@ CheckSession::CheckSession(const std::vector<std::string> &environment, const Ch
         m_environment.push_back("OCLGRIND_MAX_ERRORS=" + std::to_string(settings.maxErrors));
     m_environment.emplace_back("CLSCOPE_DEVICE=oclgrind");
     m_environment.push_back(std::string(kCheckChildVariable) + "=1");
-    m_environment.push_back(std::string(kCheckBuffersVariable) + "=" + buffersPath().string());
+    if (settings.lineProfiler.empty()) {
+        m_environment.push_back(std::string(kCheckBuffersVariable) + "=" + buffersPath().string());
+    } else {
+        // Counting: no reports to name, so no probe kernel (it would be counted as a launch).
+        m_environment.push_back("OCLGRIND_PLUGINS=" + settings.lineProfiler);
+        m_environment.push_back("CLSCOPE_LINE_PROFILE=" + lineProfilePath().string());
+    }
 }
 
 CheckSession::~CheckSession()
@@ -283,6 +290,7 @@ CheckChildResult CheckSession::run(const std::string &executable, const std::vec
     const fs::path errPath = m_directory / "stderr";
     fs::remove(logPath(), ec); // a child that fails before its first context leaves none
     fs::remove(buffersPath(), ec);
+    fs::remove(lineProfilePath(), ec);
 
     SpawnActions actions;
     posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0);

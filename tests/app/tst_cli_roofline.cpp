@@ -1,0 +1,149 @@
+// clscope-cli roofline on PoCL: the work of a copy of N floats is 8N bytes and no flops (memory bound), a
+// matmul's 2n^3 flops; the achieved rates are the counted work over the median device time; the percent of
+// roof is set against the peaks kept for the device, which are measured once (bench bandwidth and compute),
+// reused by the next run, and measured again when the kept file is damaged or --remeasure asks.
+#include "clitest.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+namespace {
+
+const QString kWork = QStringLiteral(CLSCOPE_TEST_DATA "/lines/work.cl");
+
+} // namespace
+
+using clitest::words;
+
+class TestCliRoofline : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_cache;
+    QTemporaryDir m_peaks;
+
+    QJsonObject roofline(const QStringList &launch, const QStringList &extra = {})
+    {
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(m_peaks.path()));
+        const clitest::Result r = clitest::run(QStringList{QStringLiteral("roofline"), kWork} + launch +
+                                                   extra + words("--device pocl --effort quick --json"),
+                                               m_cache.path());
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        if (r.exitCode != 0) {
+            qWarning("exit %d: %s %s", r.exitCode, r.out.constData(), r.err.constData());
+            return {};
+        }
+        return QJsonDocument::fromJson(r.out).object();
+    }
+
+    static QJsonObject kernelOf(const QJsonObject &doc)
+    {
+        return doc.value(QLatin1String("kernels")).toArray().first().toObject();
+    }
+
+    static const QStringList &copyLaunch()
+    {
+        static const QStringList launch =
+            words("--kernel copy --global 262144 --arg a=buffer:float:262144:iota "
+                  "--arg b=buffer:float:262144 --repeat 5");
+        return launch;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_cache.isValid() && m_peaks.isValid());
+        if (!QFile::exists(QStringLiteral("/usr/bin/oclgrind")) ||
+            !QFile::exists(QStringLiteral("/etc/OpenCL/vendors/pocl.icd")))
+            QSKIP("Oclgrind or PoCL is not installed (packaging/install-deps.sh installs them)");
+    }
+
+    void copyIsMemoryBound()
+    {
+        const QJsonObject doc = roofline(copyLaunch());
+        const QJsonObject k = kernelOf(doc);
+        QCOMPARE(k.value(QLatin1String("kernel")).toString(), QStringLiteral("copy"));
+        QCOMPARE(k.value(QLatin1String("bytes")).toInteger(), 8 * 262144);
+        QCOMPARE(k.value(QLatin1String("flops")).toInteger(), 0);
+        QCOMPARE(k.value(QLatin1String("limit")).toString(), QStringLiteral("memory"));
+        QCOMPARE(doc.value(QLatin1String("launches_timed")).toInt(), 5);
+        // The rates are the counted work over the median time; the percent is of the kept bandwidth.
+        const double seconds = k.value(QLatin1String("seconds")).toDouble();
+        QVERIFY(seconds > 0);
+        const double gbps = k.value(QLatin1String("gbps")).toDouble();
+        QVERIFY(std::fabs(gbps - 8.0 * 262144 / seconds / 1e9) <= 1e-9 * gbps);
+        const QJsonObject peaks = doc.value(QLatin1String("peaks")).toObject();
+        const double bandwidth = peaks.value(QLatin1String("bandwidth_gbps")).toDouble();
+        QVERIFY(bandwidth > 0);
+        QVERIFY(peaks.value(QLatin1String("sp_gflops")).toDouble() > 0);
+        QVERIFY(std::fabs(k.value(QLatin1String("percent_of_roof")).toDouble() - 100 * gbps / bandwidth) <
+                1e-6);
+        // Measured now (the folder was empty) and kept.
+        QVERIFY(doc.value(QLatin1String("peaks_measured_now")).toBool());
+        const QString kept = doc.value(QLatin1String("peaks_file")).toString();
+        QVERIFY2(kept.startsWith(m_peaks.path()) && QFile::exists(kept), qPrintable(kept));
+    }
+
+    void peaksAreKept()
+    {
+        const QJsonObject first = roofline(copyLaunch());
+        const QJsonObject second = roofline(copyLaunch());
+        QVERIFY(!second.value(QLatin1String("peaks_measured_now")).toBool());
+        QCOMPARE(second.value(QLatin1String("peaks")).toObject(),
+                 first.value(QLatin1String("peaks")).toObject());
+        // A damaged file is measured again and replaced; --remeasure measures whatever is kept.
+        const QString kept = second.value(QLatin1String("peaks_file")).toString();
+        QFile damaged(kept);
+        QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        damaged.write("{\"device\": ");
+        damaged.close();
+        QVERIFY(roofline(copyLaunch()).value(QLatin1String("peaks_measured_now")).toBool());
+        QVERIFY(!roofline(copyLaunch()).value(QLatin1String("peaks_measured_now")).toBool());
+        QVERIFY(
+            roofline(copyLaunch(), words("--remeasure")).value(QLatin1String("peaks_measured_now")).toBool());
+        // Nothing but the kept file in the folder: no part of a write left behind.
+        QCOMPARE(QDir(m_peaks.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    }
+
+    void matmulCountsItsFlops()
+    {
+        const QJsonObject k =
+            kernelOf(roofline(words("--kernel matmul --global 32,32 --local 8,8 "
+                                    "--arg A=buffer:float:1024:iota --arg B=buffer:float:1024:iota "
+                                    "--arg C=buffer:float:1024 --arg n=int:32 --repeat 3")));
+        QCOMPARE(k.value(QLatin1String("flops")).toInteger(), 2 * 32 * 32 * 32);
+        QCOMPARE(k.value(QLatin1String("bytes")).toInteger(), 2 * 32 * 32 * 32 * 4 + 32 * 32 * 4);
+        QCOMPARE(k.value(QLatin1String("precision")).toString(), QStringLiteral("single"));
+        const double intensity = k.value(QLatin1String("intensity")).toDouble();
+        QVERIFY(std::fabs(intensity - 65536.0 / 266240.0) < 1e-9);
+    }
+
+    void textNamesTheRoof()
+    {
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(m_peaks.path()));
+        const clitest::Result r = clitest::run(QStringList{QStringLiteral("roofline"), kWork} + copyLaunch() +
+                                                   words("--device pocl --effort quick"),
+                                               m_cache.path());
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("copy: 2.1 MB and 0 flops in"), r.out.constData());
+        QVERIFY2(r.out.contains("memory bound") && r.out.contains("GB/s bandwidth roof"), r.out.constData());
+    }
+
+    void badLaunchIsRefusedBeforeTheDevice()
+    {
+        const clitest::Result r =
+            clitest::run(QStringList{QStringLiteral("roofline"), kWork} +
+                             words("--kernel copy --global 4 --arg a=buffer:nonsense:4"),
+                         m_cache.path());
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRoofline)
+#include "tst_cli_roofline.moc"

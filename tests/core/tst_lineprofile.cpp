@@ -1,0 +1,169 @@
+// The line profiler plugin's file read as hostile input (lineprofile.h): instructions grouped by line, the
+// main source's Oclgrind alias mapped to the user's file and its text attached, launches of one kernel
+// summed, and every malformed file refused with a reason instead of a guess.
+#include "clscope/lineprofile.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace clscope;
+
+namespace {
+
+const std::string kHello = R"({"hello":"clscope-oclgrind","mode":"lines","format":1})";
+
+std::string instruction(const std::string &name, int line, int executed, const std::string &extra = {})
+{
+    return R"({"name":")" + name + R"(","file":"input.cl","directory":"/tmp/oclgrind-x","line":)" +
+           std::to_string(line) + R"(,"executed":)" + std::to_string(executed) + extra + "}";
+}
+
+std::string invocation(const std::string &kernel, const std::vector<std::string> &instructions)
+{
+    std::string list;
+    for (const std::string &i : instructions)
+        list += (list.empty() ? "" : ",") + i;
+    return R"({"kernel":")" + kernel +
+           R"(","global":[64,2,1],"local":[16,1,1],"offset":[0,0,0],"instructions":[)" + list + "]}";
+}
+
+CheckSources sources()
+{
+    CheckSources s;
+    s.sourceFile = "k.cl";
+    s.texts["k.cl"] = "__kernel void k(__global float *a)\n{\n    a[0] = 1.0f;\n}\n";
+    return s;
+}
+
+} // namespace
+
+class TestLineProfile : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void groupsByLine()
+    {
+        const std::string file =
+            kHello + "\n" +
+            invocation("k", {instruction("load", 3, 128, R"(,"load":{"global":512})"),
+                             instruction("store", 3, 128, R"(,"store":{"global":512},"flops32":128)"),
+                             instruction("ret", 4, 128), R"({"name":"br","executed":7})"}) +
+            "\n";
+        const LineProfile p = parseLineProfile(file, sources());
+        QCOMPARE(p.invocations.size(), std::size_t(1));
+        const KernelLineProfile &k = p.invocations.front();
+        QCOMPARE(k.kernel, std::string("k"));
+        QCOMPARE(k.workItems, std::uint64_t(128));
+        QCOMPARE(k.lines.size(), std::size_t(2));
+        QCOMPARE(k.lines[0].file, std::string("k.cl")); // Oclgrind's input.cl is the user's file
+        QCOMPARE(k.lines[0].line, 3);
+        QCOMPARE(k.lines[0].sourceLine, std::string("a[0] = 1.0f;"));
+        QCOMPARE(k.lines[0].counts.executed, std::uint64_t(256));
+        QCOMPARE(k.lines[0].counts.deviceMemoryBytes(), std::uint64_t(1024));
+        QCOMPARE(k.lines[0].counts.flops32, std::uint64_t(128));
+        QCOMPARE(k.unlocated.executed, std::uint64_t(7));
+        QCOMPARE(k.total.executed, std::uint64_t(128 * 3 + 7));
+        QCOMPARE(k.executedBy.at("load"), std::uint64_t(128));
+        QCOMPARE(costliestLines(k).front().line, 3);
+    }
+
+    void launchesOfAKernelSum()
+    {
+        const std::string one = invocation("k", {instruction("ret", 4, 128)});
+        const std::string other = invocation("other", {instruction("ret", 4, 10)});
+        const LineProfile p =
+            parseLineProfile(kHello + "\n" + one + "\n" + other + "\n" + one + "\n", sources());
+        const std::vector<KernelLineProfile> kernels = p.byKernel();
+        QCOMPARE(kernels.size(), std::size_t(2));
+        QCOMPARE(kernels[0].kernel, std::string("k"));
+        QCOMPARE(kernels[0].launches, std::uint64_t(2));
+        QCOMPARE(kernels[0].workItems, std::uint64_t(256));
+        QCOMPARE(kernels[0].total.executed, std::uint64_t(256));
+        QCOMPARE(kernels[0].lines.size(), std::size_t(1));
+
+        const QJsonArray json =
+            QJsonDocument::fromJson(QByteArray::fromStdString(lineProfileToJson(kernels))).array();
+        QCOMPARE(json.size(), 2);
+        const QJsonObject k = json.first().toObject();
+        QCOMPARE(k.value(QLatin1String("launches")).toInteger(), 2);
+        QCOMPARE(k.value(QLatin1String("lines"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("file"))
+                     .toString(),
+                 QStringLiteral("k.cl"));
+    }
+
+    void countsNeverWrap()
+    {
+        LineCounts a;
+        a.executed = ~std::uint64_t(0) - 1;
+        LineCounts b;
+        b.executed = 5;
+        a.add(b);
+        QCOMPARE(a.executed, ~std::uint64_t(0));
+    }
+
+    void hostileFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("reason");
+        const auto row = [](const char *name, const std::string &file, const char *reason) {
+            QTest::newRow(name) << QString::fromStdString(file) << QString::fromLatin1(reason);
+        };
+        row("empty", "", "the plugin did not load");
+        row("no hello", invocation("k", {}) + "\n", "does not start with the plugin's hello");
+        row("another format", R"({"hello":"clscope-oclgrind","mode":"lines","format":2})", "format 2");
+        row("not JSON", kHello + "\n{\"kernel\":", "line 2 is not JSON");
+        row("an array", kHello + "\n[1,2]", "line 2 is not an object");
+        row("no kernel", kHello + "\n" + R"({"global":[1,1,1],"local":[1,1,1],"instructions":[]})",
+            "without a kernel name");
+        row("two sizes", kHello + "\n" + R"({"kernel":"k","global":[1,1],"local":[1,1,1],"instructions":[]})",
+            "'global' is not three sizes");
+        row("zero size",
+            kHello + "\n" + R"({"kernel":"k","global":[0,1,1],"local":[1,1,1],"instructions":[]})",
+            "not a positive count");
+        row("2^64 work-items",
+            kHello + "\n" +
+                R"({"kernel":"k","global":[4294967296,4294967296,2],"local":[1,1,1],"instructions":[]})",
+            "more than 2^64 work-items");
+        row("negative count", kHello + "\n" + invocation("k", {R"({"name":"ret","executed":-1})"}),
+            "'executed' is not a count");
+        row("text count", kHello + "\n" + invocation("k", {R"({"name":"ret","executed":"7"})"}),
+            "'executed' is not a count");
+        row("bytes not by space", kHello + "\n" + invocation("k", {R"({"name":"load","load":12})"}),
+            "'load' is not an object");
+        row("nameless instruction", kHello + "\n" + invocation("k", {R"({"executed":1})"}),
+            "an instruction without a name");
+        row("no instructions", kHello + "\n" + R"({"kernel":"k","global":[1,1,1],"local":[1,1,1]})",
+            "without its instructions");
+    }
+
+    void hostileFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, reason);
+        try {
+            (void)parseLineProfile(file.toStdString(), sources());
+            QFAIL("no error");
+        } catch (const Error &e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(reason), e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(QLatin1String("the line profile from Oclgrind")),
+                     e.what());
+        }
+    }
+
+    void lineBeyondTheTextHasNoSource()
+    {
+        const std::string file = kHello + "\n" + invocation("k", {instruction("ret", 99, 1)});
+        const LineProfile p = parseLineProfile(file, sources());
+        QCOMPARE(p.invocations.front().lines.front().sourceLine, std::string());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLineProfile)
+#include "tst_lineprofile.moc"
