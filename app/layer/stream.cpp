@@ -244,7 +244,12 @@ void writerLoopBody()
             g_writerBusy.store(true);
             if (g_dying.load()) {
                 g_writerBusy.store(false);
-                return; // the crash path sends the rest
+                // The crash path sends the rest from this very buffer, so the writer parks here for the
+                // process's last moments: returning freed the buffer under the handler's send (ASan's
+                // heap-use-after-free in onFatalSignal, exit 1 instead of the program's SIGABRT, seen
+                // with two captures of an aborting program at once).
+                for (;;)
+                    pause();
             }
             const bool ok = sendAll(flight.data(), flight.size(), &g_flightSent);
             g_flightSize.store(0);
@@ -387,7 +392,10 @@ void stopStream()
         g_stream->stop = true;
     }
     g_stream->wake.notify_one();
-    g_stream->writer.join();
+    if (g_dying.load())
+        g_stream->writer.detach(); // parked for the crash path's send (writerLoopBody): never returns
+    else
+        g_stream->writer.join();
     g_recording.store(false);
 }
 
