@@ -4,6 +4,7 @@
 // (roofline.h: measured once per device and kept, --remeasure to measure again).
 #include "cli.h"
 
+#include "clscope/profile.h"
 #include "clscope/roofline.h"
 
 #include <nlohmann/json.hpp>
@@ -21,19 +22,15 @@ struct RooflineOptionsCli : LaunchOptions
     std::string effort = "full"; // of the peaks' benchmarks: full or quick
 };
 
+// The median device time of the launches, from the same statistics the timeline shows (launches without
+// usable timestamps left out).
 double medianLaunchSeconds(const RunResult &result)
 {
-    std::vector<double> seconds;
-    for (const CommandRecord &launch : result.launches()) {
-        if (launch.end > launch.start)
-            seconds.push_back(double(launch.end - launch.start) / 1e9);
-    }
-    if (seconds.empty())
+    const std::vector<DurationStats> stats = statsByKernel(result.launches());
+    if (stats.empty() || stats.front().count == 0)
         throw CliFailure{ExitFailed,
                          "the driver gave the launches of " + result.kernel() + " no device times"};
-    std::sort(seconds.begin(), seconds.end());
-    const std::size_t n = seconds.size();
-    return n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+    return stats.front().medianNs / 1e9;
 }
 
 int runRoofline(const RooflineOptionsCli &given)

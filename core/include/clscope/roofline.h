@@ -36,8 +36,9 @@ std::string peaksFile(const std::string &device, const std::string &driver);
 
 // The device's peaks: the kept ones, unless there are none or remeasure is set; then the bandwidth and
 // compute benchmarks run (seconds on a CPU device) and their document is kept (written beside, then
-// renamed). *fromFile says which file they came from or went to, *measuredNow whether they were measured;
-// effort is the benchmarks' (Quick: a tenth of the time, for a first look).
+// renamed; not kept where something other than a regular file has the name: a FIFO, a device, a folder).
+// *fromFile says which file they came from or went to, *measuredNow whether they were measured; effort is the
+// benchmarks' (Quick: a tenth of the time, for a first look).
 DevicePeaks devicePeaks(cl_device_id device, bool remeasure, std::string *fromFile = nullptr,
                         bool *measuredNow = nullptr, BenchEffort effort = BenchEffort::Full);
 

@@ -3,6 +3,7 @@
 
 #include "clscope/clquery.h"
 #include "clscope/fileio.h"
+#include "clscope/format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,15 +67,6 @@ std::string si(double value)
     return out.str();
 }
 
-std::string duration(double seconds)
-{
-    if (seconds >= 1)
-        return fixed(seconds, 3) + " s";
-    if (seconds >= 1e-3)
-        return fixed(seconds * 1e3, 3) + " ms";
-    return fixed(seconds * 1e6, 2) + " us";
-}
-
 } // namespace
 
 DevicePeaks peaksFromBench(const BenchDocument &document)
@@ -132,6 +124,10 @@ DevicePeaks devicePeaks(cl_device_id device, bool remeasure, std::string *fromFi
     std::error_code ec;
     fs::create_directories(fs::path(file).parent_path(), ec);
     try {
+        // Kept only in a regular file or a new one: at a FIFO the write would wait for a reader forever,
+        // and a device or a folder is nothing to keep figures in.
+        if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))
+            throw Error(file + " is not a regular file");
         saveBenchFile(file, measured);
     } catch (const Error &) {
         // Not kept: measured again next time; the figures stand.
@@ -169,7 +165,7 @@ std::string formatRoofline(const RooflinePoint &p, const DevicePeaks &peaks)
 {
     std::ostringstream out;
     out << p.kernel << ": " << si(double(p.bytes)) << "B and " << si(double(p.flops)) << " flops in "
-        << duration(p.seconds) << ": " << fixed(p.gbps, p.gbps < 10 ? 2 : 1) << " GB/s, "
+        << formatNanoseconds(p.seconds * 1e9) << ": " << fixed(p.gbps, p.gbps < 10 ? 2 : 1) << " GB/s, "
         << fixed(p.gflops, p.gflops < 10 ? 2 : 1) << " GFLOP/s, " << fixed(p.intensity, 3)
         << " flops/byte\n  ";
     if (p.memoryBound)
