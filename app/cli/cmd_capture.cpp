@@ -248,7 +248,7 @@ int runCapture(const CaptureOptions &o)
     return exitStatus;
 }
 
-struct InfoOptions
+struct CaptureInfoOptions
 {
     std::string file;
     bool json = false;
@@ -256,7 +256,7 @@ struct InfoOptions
     std::string csv;
 };
 
-int runCaptureInfo(const InfoOptions &o)
+int runCaptureInfo(const CaptureInfoOptions &o)
 {
     CommonOptions none;
     checkUsage(none, o.file);
@@ -311,7 +311,7 @@ void addCaptureCommand(CLI::App &app, Action &action)
     sub->positionals_at_end(false);
     sub->callback([o, &action] { action = [o] { return runCapture(*o); }; });
 
-    auto i = std::make_shared<InfoOptions>();
+    auto i = std::make_shared<CaptureInfoOptions>();
     CLI::App *info = app.add_subcommand("capture-info", "Summarise a capture; export its trace or CSV");
     info->add_option("file", i->file, "Capture file")->required();
     info->add_flag("--json", i->json, "Print the summary as one JSON document");

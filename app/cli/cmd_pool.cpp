@@ -18,7 +18,7 @@
 
 namespace clscope::cli {
 namespace {
-struct ReplayOptions
+struct PoolReplayOptions
 {
     std::string trace;
     int leadingBits = kDefaultLeadingBits;
@@ -88,7 +88,7 @@ std::string countersLine(const PoolCounters &c)
 }
 
 // A failure once the JSON array has begun ends the array with {"error": ...}: stdout stays one document.
-[[noreturn]] void failDuringReplay(const ReplayOptions &opts, StepWriter &json, const std::string &message)
+[[noreturn]] void failDuringReplay(const PoolReplayOptions &opts, StepWriter &json, const std::string &message)
 {
     if (opts.common.json && jsonDocumentStarted()) {
         json.add({{"error", message}});
@@ -98,7 +98,7 @@ std::string countersLine(const PoolCounters &c)
     throw CliFailure{ExitFailed, message};
 }
 
-int runReplay(const ReplayOptions &opts)
+int runPoolReplay(const PoolReplayOptions &opts)
 {
     if (opts.leadingBits < 0 || opts.leadingBits > kMaxLeadingBits)
         throw CliFailure{ExitUsage, "--leading-bits must be 0.." + std::to_string(kMaxLeadingBits) +
@@ -163,7 +163,7 @@ void addPoolCommand(CLI::App &app, Action &action)
     CLI::App *pool = app.add_subcommand("pool", "Memory pool tools (pyopencl-compatible bins and counters)");
     pool->require_subcommand(1);
 
-    auto opts = std::make_shared<ReplayOptions>();
+    auto opts = std::make_shared<PoolReplayOptions>();
     CLI::App *replay = pool->add_subcommand(
         "replay", "Run a trace (alloc ID SIZE / free ID / free_held / stop_holding) and print the counters");
     replay->add_option("TRACE", opts->trace, "Trace file, one op per line, # comments")->required();
@@ -171,7 +171,7 @@ void addPoolCommand(CLI::App &app, Action &action)
         ->capture_default_str();
     replay->add_option("--allocator", opts->allocator, "immediate, deferred or svm")->capture_default_str();
     addCommonOptions(replay, opts->common);
-    replay->callback([opts, &action] { action = [opts] { return runReplay(*opts); }; });
+    replay->callback([opts, &action] { action = [opts] { return runPoolReplay(*opts); }; });
 }
 
 } // namespace clscope::cli

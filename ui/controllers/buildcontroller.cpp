@@ -11,7 +11,7 @@
 namespace clscope::ui {
 
 namespace {
-using Outcome = std::variant<BuildResult, QString>;
+using BuildOutcome = std::variant<BuildResult, QString>;
 const QString kBuildTag = QStringLiteral("build");
 } // namespace
 
@@ -54,9 +54,9 @@ void BuildController::build(const BuildJob &job)
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
     const std::string kind = job.programKind.toStdString();
     const std::string file = job.programFile.toStdString();
-    worker.submit<Outcome>(
+    worker.submit<BuildOutcome>(
         kBuildTag,
-        [request, kind, file](const CancelToken &, const Progress &) mutable -> Outcome {
+        [request, kind, file](const CancelToken &, const Progress &) mutable -> BuildOutcome {
             try {
                 if (kind == "builtin")
                     return buildProgramFromBuiltIns(request, file);
@@ -76,7 +76,7 @@ void BuildController::build(const BuildJob &job)
             }
         },
         this,
-        [this, generation](Outcome outcome) {
+        [this, generation](BuildOutcome outcome) {
             if (generation != m_generation)
                 return;
             m_busy = false;

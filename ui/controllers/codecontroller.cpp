@@ -8,7 +8,7 @@
 namespace clscope::ui {
 
 namespace {
-using Outcome = std::variant<GeneratedCodeList, QString>;
+using CodeOutcome = std::variant<GeneratedCodeList, QString>;
 }
 
 CodeController::CodeController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
@@ -25,9 +25,9 @@ bool CodeController::request(const QString &key, const BuildResult &build)
     DeviceWorker &worker = m_workers->forDevice(build.logs().front().id);
     ++m_pending;
     // A tag of its own: requests for several builds all get their answer.
-    worker.submit<Outcome>(
+    worker.submit<CodeOutcome>(
         QStringLiteral("code:%1").arg(++m_requests),
-        [build](const CancelToken &, const Progress &) -> Outcome {
+        [build](const CancelToken &, const Progress &) -> CodeOutcome {
             try {
                 return generatedCode(build);
             } catch (const std::exception &e) {
@@ -35,7 +35,7 @@ bool CodeController::request(const QString &key, const BuildResult &build)
             }
         },
         this,
-        [this, key](Outcome outcome) {
+        [this, key](CodeOutcome outcome) {
             --m_pending;
             if (auto *code = std::get_if<GeneratedCodeList>(&outcome))
                 emit codeReady(key, *code);

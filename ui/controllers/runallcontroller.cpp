@@ -9,7 +9,7 @@ namespace clscope::ui {
 
 namespace {
 
-const QString kRunTag = QStringLiteral("run-all");
+const QString kRunAllTag = QStringLiteral("run-all");
 const QString kCompareTag = QStringLiteral("run-all-compare");
 
 struct DeviceOutcome
@@ -59,7 +59,7 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
         // The buffers the panel reads back are compared; every buffer when it reads back none.
         run.readBackAll = run.readBack.empty();
         worker.submit<DeviceOutcome>(
-            kRunTag,
+            kRunAllTag,
             [build, run](const CancelToken &cancel, const Progress &) mutable {
                 DeviceOutcome out;
                 try {
@@ -164,7 +164,7 @@ void RunAllController::cancel()
         return;
     ++m_generation;
     for (const RunAllRow &row : m_rows)
-        m_workers->forDevice(row.device.id).discard(kRunTag);
+        m_workers->forDevice(row.device.id).discard(kRunAllTag);
     m_workers->deviceless().discard(kCompareTag);
     m_running = 0;
     m_comparing = false;

@@ -9,7 +9,7 @@ namespace clscope::ui {
 
 namespace {
 const QString kRunTag = QStringLiteral("run");
-struct Outcome
+struct RunOutcome
 {
     std::variant<RunResult, QString> result;
     std::shared_ptr<MemoryPool> newPool; // set when this run made the pool of its context
@@ -62,15 +62,15 @@ void RunController::run(const RunRequest &request)
     auto running = std::make_shared<std::atomic<bool>>(true);
     m_running = running;
     emit runStarted(QString::fromStdString(request.kernel));
-    worker.submit<Outcome>(
+    worker.submit<RunOutcome>(
         kRunTag,
-        [request, options, context, running](const CancelToken &cancel, const Progress &) mutable -> Outcome {
+        [request, options, context, running](const CancelToken &cancel, const Progress &) mutable -> RunOutcome {
             struct Done
             {
                 std::atomic<bool> &flag;
                 ~Done() { flag.store(false); }
             } done{*running};
-            Outcome out;
+            RunOutcome out;
             try {
                 if (!options.pool && context) {
                     // Deferred: each run has its own queue, and the run writes its buffers anyway.
@@ -85,7 +85,7 @@ void RunController::run(const RunRequest &request)
             return out;
         },
         this,
-        [this, context, generation, worker = &worker](Outcome outcome) {
+        [this, context, generation, worker = &worker](RunOutcome outcome) {
             if (generation != m_generation) {
                 worker->post([stale = std::move(outcome)] {}); // its pool is released there
                 return;

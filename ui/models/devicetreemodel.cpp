@@ -1,5 +1,6 @@
 // Builds the device tree nodes from a snapshot once; the model then only walks them.
 #include "devicetreemodel.h"
+#include "display/stdstring.h"
 
 #include <QBrush>
 #include <QColor>
@@ -37,15 +38,6 @@ struct DeviceTreeModel::Node
 
 namespace {
 using Node = DeviceTreeModel::Node;
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-QString qs(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 std::unique_ptr<Node> makeNode(DeviceTreeModel::NodeKind kind, QString name, QString value = {})
 {

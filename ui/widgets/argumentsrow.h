@@ -3,6 +3,7 @@
 #pragma once
 
 #include "argumentspanel.h"
+#include "display/stdstring.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,11 +37,6 @@ namespace argumentsrow {
 inline const QStringList kInitKinds = {QStringLiteral("zeros"), QStringLiteral("fill"),
                                        QStringLiteral("iota"),  QStringLiteral("random"),
                                        QStringLiteral("file"),  QStringLiteral("copy")};
-
-inline QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 // A first image for an argument of this type: RGBA/UNORM_INT8 (every device with images has it) with a
 // gradient, so that a run shows something at once.

@@ -1,5 +1,6 @@
 // The Capture panel, and the read of a capture file it shows.
 #include "capturedock.h"
+#include "display/stdstring.h"
 
 #include "capturememoryview.h"
 #include "display/recordformat.h"
@@ -27,11 +28,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 QTableWidget *makeTable(const QString &name, const QStringList &headers)
 {

@@ -1,5 +1,6 @@
 // A capture's device memory: the chart, the lifetime bars and the table of memory objects.
 #include "capturememoryview.h"
+#include "display/stdstring.h"
 
 #include "display/recordformat.h"
 #include "models/eventtablemodel.h"
@@ -24,11 +25,6 @@ namespace {
 
 constexpr int kRow = 7;        // pixels per memory object
 constexpr int kMaxRows = 2000; // painted at most (the table lists them all)
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 std::uint64_t endOf(const CapturedBuffer &b, std::uint64_t last)
 {

@@ -1,5 +1,6 @@
 // Results viewer widgets and actions.
 #include "resultsviewer.h"
+#include "display/stdstring.h"
 
 #include "bufferimageview.h"
 #include "display/recordformat.h"
@@ -35,10 +36,6 @@
 namespace clscope::ui {
 
 namespace {
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 } // namespace
 
 ResultsViewer::ResultsViewer(QWidget *parent)

@@ -1,5 +1,6 @@
 // The struct field editor: a tree of fields, values checked against their declared types as they are typed.
 #include "structeditor.h"
+#include "display/stdstring.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -16,16 +17,11 @@ namespace clscope::ui {
 
 namespace {
 
-enum Column { NameColumn, TypeColumn, ValueColumn };
+enum StructColumn { NameColumn, TypeColumn, ValueColumn };
 // Item data: the field's path ("inner.a") and, for a leaf, its number type as text (empty when it is a
 // list, a struct written by hand, or bytes).
 constexpr int PathRole = Qt::UserRole;
 constexpr int ElementRole = Qt::UserRole + 1;
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 QString declText(const FieldDecl &f)
 {

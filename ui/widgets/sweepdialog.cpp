@@ -1,5 +1,6 @@
 // The local-size sweep window (see sweepdialog.h).
 #include "sweepdialog.h"
+#include "display/stdstring.h"
 
 #include "controllers/sweepcontroller.h"
 #include "display/recordformat.h"
@@ -29,13 +30,8 @@ namespace clscope::ui {
 namespace {
 // A sweep document of thousands of local sizes is a few MB.
 constexpr qint64 kMaxResultsBytes = 64 << 20;
-const QColor kWarning(0xc6, 0x28, 0x28);
-const QColor kBest(0x18, 0x80, 0x38);
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
+const QColor kWarningText(0xc6, 0x28, 0x28);
+const QColor kBestText(0x18, 0x80, 0x38);
 
 QString localText(const std::vector<std::size_t> &local)
 {
@@ -410,7 +406,7 @@ void SweepDialog::fillTable()
                 names << qs(n);
             outputs = tr("DIFFER: %1").arg(names.join(QStringLiteral(", ")));
             for (int c = 0; c <= OutputsColumn; ++c)
-                item->setForeground(c, kWarning);
+                item->setForeground(c, kWarningText);
         }
         if (m_result.best == i) {
             outputs += tr(" — best");
@@ -418,7 +414,7 @@ void SweepDialog::fillTable()
             bold.setBold(true);
             for (int c = 0; c <= OutputsColumn; ++c) {
                 item->setFont(c, bold);
-                item->setForeground(c, kBest);
+                item->setForeground(c, kBestText);
             }
         }
         item->setText(OutputsColumn, outputs);

@@ -1,6 +1,7 @@
 // Timeline state, layout, hit tests, tooltips and mouse/keyboard interaction. The painting is in
 // timelinewidgetpaint.cpp.
 #include "timelinewidget.h"
+#include "display/stdstring.h"
 #include "display/recordformat.h"
 
 #include <QHelpEvent>
@@ -17,11 +18,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString fromUtf8(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 } // namespace
 
@@ -77,7 +73,7 @@ void TimelineWidget::rebuild(bool keepView)
     for (const CommandRecord &r : *m_records) {
         if (r.type == CommandRecord::Type::Kernel) {
             if (kernels.size() < 64 && kernels.insert(r.name).second)
-                m_legend.push_back({fromUtf8(r.name), m_palette[colourIndexFor(r)]});
+                m_legend.push_back({qs(r.name), m_palette[colourIndexFor(r)]});
         } else {
             types[static_cast<std::size_t>(r.type)] = true;
         }
@@ -197,7 +193,7 @@ TimelineWidget::Layout TimelineWidget::layoutFor(const QSize &size) const
     int y = kAxisHeight;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         if (i >= 1 && (i == 1 || lanes[i].device != lanes[i - 1].device)) {
-            layout.headers.push_back({fromUtf8(lanes[i].device), y});
+            layout.headers.push_back({qs(lanes[i].device), y});
             y += kHeaderHeight;
         }
         LaneBox box;
@@ -239,13 +235,13 @@ QString TimelineWidget::laneTitle(int lane) const
     if (lane < 0 || lane >= static_cast<int>(lanes.size()))
         return {};
     const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
-    return l.host ? hostLaneTitle(l) : fromUtf8(l.device) + QStringLiteral(" / ") + fromUtf8(l.queue);
+    return l.host ? hostLaneTitle(l) : qs(l.device) + QStringLiteral(" / ") + qs(l.queue);
 }
 
 QString TimelineWidget::hostLaneTitle(const TimelineLane &lane)
 {
     // The workbench's own lane is "Host"; a captured program's threads are "Host thread N".
-    return lane.queue == "host" ? tr("Host") : tr("Host %1").arg(fromUtf8(lane.queue));
+    return lane.queue == "host" ? tr("Host") : tr("Host %1").arg(qs(lane.queue));
 }
 
 QStringList TimelineWidget::laneLabelLines(int lane) const
@@ -256,7 +252,7 @@ QStringList TimelineWidget::laneLabelLines(int lane) const
     const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
     if (l.host)
         return {hostLaneTitle(l)};
-    return {fromUtf8(l.queue), fromUtf8(l.device)};
+    return {qs(l.queue), qs(l.device)};
 }
 
 int TimelineWidget::recordAt(const QPoint &pos) const
@@ -305,8 +301,8 @@ QString TimelineWidget::tooltipText(int record) const
     auto span = [](std::uint64_t a, std::uint64_t b) -> QString {
         return a && b && b >= a ? durationText(static_cast<double>(b - a)) : QString();
     };
-    row(tr("Queue"), fromUtf8(r.queue).toHtmlEscaped());
-    row(tr("Device"), (r.hostSpan ? tr("host") : fromUtf8(r.device)).toHtmlEscaped());
+    row(tr("Queue"), qs(r.queue).toHtmlEscaped());
+    row(tr("Device"), (r.hostSpan ? tr("host") : qs(r.device)).toHtmlEscaped());
     row(tr("Duration"), span(r.start, r.end));
     row(tr("Start"), r.start ? QStringLiteral("+") + durationText(m_data.relative(r.start)) : QString());
     row(tr("Queued → submit"), span(r.queued, r.submit));
@@ -337,7 +333,7 @@ QString TimelineWidget::tooltipText(int record) const
     }
     return QStringLiteral(
                "<b>%1</b> &nbsp;<i>%2</i> &nbsp;#%3<table cellspacing='0' cellpadding='1'>%4</table>")
-        .arg(fromUtf8(r.name).toHtmlEscaped(), typeText(r.type), QString::number(record), rows);
+        .arg(qs(r.name).toHtmlEscaped(), typeText(r.type), QString::number(record), rows);
 }
 
 QSize TimelineWidget::sizeHint() const

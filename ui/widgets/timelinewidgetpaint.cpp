@@ -2,6 +2,7 @@
 // by binary search (TimelineRow), the axis with label steps chosen from the text width, the pool track as
 // a filled step line that keeps per-column peaks, and the legend.
 #include "display/recordformat.h"
+#include "display/stdstring.h"
 #include "timelinewidget.h"
 
 #include <QImage>
@@ -20,11 +21,6 @@ const QColor kHeldColour(0xf2, 0x8e, 0x2b);
 bool isDark(const QColor &c)
 {
     return c.lightnessF() < 0.5;
-}
-
-QString fromUtf8(const std::string &s)
-{
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
 } // namespace
@@ -125,7 +121,7 @@ void TimelineWidget::paintAxis(QPainter &p, const TimelineData &d, const QSize &
     for (const AxisLabel &label : axisLabels(d, ticks, [&fm](const std::string &text) {
              return fm.horizontalAdvance(QString::fromUtf8(text));
          }))
-        p.drawText(kLabelWidth + label.x, kAxisHeight - 11, fromUtf8(label.text));
+        p.drawText(kLabelWidth + label.x, kAxisHeight - 11, qs(label.text));
 }
 
 QString TimelineWidget::axisCaption(const TimelineData &d) const
@@ -259,7 +255,7 @@ void TimelineWidget::paintRow(QPainter &p, const TimelineData &d, const Timeline
             p.drawRect(kLabelWidth + c0, top, boxWidth - 1, height - 1);
             if (labels && boxWidth >= 36) {
                 const CommandRecord &r = (*m_records)[item.record];
-                const QString text = fm.elidedText(fromUtf8(r.name), Qt::ElideRight, boxWidth - 6);
+                const QString text = fm.elidedText(qs(r.name), Qt::ElideRight, boxWidth - 6);
                 if (!text.isEmpty()) {
                     p.setPen(isDark(fill) ? Qt::white : Qt::black);
                     p.drawText(QRect(kLabelWidth + c0 + 3, top, boxWidth - 6, height), Qt::AlignVCenter,

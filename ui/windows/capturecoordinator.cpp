@@ -1,6 +1,7 @@
 // Profile application and open capture: the program under the layer, the recorder, and reading the
 // capture file into the Capture panel and the timeline (a captured launch's actions: capturelaunches.cpp).
 #include "capturecoordinator.h"
+#include "display/stdstring.h"
 
 #include "clscope/loaderenv.h"
 #include "models/eventtablemodel.h"
@@ -20,11 +21,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // workbench (sources in an editor tab, arguments bound from the captured contents once the build is done),
 // replay on every device, export as a pyopencl script, and a captured program's sources in a tab.
 #include "capturecoordinator.h"
+#include "display/stdstring.h"
 
 #include "buildcoordinator.h"
 #include "controllers/buildcontroller.h"
@@ -21,11 +22,6 @@
 namespace clscope::ui {
 
 namespace {
-
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
 
 // Where Open in workbench keeps a launch's contents: .npy files the Arguments panel reads.
 QString contentsFolder(const QString &capture, qint64 launch)

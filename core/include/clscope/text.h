@@ -10,6 +10,25 @@
 
 namespace clscope {
 
+// The C locale's white space (isspace without the locale): separators of options and trace lines.
+inline bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// Bytes as lower-case hexadecimal digits, two per byte ("00ff").
+inline std::string hexBytes(const std::vector<unsigned char> &bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char b : bytes) {
+        out += kDigits[b >> 4];
+        out += kDigits[b & 15];
+    }
+    return out;
+}
+
 // ASCII lower case (device and platform names, option names).
 inline std::string lowerAscii(std::string_view s)
 {

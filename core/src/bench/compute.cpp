@@ -40,7 +40,7 @@ constexpr NumberType kTypes[] = {
 // (one pair of chains: latency-bound where a work-item is a thread, as on CPU devices); mad8_ runs four
 // independent pairs, the same mads in total, so that a core with deep pipelines has work for each of
 // them.
-const char *const kTemplate = R"(
+const char *const kComputeTemplate = R"(
 __kernel void mad2_$W(__global $S *restrict out, float seed)
 {
     $T x = $INIT;
@@ -90,7 +90,7 @@ std::string kernelSource(const NumberType &type)
     }
     for (const int width : kWidths) {
         source +=
-            substitute(kTemplate, {{"INIT", initExpression(type, width)},
+            substitute(kComputeTemplate, {{"INIT", initExpression(type, width)},
                                    {"ITERS", std::to_string(kLaneMadsPerItem / kMadsPerIteration / width)},
                                    {"BODY2", body2},
                                    {"BODY8", body8},

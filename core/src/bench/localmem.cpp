@@ -14,7 +14,7 @@ using namespace benchdetail;
 constexpr int kBytesPerItem = 16384;
 constexpr int kReadsPerStep = 16;
 
-const char *const kTemplate = R"(
+const char *const kLocalMemTemplate = R"(
 __kernel void local_$W(__global float *restrict out, __local $T *lm)
 {
     const uint lid = get_local_id(0);
@@ -39,7 +39,7 @@ std::string kernelSource()
     for (const int width : kWidths) {
         const int vectorBytes = width * int(sizeof(float));
         source +=
-            substitute(kTemplate, {{"STEPS", std::to_string(kBytesPerItem / vectorBytes / kReadsPerStep)},
+            substitute(kLocalMemTemplate, {{"STEPS", std::to_string(kBytesPerItem / vectorBytes / kReadsPerStep)},
                                    {"BODY", body},
                                    {"HSUM", horizontalSum("s", width)},
                                    {"W", std::to_string(width)},

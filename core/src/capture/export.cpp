@@ -1,6 +1,7 @@
 // Export of one captured launch as a standalone pyopencl script: kernel.cl, the arguments' "before"
 // contents as .npy inputs, their "after" contents as expected outputs, and replay.py, which builds,
 // launches, compares and exits 1 at the first differing element.
+#include "clscope/text.h"
 #include "clscope/capture.h"
 
 #include "clscope/build.h"
@@ -32,17 +33,6 @@ std::string pyString(std::string_view s)
         }
     }
     return out + "\"";
-}
-
-std::string hex(const std::vector<unsigned char> &bytes)
-{
-    std::string out;
-    char buf[3];
-    for (unsigned char b : bytes) {
-        std::snprintf(buf, sizeof buf, "%02x", b);
-        out += buf;
-    }
-    return out;
 }
 
 std::string sizes(const std::vector<std::size_t> &v)
@@ -132,7 +122,7 @@ void exportPyopencl(const CapturedLaunch &l, const std::string &directory)
         } else if (a.kind == "local") {
             py << "kernel.set_arg(" << n << ", cl.LocalMemory(" << a.size << "))\n";
         } else {
-            py << "kernel.set_arg(" << n << ", np.frombuffer(bytes.fromhex(\"" << hex(a.value)
+            py << "kernel.set_arg(" << n << ", np.frombuffer(bytes.fromhex(\"" << hexBytes(a.value)
                << "\"), dtype=np.uint8))\n";
         }
     }

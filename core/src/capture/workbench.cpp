@@ -1,5 +1,6 @@
 // A captured launch made into the workbench's inputs: --arg specs with buffers from .npy files of their
 // "before" contents, the NDRange, and the "after" contents to compare with.
+#include "clscope/text.h"
 #include "clscope/capture.h"
 
 #include "clscope/npy.h"
@@ -20,17 +21,6 @@ std::string joinSizes(const std::vector<std::size_t> &v)
     return s;
 }
 
-std::string hex(const std::vector<unsigned char> &bytes)
-{
-    static const char digits[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned char b : bytes) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
-
 // The value as TYPE:V[,V...] when the type is a number type of that size, else as bytesN:HEX.
 std::string valueSpec(const KernelArg &arg, const std::vector<unsigned char> &value)
 {
@@ -44,7 +34,7 @@ std::string valueSpec(const KernelArg &arg, const std::vector<unsigned char> &va
                               type->scalar);
         return type->name() + ":" + v;
     }
-    return "bytes" + std::to_string(value.size()) + ":" + hex(value);
+    return "bytes" + std::to_string(value.size()) + ":" + hexBytes(value);
 }
 
 // Typed .npy when the bytes are whole elements of the pointee's scalar, else uchar.

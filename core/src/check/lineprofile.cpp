@@ -17,7 +17,7 @@ namespace clscope {
 namespace fs = std::filesystem;
 namespace {
 
-using Json = nlohmann::json;
+using ProfileJson = nlohmann::json;
 
 constexpr std::size_t kMaxInstructions = 1'000'000;
 constexpr std::size_t kMaxInvocations = 10'000;
@@ -27,7 +27,7 @@ constexpr std::size_t kMaxInvocations = 10'000;
     throw Error("the line profile from Oclgrind is not usable: " + what);
 }
 
-std::uint64_t countOf(const Json &object, const char *key)
+std::uint64_t countOf(const ProfileJson &object, const char *key)
 {
     const auto it = object.find(key);
     if (it == object.end())
@@ -37,7 +37,7 @@ std::uint64_t countOf(const Json &object, const char *key)
     return it->get<std::uint64_t>();
 }
 
-std::array<std::uint64_t, kMemorySpaces> bytesOf(const Json &object, const char *key)
+std::array<std::uint64_t, kMemorySpaces> bytesOf(const ProfileJson &object, const char *key)
 {
     std::array<std::uint64_t, kMemorySpaces> bytes{};
     const auto it = object.find(key);
@@ -50,7 +50,7 @@ std::array<std::uint64_t, kMemorySpaces> bytesOf(const Json &object, const char 
     return bytes;
 }
 
-LineCounts countsOf(const Json &object)
+LineCounts countsOf(const ProfileJson &object)
 {
     if (!object.is_object())
         fail("counts that are not an object");
@@ -66,7 +66,7 @@ LineCounts countsOf(const Json &object)
     return c;
 }
 
-std::array<std::uint64_t, 3> size3Of(const Json &object, const char *key)
+std::array<std::uint64_t, 3> size3Of(const ProfileJson &object, const char *key)
 {
     const auto it = object.find(key);
     if (it == object.end() || !it->is_array() || it->size() != 3)
@@ -80,7 +80,7 @@ std::array<std::uint64_t, 3> size3Of(const Json &object, const char *key)
     return size;
 }
 
-std::string stringOf(const Json &object, const char *key)
+std::string stringOf(const ProfileJson &object, const char *key)
 {
     const auto it = object.find(key);
     if (it == object.end())
@@ -145,7 +145,7 @@ private:
     std::vector<std::string> m_known;
 };
 
-KernelLineProfile invocationOf(const Json &doc, const FileNames &names, std::size_t &instructionsSeen)
+KernelLineProfile invocationOf(const ProfileJson &doc, const FileNames &names, std::size_t &instructionsSeen)
 {
     KernelLineProfile profile;
     profile.kernel = stringOf(doc, "kernel");
@@ -163,7 +163,7 @@ KernelLineProfile invocationOf(const Json &doc, const FileNames &names, std::siz
     if (instructionsSeen > kMaxInstructions)
         fail("more than " + std::to_string(kMaxInstructions) + " instructions");
     std::map<std::pair<std::string, int>, LineCounts> byLine;
-    for (const Json &instruction : *instructions) {
+    for (const ProfileJson &instruction : *instructions) {
         if (!instruction.is_object())
             fail("an instruction that is not an object");
         const LineCounts counts = countsOf(instruction);
@@ -202,15 +202,15 @@ KernelLineProfile invocationOf(const Json &doc, const FileNames &names, std::siz
     return profile;
 }
 
-Json countsJson(const LineCounts &c)
+ProfileJson countsJson(const LineCounts &c)
 {
-    Json spacesLoad = Json::object(), spacesStore = Json::object();
+    ProfileJson spacesLoad = ProfileJson::object(), spacesStore = ProfileJson::object();
     for (std::size_t s = 0; s < kMemorySpaces; ++s) {
         const std::string name(memorySpaceName(MemorySpace(s)));
         spacesLoad[name] = c.loadBytes[s];
         spacesStore[name] = c.storeBytes[s];
     }
-    return Json{{"executed", c.executed}, {"flops32", c.flops32},
+    return ProfileJson{{"executed", c.executed}, {"flops32", c.flops32},
                 {"flops64", c.flops64},   {"load", spacesLoad},
                 {"store", spacesStore},   {"atomics", c.atomics},
                 {"barriers", c.barriers}, {"divergent_groups", c.divergentGroups}};
@@ -336,10 +336,10 @@ LineProfile parseLineProfile(std::string_view text, const CheckSources &sources)
         ++lineNumber;
         if (trimSpace(line).empty())
             continue;
-        Json doc;
+        ProfileJson doc;
         try {
-            doc = Json::parse(line);
-        } catch (const Json::exception &) {
+            doc = ProfileJson::parse(line);
+        } catch (const ProfileJson::exception &) {
             fail("line " + std::to_string(lineNumber) + " is not JSON");
         }
         if (!doc.is_object())
@@ -373,17 +373,17 @@ std::vector<ProfiledLine> costliestLines(const KernelLineProfile &profile)
 
 std::string lineProfileToJson(const std::vector<KernelLineProfile> &kernels, int indent)
 {
-    Json doc = Json::array();
+    ProfileJson doc = ProfileJson::array();
     for (const KernelLineProfile &k : kernels) {
-        Json lines = Json::array();
+        ProfileJson lines = ProfileJson::array();
         for (const ProfiledLine &l : k.lines) {
-            Json line = countsJson(l.counts);
+            ProfileJson line = countsJson(l.counts);
             line["file"] = l.file;
             line["line"] = l.line;
             line["source_line"] = l.sourceLine;
             lines.push_back(std::move(line));
         }
-        doc.push_back(Json{{"kernel", k.kernel},
+        doc.push_back(ProfileJson{{"kernel", k.kernel},
                            {"global", k.global},
                            {"local", k.local},
                            {"launches", k.launches},
@@ -394,7 +394,7 @@ std::string lineProfileToJson(const std::vector<KernelLineProfile> &kernels, int
                            {"group_copies", countsJson(k.groupCopies)},
                            {"instructions", k.executedBy}});
     }
-    return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
+    return doc.dump(indent, ' ', false, ProfileJson::error_handler_t::replace);
 }
 
 std::string formatLineProfile(const KernelLineProfile &profile)

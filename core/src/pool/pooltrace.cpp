@@ -1,5 +1,6 @@
 // Pool traces: the parser of `alloc ID SIZE` / `free ID` / `free_held` / `stop_holding` files, and the
 // replay that runs them on a MemoryPool (clscope-cli pool replay, tests, and the GUI's workload generator).
+#include "clscope/text.h"
 #include "clscope/pool.h"
 
 #include <charconv>
@@ -46,11 +47,6 @@ std::string inQuotes(std::string_view text)
     return out + "'";
 }
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
 // Whitespace-separated tokens up to a token that starts a comment.
 struct Tokens
 {
@@ -58,17 +54,17 @@ struct Tokens
     std::size_t count = 0; // one more than any op takes is enough to report junk
 };
 
-Tokens tokenize(std::string_view line)
+Tokens splitTraceLine(std::string_view line)
 {
     Tokens t;
     std::size_t i = 0;
     while (i < line.size()) {
-        while (i < line.size() && isSpace(line[i]))
+        while (i < line.size() && isAsciiSpace(line[i]))
             ++i;
         if (i >= line.size() || line[i] == '#')
             break;
         const std::size_t start = i;
-        while (i < line.size() && !isSpace(line[i]))
+        while (i < line.size() && !isAsciiSpace(line[i]))
             ++i;
         t.items[t.count++] = line.substr(start, i - start);
         if (t.count == std::size(t.items))
@@ -83,7 +79,7 @@ std::optional<PoolOp> PoolTraceParser::parseLine(std::string_view line)
 {
     const int lineNo = ++m_line;
     auto &ids = m_ids;
-    const Tokens t = tokenize(line);
+    const Tokens t = splitTraceLine(line);
     if (t.count == 0)
         return std::nullopt;
     const std::string_view name = t.items[0];

@@ -9,18 +9,13 @@
 namespace clscope {
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 // Characters that make a token need quotes to survive splitOptions.
 bool needsQuoting(std::string_view token)
 {
     if (token.empty())
         return true;
     return std::any_of(token.begin(), token.end(),
-                       [](char c) { return isSpace(c) || c == '"' || c == '\'' || c == '\\'; });
+                       [](char c) { return isAsciiSpace(c) || c == '"' || c == '\'' || c == '\\'; });
 }
 
 std::vector<std::string> splitOrThrow(std::string_view text, std::string_view what)
@@ -42,7 +37,7 @@ std::vector<std::string> splitOptions(std::string_view options)
     size_t i = 0;
     while (i < options.size()) {
         const char c = options[i];
-        if (isSpace(c)) {
+        if (isAsciiSpace(c)) {
             if (inToken)
                 tokens.push_back(std::move(current));
             current.clear();

@@ -2,6 +2,7 @@
 // encoding and formatting of values, for arguments, initialisers and read-back buffers.
 #include "clscope/kernelargs.h"
 #include "clscope/text.h"
+#include "runinternal.h"
 
 #include <algorithm>
 #include <bit>
@@ -44,15 +45,8 @@ constexpr bool isVectorWidth(int width)
     return width == 2 || width == 3 || width == 4 || width == 8 || width == 16;
 }
 
-std::string prefixed(std::string_view what, const std::string &message)
-{
-    return what.empty() ? message : std::string(what) + ": " + message;
-}
-
-[[noreturn]] void fail(std::string_view what, const std::string &message)
-{
-    throw RunInputError(prefixed(what, message), std::string(what));
-}
+using detail::argMessage;
+using detail::failArgument;
 
 // The smallest and largest value of an integer kind, as text and as magnitudes.
 struct IntRange
@@ -281,7 +275,7 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
     const std::string shown(text);
     const std::string typeName(scalarName(kind == ScalarKind::Bytes ? ScalarKind::UChar : kind));
     if (text.empty())
-        fail(what, "empty value for " + typeName);
+        failArgument(what, "empty value for " + typeName);
     if (isFloating(kind)) {
         std::string_view body = text;
         bool negative = false;
@@ -303,12 +297,12 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
             value = *d;
         } else {
             if (overflow)
-                fail(what, shown + " is out of range for " + typeName);
-            fail(what, "'" + shown + "' is not a valid " + typeName);
+                failArgument(what, shown + " is out of range for " + typeName);
+            failArgument(what, "'" + shown + "' is not a valid " + typeName);
         }
         const double limit = kind == ScalarKind::Half ? kHalfOverflow : kFloatOverflow;
         if (kind != ScalarKind::Double && std::isfinite(value) && std::abs(value) >= limit)
-            fail(what, shown + " is out of range for " + typeName + " (largest " +
+            failArgument(what, shown + " is out of range for " + typeName + " (largest " +
                            (kind == ScalarKind::Half ? std::string("65504") : std::string("3.4028235e+38")) +
                            ")");
         return value;
@@ -324,14 +318,14 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
     if (!magnitude) {
         bool floatOverflow = false;
         if (overflow)
-            fail(what, shown + " is out of range for " + typeName + " (" + rangeText(kind) + ")");
+            failArgument(what, shown + " is out of range for " + typeName + " (" + rangeText(kind) + ")");
         if (parseDouble(text, floatOverflow))
-            fail(what, shown + " is not an integer (" + typeName + ")");
-        fail(what, "'" + shown + "' is not a valid " + typeName);
+            failArgument(what, shown + " is not an integer (" + typeName + ")");
+        failArgument(what, "'" + shown + "' is not a valid " + typeName);
     }
     const IntRange range = intRange(kind);
     if ((negative && *magnitude > range.maxNegative) || (!negative && *magnitude > range.maxPositive))
-        fail(what, shown + " is out of range for " + typeName + " (" + rangeText(kind) + ")");
+        failArgument(what, shown + " is out of range for " + typeName + " (" + rangeText(kind) + ")");
     // "-0" of an unsigned kind stays unsigned: callers take std::uint64_t from unsigned kinds.
     if (negative && *magnitude != 0)
         return std::int64_t(0 - *magnitude); // two's complement, exact
@@ -346,7 +340,7 @@ void encodeNumber(const Number &value, ScalarKind kind, unsigned char *dest, std
         const double d = toDouble(value);
         const double limit = kind == ScalarKind::Half ? kHalfOverflow : kFloatOverflow;
         if (kind != ScalarKind::Double && std::isfinite(d) && std::abs(d) >= limit)
-            fail(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
+            failArgument(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
                            std::string(scalarName(kind)));
         if (kind == ScalarKind::Double)
             store(dest, d);
@@ -373,7 +367,7 @@ void encodeNumber(const Number &value, ScalarKind kind, unsigned char *dest, std
         bits = !inRange ? 0 : d < 0 ? std::uint64_t(std::int64_t(d)) : std::uint64_t(d);
     }
     if (!inRange)
-        fail(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
+        failArgument(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
                        std::string(scalarName(kind == ScalarKind::Bytes ? ScalarKind::UChar : kind)) + " (" +
                        rangeText(kind) + ")");
     std::memcpy(dest, &bits, scalarSize(kind));
@@ -492,7 +486,7 @@ std::pair<Number, Number> parseComplex(std::string_view text, ScalarKind kind, s
     const std::string shown(t);
     if (const std::size_t comma = t.find(','); comma != std::string_view::npos) {
         if (t.find(',', comma + 1) != std::string_view::npos)
-            fail(what, std::string(kind == ScalarKind::Double ? "cdouble_t" : "cfloat_t") +
+            failArgument(what, std::string(kind == ScalarKind::Double ? "cdouble_t" : "cfloat_t") +
                            " needs 2 values (RE,IM) or a complex literal like 1+2j, got '" + shown + "'");
         return {parseNumber(t.substr(0, comma), kind, what), parseNumber(t.substr(comma + 1), kind, what)};
     }
@@ -533,13 +527,13 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
         if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
             hex.remove_prefix(2);
         if (hex.size() != 2 * type.rawSize)
-            fail(what, type.name() + " needs " + std::to_string(2 * type.rawSize) + " hex digits, got " +
+            failArgument(what, type.name() + " needs " + std::to_string(2 * type.rawSize) + " hex digits, got " +
                            std::to_string(hex.size()));
         for (std::size_t i = 0; i < type.rawSize; ++i) {
             unsigned value = 0;
             const auto [end, ec] = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, value, 16);
             if (ec != std::errc() || end != hex.data() + 2 * i + 2)
-                fail(what, "'" + std::string(trimBlanks(text)) + "' is not hex bytes for " + type.name());
+                failArgument(what, "'" + std::string(trimBlanks(text)) + "' is not hex bytes for " + type.name());
             bytes[i] = static_cast<unsigned char>(value);
         }
         return bytes;
@@ -555,7 +549,7 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
         pos = comma + 1;
     }
     if (parts.size() != std::size_t(type.width))
-        fail(what, type.name() + " needs " + std::to_string(type.width) +
+        failArgument(what, type.name() + " needs " + std::to_string(type.width) +
                        (type.width == 1 ? " value" : " values") + ", got " + std::to_string(parts.size()) +
                        " ('" + std::string(trimBlanks(text)) + "')");
     const std::size_t component = scalarSize(type.scalar);

@@ -95,13 +95,7 @@ std::vector<std::size_t> npyShape(ImageDim dim, const ImageShape &s, const Image
     return shape;
 }
 
-std::string shapeText(const std::vector<std::size_t> &shape)
-{
-    std::string out = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(shape[i]);
-    return out + (shape.size() == 1 ? ",)" : ")");
-}
+using detail::shapeText;
 
 // The image's shape from an array's shape (C may be left out when there is one channel).
 std::optional<ImageShape> shapeFromNpy(std::vector<std::size_t> shape, const ImageArg &image)

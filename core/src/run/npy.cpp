@@ -61,13 +61,7 @@ std::optional<Code> parseCode(std::string_view descr)
     return std::nullopt;
 }
 
-std::string shapeText(const std::vector<std::size_t> &shape)
-{
-    std::string out = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(shape[i]);
-    return out + (shape.size() == 1 ? ",)" : ")");
-}
+using detail::shapeText;
 
 // A reader for the one Python literal numpy writes: a dict of strings, booleans and tuples of integers.
 class HeaderParser

@@ -13,13 +13,7 @@
 namespace clscope {
 namespace {
 
-std::string shapeText(const std::vector<std::size_t> &shape)
-{
-    std::string out = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(shape[i]);
-    return out + (shape.size() == 1 ? ",)" : ")");
-}
+using detail::shapeText;
 
 // "<f4 (3,)", "|V8", "a struct": what a field of the file holds, for messages.
 std::string fieldText(const NpyField &f)

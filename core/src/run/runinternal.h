@@ -24,13 +24,22 @@ NpyArray structsToNpy(const BufferData &buffer);
 // "a: " in front of a message about argument a.
 inline std::string argMessage(std::string_view name, const std::string &message)
 {
-    return std::string(name) + ": " + message;
+    return name.empty() ? message : std::string(name) + ": " + message;
 }
 
 // Throws RunInputError about argument `name` ("name: message"), naming the argument.
 [[noreturn]] inline void failArgument(std::string_view name, const std::string &message)
 {
     throw RunInputError(argMessage(name, message), std::string(name));
+}
+
+// A shape as numpy prints it: "(3,)", "(2, 4)".
+inline std::string shapeText(const std::vector<std::size_t> &shape)
+{
+    std::string out = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(shape[i]);
+    return out + (shape.size() == 1 ? ",)" : ")");
 }
 
 } // namespace clscope::detail

@@ -12,11 +12,7 @@ namespace clscope {
 namespace {
 
 using detail::argMessage;
-
-[[noreturn]] void fail(std::string_view what, const std::string &message)
-{
-    throw RunInputError(argMessage(what, message), std::string(what));
-}
+using detail::failArgument;
 
 bool isName(std::string_view s)
 {
@@ -52,11 +48,11 @@ public:
                 ++m_pos;
             const std::string name(trimBlanks(m_text.substr(start, m_pos - start)));
             if (peek() != '=' || !isName(name))
-                fail(m_what, "expected FIELD=VALUE at '" + std::string(m_text.substr(start, 24)) + "'");
+                failArgument(m_what, "expected FIELD=VALUE at '" + std::string(m_text.substr(start, 24)) + "'");
             ++m_pos;
             for (const ValueTree &item : out.items) {
                 if (item.name == name)
-                    fail(m_what, "the field " + name + " is given twice");
+                    failArgument(m_what, "the field " + name + " is given twice");
             }
             ValueTree value = this->value(close);
             value.name = name;
@@ -68,7 +64,7 @@ public:
             }
             if (peek() == close || (close == '\0' && m_pos >= m_text.size()))
                 return out;
-            fail(m_what, "expected ',' or '" + std::string(1, close ? close : ' ') + "' at '" +
+            failArgument(m_what, "expected ',' or '" + std::string(1, close ? close : ' ') + "' at '" +
                              std::string(m_text.substr(m_pos, 24)) + "'");
         }
     }
@@ -77,7 +73,7 @@ public:
     {
         skipBlanks();
         if (m_pos != m_text.size())
-            fail(m_what, "unexpected '" + std::string(m_text.substr(m_pos, 24)) + "' after the value");
+            failArgument(m_what, "unexpected '" + std::string(m_text.substr(m_pos, 24)) + "' after the value");
     }
 
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
@@ -96,7 +92,7 @@ private:
     {
         skipBlanks();
         if (++m_depth > 64)
-            fail(m_what, "the value is nested too deeply");
+            failArgument(m_what, "the value is nested too deeply");
         ValueTree out;
         if (peek() == '{') {
             ++m_pos;
@@ -124,7 +120,7 @@ private:
                 ++m_pos;
             out.text = std::string(trimBlanks(m_text.substr(start, m_pos - start)));
             if (out.text.empty())
-                fail(m_what, "a value is missing at '" + std::string(m_text.substr(start, 24)) + "'");
+                failArgument(m_what, "a value is missing at '" + std::string(m_text.substr(start, 24)) + "'");
         }
         --m_depth;
         return out;
@@ -134,7 +130,7 @@ private:
     {
         skipBlanks();
         if (peek() != c)
-            fail(m_what,
+            failArgument(m_what,
                  std::string("expected '") + c + "' at '" + std::string(m_text.substr(m_pos, 24)) + "'");
         ++m_pos;
     }
@@ -162,7 +158,7 @@ std::vector<ValueTree> arrayElements(const FieldLayout &f, const ValueTree &v, c
 {
     const std::size_t n = f.elements();
     if (v.kind != ValueTree::Kind::List)
-        fail(what,
+        failArgument(what,
              f.declaration() + " is an array: give its " + std::to_string(n) + " elements as (A,B,...)");
     std::vector<ValueTree> out;
     const auto nested = [&](const auto &self, const ValueTree &at, std::size_t dim) -> bool {
@@ -198,7 +194,7 @@ std::vector<ValueTree> arrayElements(const FieldLayout &f, const ValueTree &v, c
             return out;
         }
     }
-    fail(what, f.declaration() + " needs " + std::to_string(n) + " elements, got " +
+    failArgument(what, f.declaration() + " needs " + std::to_string(n) + " elements, got " +
                    std::to_string(v.items.size()));
 }
 
@@ -207,7 +203,7 @@ void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest
     const std::size_t size = f.elementSize();
     if (f.nested) {
         if (v.kind != ValueTree::Kind::Record)
-            fail(what, "give a struct value {FIELD=VALUE,...} for the " + f.nested->label() +
+            failArgument(what, "give a struct value {FIELD=VALUE,...} for the " + f.nested->label() +
                            " field (got '" + inner(v) + "')");
         const std::vector<unsigned char> bytes = encodeStruct(*f.nested, v, what);
         std::memcpy(dest, bytes.data(), std::min(size, bytes.size()));
@@ -223,11 +219,11 @@ void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest
     };
     std::string text;
     if (v.kind == ValueTree::Kind::Record) {
-        fail(what, "a struct value was given for the " + f.declaration() + " field");
+        failArgument(what, "a struct value was given for the " + f.declaration() + " field");
     } else if (v.kind == ValueTree::Kind::List) {
         for (const ValueTree &item : v.items) {
             if (item.kind != ValueTree::Kind::Atom)
-                fail(what, "'" + inner(v) + "' is not a value for the " + type.name() + " field");
+                failArgument(what, "'" + inner(v) + "' is not a value for the " + type.name() + " field");
             text += (text.empty() ? "" : ",") + atom(item.text);
         }
     } else {
@@ -295,7 +291,7 @@ ValueTree parseStructValue(std::string_view text, std::string_view what)
         reader.advance();
         ValueTree out = reader.record('}');
         if (reader.peek() != '}')
-            fail(what, "the '{' is not closed");
+            failArgument(what, "the '{' is not closed");
         reader.advance();
         reader.end();
         return out;
@@ -329,15 +325,15 @@ std::vector<unsigned char> encodeStruct(const StructLayout &layout, const ValueT
                                         std::string_view what)
 {
     if (value.kind != ValueTree::Kind::Record)
-        fail(what, "give a struct value {FIELD=VALUE,...} for " + layout.label());
+        failArgument(what, "give a struct value {FIELD=VALUE,...} for " + layout.label());
     std::vector<unsigned char> bytes(layout.size, 0);
     for (const ValueTree &item : value.items) {
         const FieldLayout *f = layout.field(item.name);
         if (!f)
-            fail(what,
+            failArgument(what,
                  layout.label() + " has no field '" + item.name + "' (fields: " + layout.fieldNames() + ")");
         if (f->offset + f->size > bytes.size())
-            fail(what, "the field " + item.name + " lies outside " + layout.label());
+            failArgument(what, "the field " + item.name + " lies outside " + layout.label());
         encodeField(*f, item, bytes.data() + f->offset, std::string(what) + "." + item.name);
     }
     return bytes;
