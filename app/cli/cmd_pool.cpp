@@ -88,7 +88,8 @@ std::string countersLine(const PoolCounters &c)
 }
 
 // A failure once the JSON array has begun ends the array with {"error": ...}: stdout stays one document.
-[[noreturn]] void failDuringReplay(const PoolReplayOptions &opts, StepWriter &json, const std::string &message)
+[[noreturn]] void failDuringReplay(const PoolReplayOptions &opts, StepWriter &json,
+                                   const std::string &message)
 {
     if (opts.common.json && jsonDocumentStarted()) {
         json.add({{"error", message}});

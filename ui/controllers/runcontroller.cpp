@@ -64,7 +64,8 @@ void RunController::run(const RunRequest &request)
     emit runStarted(QString::fromStdString(request.kernel));
     worker.submit<RunOutcome>(
         kRunTag,
-        [request, options, context, running](const CancelToken &cancel, const Progress &) mutable -> RunOutcome {
+        [request, options, context, running](const CancelToken &cancel,
+                                             const Progress &) mutable -> RunOutcome {
             struct Done
             {
                 std::atomic<bool> &flag;

@@ -35,8 +35,7 @@
 
 namespace clscope::ui {
 
-namespace {
-} // namespace
+namespace {} // namespace
 
 ResultsViewer::ResultsViewer(QWidget *parent)
     : QWidget(parent)

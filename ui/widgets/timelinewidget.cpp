@@ -1,8 +1,8 @@
 // Timeline state, layout, hit tests, tooltips and mouse/keyboard interaction. The painting is in
 // timelinewidgetpaint.cpp.
 #include "timelinewidget.h"
-#include "display/stdstring.h"
 #include "display/recordformat.h"
+#include "display/stdstring.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -17,9 +17,7 @@
 
 namespace clscope::ui {
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent)

@@ -20,9 +20,7 @@
 
 namespace clscope::ui {
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
                                        EditorTabs *editors, BuildCoordinator *builds,

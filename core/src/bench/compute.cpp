@@ -89,15 +89,15 @@ std::string kernelSource(const NumberType &type)
                  type.mad + "(x" + n + ", y" + n + ", x" + n + ");\n";
     }
     for (const int width : kWidths) {
-        source +=
-            substitute(kComputeTemplate, {{"INIT", initExpression(type, width)},
-                                   {"ITERS", std::to_string(kLaneMadsPerItem / kMadsPerIteration / width)},
-                                   {"BODY2", body2},
-                                   {"BODY8", body8},
-                                   {"HSUM", horizontalSum("y", width)},
-                                   {"W", std::to_string(width)},
-                                   {"T", vectorTypeName(type.scalar, width)},
-                                   {"S", type.scalar}});
+        source += substitute(kComputeTemplate,
+                             {{"INIT", initExpression(type, width)},
+                              {"ITERS", std::to_string(kLaneMadsPerItem / kMadsPerIteration / width)},
+                              {"BODY2", body2},
+                              {"BODY8", body8},
+                              {"HSUM", horizontalSum("y", width)},
+                              {"W", std::to_string(width)},
+                              {"T", vectorTypeName(type.scalar, width)},
+                              {"S", type.scalar}});
     }
     return source;
 }

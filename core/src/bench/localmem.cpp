@@ -38,12 +38,12 @@ std::string kernelSource()
     std::string source;
     for (const int width : kWidths) {
         const int vectorBytes = width * int(sizeof(float));
-        source +=
-            substitute(kLocalMemTemplate, {{"STEPS", std::to_string(kBytesPerItem / vectorBytes / kReadsPerStep)},
-                                   {"BODY", body},
-                                   {"HSUM", horizontalSum("s", width)},
-                                   {"W", std::to_string(width)},
-                                   {"T", vectorTypeName("float", width)}});
+        source += substitute(kLocalMemTemplate,
+                             {{"STEPS", std::to_string(kBytesPerItem / vectorBytes / kReadsPerStep)},
+                              {"BODY", body},
+                              {"HSUM", horizontalSum("s", width)},
+                              {"W", std::to_string(width)},
+                              {"T", vectorTypeName("float", width)}});
     }
     return source;
 }

@@ -1,8 +1,8 @@
 // Export of one captured launch as a standalone pyopencl script: kernel.cl, the arguments' "before"
 // contents as .npy inputs, their "after" contents as expected outputs, and replay.py, which builds,
 // launches, compares and exits 1 at the first differing element.
-#include "clscope/text.h"
 #include "clscope/capture.h"
+#include "clscope/text.h"
 
 #include "clscope/build.h"
 #include "clscope/kernelargs.h"

@@ -1,7 +1,7 @@
 // A captured launch made into the workbench's inputs: --arg specs with buffers from .npy files of their
 // "before" contents, the NDRange, and the "after" contents to compare with.
-#include "clscope/text.h"
 #include "clscope/capture.h"
+#include "clscope/text.h"
 
 #include "clscope/npy.h"
 

@@ -211,9 +211,9 @@ ProfileJson countsJson(const LineCounts &c)
         spacesStore[name] = c.storeBytes[s];
     }
     return ProfileJson{{"executed", c.executed}, {"flops32", c.flops32},
-                {"flops64", c.flops64},   {"load", spacesLoad},
-                {"store", spacesStore},   {"atomics", c.atomics},
-                {"barriers", c.barriers}, {"divergent_groups", c.divergentGroups}};
+                       {"flops64", c.flops64},   {"load", spacesLoad},
+                       {"store", spacesStore},   {"atomics", c.atomics},
+                       {"barriers", c.barriers}, {"divergent_groups", c.divergentGroups}};
 }
 
 std::string humanCount(std::uint64_t n)
@@ -384,15 +384,15 @@ std::string lineProfileToJson(const std::vector<KernelLineProfile> &kernels, int
             lines.push_back(std::move(line));
         }
         doc.push_back(ProfileJson{{"kernel", k.kernel},
-                           {"global", k.global},
-                           {"local", k.local},
-                           {"launches", k.launches},
-                           {"work_items", k.workItems},
-                           {"total", countsJson(k.total)},
-                           {"lines", std::move(lines)},
-                           {"unlocated", countsJson(k.unlocated)},
-                           {"group_copies", countsJson(k.groupCopies)},
-                           {"instructions", k.executedBy}});
+                                  {"global", k.global},
+                                  {"local", k.local},
+                                  {"launches", k.launches},
+                                  {"work_items", k.workItems},
+                                  {"total", countsJson(k.total)},
+                                  {"lines", std::move(lines)},
+                                  {"unlocated", countsJson(k.unlocated)},
+                                  {"group_copies", countsJson(k.groupCopies)},
+                                  {"instructions", k.executedBy}});
     }
     return doc.dump(indent, ' ', false, ProfileJson::error_handler_t::replace);
 }

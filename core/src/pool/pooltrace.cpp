@@ -1,7 +1,7 @@
 // Pool traces: the parser of `alloc ID SIZE` / `free ID` / `free_held` / `stop_holding` files, and the
 // replay that runs them on a MemoryPool (clscope-cli pool replay, tests, and the GUI's workload generator).
-#include "clscope/text.h"
 #include "clscope/pool.h"
+#include "clscope/text.h"
 
 #include <charconv>
 #include <iterator>

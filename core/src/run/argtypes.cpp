@@ -302,9 +302,10 @@ Number parseNumber(std::string_view text, ScalarKind kind, std::string_view what
         }
         const double limit = kind == ScalarKind::Half ? kHalfOverflow : kFloatOverflow;
         if (kind != ScalarKind::Double && std::isfinite(value) && std::abs(value) >= limit)
-            failArgument(what, shown + " is out of range for " + typeName + " (largest " +
-                           (kind == ScalarKind::Half ? std::string("65504") : std::string("3.4028235e+38")) +
-                           ")");
+            failArgument(
+                what, shown + " is out of range for " + typeName + " (largest " +
+                          (kind == ScalarKind::Half ? std::string("65504") : std::string("3.4028235e+38")) +
+                          ")");
         return value;
     }
     bool negative = false;
@@ -341,7 +342,7 @@ void encodeNumber(const Number &value, ScalarKind kind, unsigned char *dest, std
         const double limit = kind == ScalarKind::Half ? kHalfOverflow : kFloatOverflow;
         if (kind != ScalarKind::Double && std::isfinite(d) && std::abs(d) >= limit)
             failArgument(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
-                           std::string(scalarName(kind)));
+                                   std::string(scalarName(kind)));
         if (kind == ScalarKind::Double)
             store(dest, d);
         else if (kind == ScalarKind::Float)
@@ -368,8 +369,8 @@ void encodeNumber(const Number &value, ScalarKind kind, unsigned char *dest, std
     }
     if (!inRange)
         failArgument(what, formatNumber(value, ScalarKind::Double) + " is out of range for " +
-                       std::string(scalarName(kind == ScalarKind::Bytes ? ScalarKind::UChar : kind)) + " (" +
-                       rangeText(kind) + ")");
+                               std::string(scalarName(kind == ScalarKind::Bytes ? ScalarKind::UChar : kind)) +
+                               " (" + rangeText(kind) + ")");
     std::memcpy(dest, &bits, scalarSize(kind));
 }
 
@@ -487,7 +488,8 @@ std::pair<Number, Number> parseComplex(std::string_view text, ScalarKind kind, s
     if (const std::size_t comma = t.find(','); comma != std::string_view::npos) {
         if (t.find(',', comma + 1) != std::string_view::npos)
             failArgument(what, std::string(kind == ScalarKind::Double ? "cdouble_t" : "cfloat_t") +
-                           " needs 2 values (RE,IM) or a complex literal like 1+2j, got '" + shown + "'");
+                                   " needs 2 values (RE,IM) or a complex literal like 1+2j, got '" + shown +
+                                   "'");
         return {parseNumber(t.substr(0, comma), kind, what), parseNumber(t.substr(comma + 1), kind, what)};
     }
     if (t.empty() || (t.back() != 'j' && t.back() != 'J'))
@@ -527,13 +529,14 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
         if (hex.size() > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
             hex.remove_prefix(2);
         if (hex.size() != 2 * type.rawSize)
-            failArgument(what, type.name() + " needs " + std::to_string(2 * type.rawSize) + " hex digits, got " +
-                           std::to_string(hex.size()));
+            failArgument(what, type.name() + " needs " + std::to_string(2 * type.rawSize) +
+                                   " hex digits, got " + std::to_string(hex.size()));
         for (std::size_t i = 0; i < type.rawSize; ++i) {
             unsigned value = 0;
             const auto [end, ec] = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, value, 16);
             if (ec != std::errc() || end != hex.data() + 2 * i + 2)
-                failArgument(what, "'" + std::string(trimBlanks(text)) + "' is not hex bytes for " + type.name());
+                failArgument(what,
+                             "'" + std::string(trimBlanks(text)) + "' is not hex bytes for " + type.name());
             bytes[i] = static_cast<unsigned char>(value);
         }
         return bytes;
@@ -550,8 +553,8 @@ std::vector<unsigned char> parseValue(std::string_view text, const ElementType &
     }
     if (parts.size() != std::size_t(type.width))
         failArgument(what, type.name() + " needs " + std::to_string(type.width) +
-                       (type.width == 1 ? " value" : " values") + ", got " + std::to_string(parts.size()) +
-                       " ('" + std::string(trimBlanks(text)) + "')");
+                               (type.width == 1 ? " value" : " values") + ", got " +
+                               std::to_string(parts.size()) + " ('" + std::string(trimBlanks(text)) + "')");
     const std::size_t component = scalarSize(type.scalar);
     for (std::size_t i = 0; i < parts.size(); ++i)
         encodeNumber(parseNumber(parts[i], type.scalar, what), type.scalar, bytes.data() + i * component,

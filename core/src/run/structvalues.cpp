@@ -48,7 +48,8 @@ public:
                 ++m_pos;
             const std::string name(trimBlanks(m_text.substr(start, m_pos - start)));
             if (peek() != '=' || !isName(name))
-                failArgument(m_what, "expected FIELD=VALUE at '" + std::string(m_text.substr(start, 24)) + "'");
+                failArgument(m_what,
+                             "expected FIELD=VALUE at '" + std::string(m_text.substr(start, 24)) + "'");
             ++m_pos;
             for (const ValueTree &item : out.items) {
                 if (item.name == name)
@@ -65,7 +66,7 @@ public:
             if (peek() == close || (close == '\0' && m_pos >= m_text.size()))
                 return out;
             failArgument(m_what, "expected ',' or '" + std::string(1, close ? close : ' ') + "' at '" +
-                             std::string(m_text.substr(m_pos, 24)) + "'");
+                                     std::string(m_text.substr(m_pos, 24)) + "'");
         }
     }
 
@@ -73,7 +74,8 @@ public:
     {
         skipBlanks();
         if (m_pos != m_text.size())
-            failArgument(m_what, "unexpected '" + std::string(m_text.substr(m_pos, 24)) + "' after the value");
+            failArgument(m_what,
+                         "unexpected '" + std::string(m_text.substr(m_pos, 24)) + "' after the value");
     }
 
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
@@ -130,8 +132,8 @@ private:
     {
         skipBlanks();
         if (peek() != c)
-            failArgument(m_what,
-                 std::string("expected '") + c + "' at '" + std::string(m_text.substr(m_pos, 24)) + "'");
+            failArgument(m_what, std::string("expected '") + c + "' at '" +
+                                     std::string(m_text.substr(m_pos, 24)) + "'");
         ++m_pos;
     }
 
@@ -158,8 +160,8 @@ std::vector<ValueTree> arrayElements(const FieldLayout &f, const ValueTree &v, c
 {
     const std::size_t n = f.elements();
     if (v.kind != ValueTree::Kind::List)
-        failArgument(what,
-             f.declaration() + " is an array: give its " + std::to_string(n) + " elements as (A,B,...)");
+        failArgument(what, f.declaration() + " is an array: give its " + std::to_string(n) +
+                               " elements as (A,B,...)");
     std::vector<ValueTree> out;
     const auto nested = [&](const auto &self, const ValueTree &at, std::size_t dim) -> bool {
         if (dim == f.dims.size()) {
@@ -195,7 +197,7 @@ std::vector<ValueTree> arrayElements(const FieldLayout &f, const ValueTree &v, c
         }
     }
     failArgument(what, f.declaration() + " needs " + std::to_string(n) + " elements, got " +
-                   std::to_string(v.items.size()));
+                           std::to_string(v.items.size()));
 }
 
 void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest, const std::string &what)
@@ -204,7 +206,7 @@ void encodeElement(const FieldLayout &f, const ValueTree &v, unsigned char *dest
     if (f.nested) {
         if (v.kind != ValueTree::Kind::Record)
             failArgument(what, "give a struct value {FIELD=VALUE,...} for the " + f.nested->label() +
-                           " field (got '" + inner(v) + "')");
+                                   " field (got '" + inner(v) + "')");
         const std::vector<unsigned char> bytes = encodeStruct(*f.nested, v, what);
         std::memcpy(dest, bytes.data(), std::min(size, bytes.size()));
         return;
@@ -330,8 +332,8 @@ std::vector<unsigned char> encodeStruct(const StructLayout &layout, const ValueT
     for (const ValueTree &item : value.items) {
         const FieldLayout *f = layout.field(item.name);
         if (!f)
-            failArgument(what,
-                 layout.label() + " has no field '" + item.name + "' (fields: " + layout.fieldNames() + ")");
+            failArgument(what, layout.label() + " has no field '" + item.name +
+                                   "' (fields: " + layout.fieldNames() + ")");
         if (f->offset + f->size > bytes.size())
             failArgument(what, "the field " + item.name + " lies outside " + layout.label());
         encodeField(*f, item, bytes.data() + f->offset, std::string(what) + "." + item.name);
