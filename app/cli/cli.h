@@ -114,6 +114,9 @@ struct CheckedRun
     std::string file;                   // the .cl file, as diagnostics name it
     std::string deviceSpec;             // what --device / CLSCOPE_DEVICE asked for ("" when nothing)
     bool json = false;
+    // roofline of a capture: a replay whose outputs differ on Oclgrind (exit 1) still counted its work, so
+    // its profile is read; a signal or another status is a failure as before.
+    bool countWhenOutputsDiffer = false;
 };
 int runUnderCheck(const CheckedRun &run);
 // run --lines: the same child on Oclgrind with CLScope's line profiler (lineprofile.h) instead of the checks;

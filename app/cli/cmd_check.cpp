@@ -218,20 +218,25 @@ ProfiledChild profileLines(const CheckedRun &run)
     std::string text;
     ProfiledChild result;
     result.child = runChild(run, settings, &text);
-    if (result.child.exitCode != 0)
+    const bool differed = run.countWhenOutputsDiffer && result.child.exitCode == ExitFailed;
+    if (result.child.exitCode != 0 && !differed)
         throw CliFailure{failedChild(result.child), ""};
     std::cerr << result.child.err;
 
     CheckSources sources;
     sources.sourceFile = run.file;
     try {
-        sources.texts.emplace(run.file, readRegularFile(run.file, kMaxDocumentBytes));
+        if (!run.file.empty()) // a capture's replay names no source file
+            sources.texts.emplace(run.file, readRegularFile(run.file, kMaxDocumentBytes));
     } catch (const FileError &) {
         // Lines without their text: the counts stand.
     }
     result.profile = parseLineProfile(text, sources);
-    if (result.profile.invocations.empty())
+    if (result.profile.invocations.empty()) {
+        if (differed) // it failed before its launch: say what it said
+            throw CliFailure{failedChild(result.child), ""};
         throw CliFailure{ExitFailed, "the kernel ran on Oclgrind, but the line profiler counted no launch"};
+    }
     return result;
 }
 

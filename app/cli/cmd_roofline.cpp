@@ -2,16 +2,28 @@
 // with the line profiler (the child of run --lines), the time is the launch's own on the chosen device
 // (the median of --repeat launches), and the roofs are the device's measured bandwidth and compute peaks
 // (roofline.h: measured once per device and kept, --remeasure to measure again).
+// clscope-cli roofline CAPTURE: the same for every kernel of a captured program, by total device time: each
+// kernel's work counted on one replayed launch, its time the capture's own (the median of its launches of
+// that range), the roofs those of the device the capture ran on (here, kept, or --peaks FILE).
 #include "cli.h"
 
+#include "clscope/capture.h"
+#include "clscope/fileio.h"
+#include "clscope/format.h"
 #include "clscope/profile.h"
 #include "clscope/roofline.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <sstream>
 
 namespace clscope::cli {
 namespace {
@@ -20,7 +32,13 @@ struct RooflineOptionsCli : LaunchOptions
 {
     bool remeasure = false;
     std::string effort = "full"; // of the peaks' benchmarks: full or quick
+    std::string peaks;           // a capture's: a bench document saved on its device (bench all --save)
 };
+
+BenchEffort peaksEffort(const RooflineOptionsCli &opts)
+{
+    return opts.effort == "quick" ? BenchEffort::Quick : BenchEffort::Full;
+}
 
 // The median device time of the launches, from the same statistics the timeline shows (launches without
 // usable timestamps left out).
@@ -33,8 +51,299 @@ double medianLaunchSeconds(const RunResult &result)
     return stats.front().medianNs / 1e9;
 }
 
+// ---- A capture ----------------------------------------------------------------------------------------
+
+// A capture is an SQLite file (told by its header, not its name); the file was checked to be regular.
+bool isCaptureFile(const std::string &path)
+{
+    if (!regularFileProblem(path).empty())
+        return false;
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", sizeof head) == 0;
+}
+
+// Where the roofs of a captured device come from: that device here (kept or measured, as for a .cl file),
+// --peaks FILE (a bench document saved on that device), or peaks kept here for a device of that name.
+struct CapturePeaks
+{
+    DevicePeaks peaks;
+    std::string from; // "measured now", "kept in FILE", "FILE"
+};
+
+CapturePeaks peaksOfCapturedDevice(const std::string &deviceName, const RooflineOptionsCli &opts)
+{
+    CapturePeaks out;
+    if (!opts.peaks.empty()) {
+        try {
+            out.peaks = peaksFromBench(loadBenchFile(opts.peaks));
+        } catch (const Error &e) {
+            throw CliFailure{ExitUsage, "--peaks " + opts.peaks + ": " + e.what()};
+        }
+        if (out.peaks.device != deviceName)
+            std::cerr << "clscope-cli: warning: the peaks of " << opts.peaks << " are of " << out.peaks.device
+                      << "; the capture ran on " << deviceName << '\n';
+        out.from = opts.peaks;
+        return out;
+    }
+    for (const SelectedDevice &here : listDevices()) {
+        if (here.deviceName != deviceName)
+            continue;
+        std::string file;
+        bool measuredNow = false;
+        if (!opts.common.json)
+            std::cerr << "clscope-cli: the peaks of " << deviceName << (opts.remeasure ? ": measuring" : "")
+                      << "...\n";
+        out.peaks = devicePeaks(here.device, opts.remeasure, &file, &measuredNow, peaksEffort(opts));
+        out.from =
+            measuredNow ? "measured now" + (file.empty() ? "" : ", kept in " + file) : "kept in " + file;
+        return out;
+    }
+    // Kept here from an earlier visit of that device (any driver version): the newest measurement.
+    const std::filesystem::path folder = std::filesystem::path(peaksFile(deviceName, "")).parent_path();
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
+        if (!regularFileProblem(entry.path()).empty())
+            continue;
+        try {
+            const BenchDocument kept = loadBenchFile(entry.path().string());
+            if (kept.device != deviceName)
+                continue;
+            const DevicePeaks peaks = peaksFromBench(kept);
+            if (out.from.empty() || peaks.measured > out.peaks.measured) {
+                out.peaks = peaks;
+                out.from = "kept in " + entry.path().string();
+            }
+        } catch (const Error &) {
+            // Not a peaks document of this device.
+        }
+    }
+    if (out.from.empty())
+        throw CliFailure{ExitFailed,
+                         "no peaks of " + deviceName +
+                             ", which the capture ran on: it is not on this machine and none are "
+                             "kept here; measure them where it is (clscope-cli bench all --device '" +
+                             deviceName + "' --save peaks.json) and give --peaks peaks.json"};
+    return out;
+}
+
+// One kernel of the capture: its launches' device times, and the launch whose work was counted.
+struct CapturedKernelRoof
+{
+    std::string kernel;
+    std::string device;
+    std::uint64_t launches = 0;
+    std::uint64_t totalNs = 0;
+    std::int64_t counted = -1;   // the launch replayed on Oclgrind
+    std::uint64_t sameRange = 0; // timed launches with the counted launch's range (their median is its time)
+    std::optional<RooflinePoint> point;
+    std::string problem; // why there is no point
+};
+
+// The kernel's first launch that replay can rebuild (of the first `tries`); -1 and *why when none.
+std::int64_t replayableLaunch(const CaptureReader &reader, const std::vector<const CommandRecord *> &records,
+                              std::string *why)
+{
+    constexpr std::size_t tries = 64;
+    for (std::size_t i = 0; i < records.size() && i < tries; ++i) {
+        const CapturedLaunch launch = reader.launch(records[i]->launch);
+        const std::string blocker = launch.problem.empty() ? replayBlocker(launch) : launch.problem;
+        if (blocker.empty())
+            return records[i]->launch;
+        if (why->empty())
+            *why = "launch " + std::to_string(records[i]->launch) + " cannot be replayed: " + blocker;
+    }
+    return -1;
+}
+
+void countCapturedKernel(const std::string &file, const CaptureReader &reader,
+                         const std::vector<const CommandRecord *> &records, const RooflineOptionsCli &opts,
+                         std::map<std::string, CapturePeaks> &peaksByDevice, CapturedKernelRoof &k)
+{
+    k.counted = replayableLaunch(reader, records, &k.problem);
+    if (k.counted < 0)
+        return;
+    const auto countedRecord = std::find_if(records.begin(), records.end(),
+                                            [&](const CommandRecord *r) { return r->launch == k.counted; });
+    std::vector<CommandRecord> same;
+    for (const CommandRecord *r : records) {
+        if (r->global == (*countedRecord)->global && r->local == (*countedRecord)->local && r->duration() > 0)
+            same.push_back(*r);
+    }
+    k.sameRange = same.size();
+    if (same.empty()) {
+        k.problem = "the capture has no device times of its launches (captured with --timestamps)";
+        return;
+    }
+    const double seconds = statsByKernel(same).front().medianNs / 1e9;
+
+    // The roofs first: without them (a bad --peaks, a device neither here nor kept) nothing is worth
+    // counting.
+    auto found = peaksByDevice.find(k.device);
+    if (found == peaksByDevice.end())
+        found = peaksByDevice.emplace(k.device, peaksOfCapturedDevice(k.device, opts)).first;
+    const DevicePeaks &peaks = found->second.peaks;
+
+    // The work: that launch replayed on Oclgrind with the line profiler; outputs that differ there from the
+    // capture's (float rounding of another device) do not matter for counting.
+    CheckedRun run{{"replay", file, "--launch", std::to_string(k.counted), "--json"}, "", "", true};
+    run.countWhenOutputsDiffer = true;
+    try {
+        const ProfiledChild profiled = profileLines(run);
+        const std::vector<KernelLineProfile> kernels = profiled.profile.byKernel();
+        const auto counted = std::find_if(kernels.begin(), kernels.end(),
+                                          [&](const KernelLineProfile &p) { return p.kernel == k.kernel; });
+        if (counted == kernels.end()) {
+            k.problem = "the line profiler counted no launch of it";
+            return;
+        }
+        k.point = rooflinePoint(k.kernel, counted->total, seconds, peaks);
+    } catch (const CliFailure &e) {
+        k.problem = e.message.empty() ? "its replay on Oclgrind failed (above)" : e.message;
+    } catch (const Error &e) {
+        k.problem = e.what();
+    }
+}
+
+int runCaptureRoofline(const RooflineOptionsCli &opts)
+{
+    const std::string &file = opts.input.file;
+    if (!opts.global.empty() || !opts.local.empty() || !opts.offset.empty() || !opts.args.empty() ||
+        !opts.options.empty() || opts.input.files.size() > 1)
+        throw CliFailure{ExitUsage, file +
+                                        " is a capture: its launches say their ranges, arguments and options "
+                                        "(--kernel chooses one kernel)"};
+    std::vector<CommandRecord> records;
+    std::unique_ptr<CaptureReader> reader;
+    CaptureSummary summary;
+    try {
+        reader = std::make_unique<CaptureReader>(file);
+        summary = reader->summary();
+        records = reader->commandRecords();
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, e.what()};
+    }
+
+    // The kernels by total device time, as the capture's summary lists them.
+    std::vector<CapturedKernelRoof> kernels;
+    std::map<std::string, std::vector<const CommandRecord *>> launchesOf;
+    for (const CommandRecord &r : records) {
+        if (r.type == CommandRecord::Type::Kernel && r.launch >= 0)
+            launchesOf[r.name].push_back(&r);
+    }
+    std::uint64_t allNs = 0;
+    for (const auto &[name, list] : launchesOf) {
+        if (!opts.kernel.empty() && name != opts.kernel)
+            continue;
+        CapturedKernelRoof k;
+        k.kernel = name;
+        k.device = list.front()->device;
+        k.launches = list.size();
+        for (const CommandRecord *r : list)
+            k.totalNs += r->duration();
+        allNs += k.totalNs;
+        kernels.push_back(std::move(k));
+    }
+    if (kernels.empty())
+        throw CliFailure{ExitFailed, opts.kernel.empty() ? file + " has no kernel launches"
+                                                         : file + " has no launch of " + opts.kernel};
+    std::stable_sort(
+        kernels.begin(), kernels.end(),
+        [](const CapturedKernelRoof &a, const CapturedKernelRoof &b) { return a.totalNs > b.totalNs; });
+
+    std::map<std::string, CapturePeaks> peaksByDevice;
+    for (CapturedKernelRoof &k : kernels) {
+        if (!opts.common.json)
+            std::cerr << "clscope-cli: counting " << k.kernel << " on Oclgrind...\n";
+        countCapturedKernel(file, *reader, launchesOf[k.kernel], opts, peaksByDevice, k);
+    }
+    const bool anyCounted = std::any_of(kernels.begin(), kernels.end(),
+                                        [](const CapturedKernelRoof &k) { return k.point.has_value(); });
+
+    if (opts.common.json) {
+        nlohmann::ordered_json doc;
+        doc["capture"] = file;
+        doc["program"] = summary.program;
+        nlohmann::ordered_json peaks = nlohmann::ordered_json::object();
+        for (const auto &[device, p] : peaksByDevice) {
+            nlohmann::ordered_json one = nlohmann::ordered_json::parse(rooflineToJson({}, p.peaks))["peaks"];
+            one["from"] = p.from;
+            peaks[device] = one;
+        }
+        doc["peaks"] = peaks;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const CapturedKernelRoof &k : kernels) {
+            nlohmann::ordered_json one{{"kernel", k.kernel},
+                                       {"device", k.device},
+                                       {"launches", k.launches},
+                                       {"total_ns", k.totalNs},
+                                       {"share_of_time", allNs ? double(k.totalNs) / double(allNs) : 0.0},
+                                       {"counted_launch", k.counted},
+                                       {"timed_launches_of_that_range", k.sameRange}};
+            if (k.point) {
+                const nlohmann::ordered_json point = nlohmann::ordered_json::parse(
+                    rooflineToJson({*k.point}, peaksByDevice.at(k.device).peaks))["kernels"][0];
+                for (auto it = point.begin(); it != point.end(); ++it) {
+                    if (it.key() != "kernel")
+                        one[it.key()] = it.value();
+                }
+            } else {
+                one["error"] = k.problem;
+            }
+            list.push_back(one);
+        }
+        doc["kernels"] = list;
+        std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        return anyCounted ? ExitOk : ExitFailed;
+    }
+
+    std::cout
+        << "Roofline of " << file << (summary.program.empty() ? "" : " (" + summary.program + ")")
+        << ": each kernel's work counted on one launch replayed on Oclgrind, its time the median of the "
+           "captured launches of that range\n";
+    for (const auto &[device, p] : peaksByDevice)
+        std::cout << "Peaks of " << device << ": " << formatFixed(p.peaks.bandwidthGBps, 1) << " GB/s, "
+                  << formatFixed(p.peaks.singleGflops, 1) << " GFLOP/s single"
+                  << (p.peaks.doubleGflops > 0
+                          ? ", " + formatFixed(p.peaks.doubleGflops, 1) + " GFLOP/s double"
+                          : "")
+                  << " (" << p.from << ")\n";
+    std::cout << '\n'
+              << std::left << std::setw(24) << "Kernel" << std::right << std::setw(9) << "Launches"
+              << std::setw(13) << "Device time" << std::setw(8) << "Share" << std::setw(10) << "GB/s"
+              << std::setw(11) << "GFLOP/s" << std::setw(11) << "Flops/B" << std::setw(9) << "Limit"
+              << std::setw(11) << "% of roof" << '\n';
+    for (const CapturedKernelRoof &k : kernels) {
+        std::cout << std::left << std::setw(24) << k.kernel << std::right << std::setw(9) << k.launches
+                  << std::setw(13) << formatNanoseconds(double(k.totalNs)) << std::setw(8)
+                  << formatFixed(allNs ? 100.0 * double(k.totalNs) / double(allNs) : 0, 1) + " %";
+        if (k.point)
+            std::cout << std::setw(10) << formatFixed(k.point->gbps, 1) << std::setw(11)
+                      << formatFixed(k.point->gflops, 1) << std::setw(11)
+                      << formatFixed(k.point->intensity, 3) << std::setw(9)
+                      << (k.point->memoryBound ? "memory" : "compute") << std::setw(11)
+                      << formatFixed(k.point->percentOfRoof, 1) + " %" << '\n';
+        else
+            std::cout << "   not counted: " << k.problem << '\n';
+    }
+    for (const CapturedKernelRoof &k : kernels) {
+        if (k.point)
+            std::cout << '\n'
+                      << "launch " << k.counted << ", " << k.sameRange << " timed launches of its range: "
+                      << formatRoofline(*k.point, peaksByDevice.at(k.device).peaks);
+    }
+    return anyCounted ? ExitOk : ExitFailed;
+}
+
 int runRoofline(const RooflineOptionsCli &given)
 {
+    if (!given.input.file.empty() && isCaptureFile(given.input.file))
+        return runCaptureRoofline(given);
+    if (!given.peaks.empty())
+        throw CliFailure{ExitUsage,
+                         "--peaks is for a capture, whose device may not be here; a .cl file runs on "
+                         "a device here, whose peaks are measured or kept"};
     RooflineOptionsCli opts = given;
     std::string source;
     const std::string spec = prepareLaunch(opts, &source);
@@ -69,8 +378,8 @@ int runRoofline(const RooflineOptionsCli &given)
     if (!opts.common.json)
         std::cerr << "clscope-cli: the peaks of " << device.deviceName
                   << (opts.remeasure ? ": measuring" : "") << "...\n";
-    const DevicePeaks peaks = devicePeaks(device.device, opts.remeasure, &peaksPath, &measuredNow,
-                                          opts.effort == "quick" ? BenchEffort::Quick : BenchEffort::Full);
+    const DevicePeaks peaks =
+        devicePeaks(device.device, opts.remeasure, &peaksPath, &measuredNow, peaksEffort(opts));
     const RooflinePoint point = rooflinePoint(opts.kernel, counted->total, seconds, peaks);
 
     if (opts.common.json) {
@@ -111,13 +420,21 @@ void addRooflineCommand(CLI::App &app, Action &action)
            "--effort", opts->effort,
            "How long the peaks' benchmarks run when they are measured: full (default) or quick (a tenth)")
         ->check(CLI::IsMember({"full", "quick"}));
+    sub->add_option(
+        "--peaks", opts->peaks,
+        "A capture's roofs: a bench document saved on the device it ran on (clscope-cli bench all "
+        "--save FILE there), when that device is not here");
     sub->footer(
+        "FILE may be a capture (clscope-cli capture): every kernel of it, by device time, each counted on "
+        "one "
+        "replayed launch\n\n" +
         argumentHelp() +
         "\nThe flops and bytes come from one launch on Oclgrind with CLScope's line profiler (run --lines);"
         "\nthe peaks from `bench bandwidth` and `bench compute`, measured once per device and kept in"
         "\n$XDG_CACHE_HOME/clscope/peaks (CLSCOPE_PEAKS_DIR sets another folder).\n"
         "\nExample:\n  clscope-cli roofline copy.cl --kernel copy --global 16777216 \\\n"
-        "    --arg a=buffer:float:16777216:iota --arg b=buffer:float:16777216 --device nvidia\n");
+        "    --arg a=buffer:float:16777216:iota --arg b=buffer:float:16777216 --device nvidia\n"
+        "  clscope-cli roofline app.clscope --peaks h200-peaks.json\n");
     sub->callback([opts, &action] { action = [opts] { return runRoofline(*opts); }; });
 }
 

@@ -134,6 +134,90 @@ private slots:
         QVERIFY2(r.out.contains("memory bound") && r.out.contains("GB/s bandwidth roof"), r.out.constData());
     }
 
+    // A capture: every kernel by device time, each counted on one replayed launch, its time the capture's
+    // median of the launches of that range, the roofs those of the capture's device (here: PoCL, kept).
+    void captureKernelsAgainstTheirDevice()
+    {
+        QTemporaryDir dir;
+        const QString capture = dir.filePath(QStringLiteral("copy.clscope"));
+        const clitest::Result ran =
+            clitest::run(QStringList{QStringLiteral("run"), kWork} + copyLaunch() +
+                             QStringList{QStringLiteral("--device"), QStringLiteral("pocl"),
+                                         QStringLiteral("--save-capture"), capture},
+                         m_cache.path());
+        QVERIFY2(ran.exitCode == 0, ran.err.constData());
+
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(m_peaks.path()));
+        const clitest::Result r =
+            clitest::run(QStringList{QStringLiteral("roofline"), capture} + words("--effort quick --json"),
+                         m_cache.path());
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject k = kernelOf(doc);
+        QCOMPARE(k.value(QLatin1String("kernel")).toString(), QStringLiteral("copy"));
+        QCOMPARE(k.value(QLatin1String("launches")).toInt(), 5);
+        QCOMPARE(k.value(QLatin1String("timed_launches_of_that_range")).toInt(), 5);
+        QCOMPARE(k.value(QLatin1String("share_of_time")).toDouble(), 1.0);
+        QCOMPARE(k.value(QLatin1String("bytes")).toInteger(), 8 * 262144);
+        QCOMPARE(k.value(QLatin1String("flops")).toInteger(), 0);
+        QCOMPARE(k.value(QLatin1String("limit")).toString(), QStringLiteral("memory"));
+        const double gbps = k.value(QLatin1String("gbps")).toDouble();
+        QVERIFY(std::fabs(gbps - 8.0 * 262144 / k.value(QLatin1String("seconds")).toDouble() / 1e9) <=
+                1e-9 * gbps);
+        const QJsonObject peaks = doc.value(QLatin1String("peaks")).toObject();
+        QCOMPARE(peaks.size(), 1);
+        const double bandwidth =
+            peaks.begin().value().toObject().value(QLatin1String("bandwidth_gbps")).toDouble();
+        QVERIFY(bandwidth > 0);
+        QVERIFY(std::fabs(k.value(QLatin1String("percent_of_roof")).toDouble() - 100 * gbps / bandwidth) <
+                1e-6);
+
+        // The table names the kernel with its percent of roof.
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(m_peaks.path()));
+        const clitest::Result text = clitest::run(
+            QStringList{QStringLiteral("roofline"), capture} + words("--effort quick"), m_cache.path());
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("% of roof") && text.out.contains("memory bound") &&
+                     !text.out.contains("compute bound"),
+                 text.out.constData());
+
+        // Another device's peaks by file: used, with a warning that they are not the capture's device's.
+        const QStringList kept = QDir(m_peaks.path()).entryList(QDir::Files);
+        QVERIFY(!kept.isEmpty());
+        QFile keptFile(QDir(m_peaks.path()).filePath(kept.first()));
+        QVERIFY(keptFile.open(QIODevice::ReadOnly));
+        QJsonObject bench = QJsonDocument::fromJson(keptFile.readAll()).object();
+        bench.insert(QStringLiteral("device"), QStringLiteral("Some Other GPU"));
+        const QString other = dir.filePath(QStringLiteral("other-peaks.json"));
+        QFile otherFile(other);
+        QVERIFY(otherFile.open(QIODevice::WriteOnly));
+        otherFile.write(QJsonDocument(bench).toJson());
+        otherFile.close();
+        const clitest::Result byFile =
+            clitest::run(QStringList{QStringLiteral("roofline"), capture, QStringLiteral("--peaks"), other,
+                                     QStringLiteral("--json")},
+                         m_cache.path());
+        QVERIFY2(byFile.exitCode == 0, byFile.err.constData());
+        QVERIFY2(byFile.err.contains("are of Some Other GPU"), byFile.err.constData());
+
+        // Bad usage: --peaks that is no bench document, a range for a capture, --peaks for a .cl file.
+        const clitest::Result badPeaks =
+            clitest::run(QStringList{QStringLiteral("roofline"), capture, QStringLiteral("--peaks"), capture},
+                         m_cache.path());
+        QCOMPARE(badPeaks.exitCode, 2);
+        QVERIFY2(badPeaks.err.contains("--peaks"), badPeaks.err.constData());
+        const clitest::Result range = clitest::run(
+            QStringList{QStringLiteral("roofline"), capture} + words("--global 4"), m_cache.path());
+        QCOMPARE(range.exitCode, 2);
+        const clitest::Result peaksForSource =
+            clitest::run(QStringList{QStringLiteral("roofline"), kWork} + copyLaunch() +
+                             QStringList{QStringLiteral("--peaks"), other},
+                         m_cache.path());
+        QCOMPARE(peaksForSource.exitCode, 2);
+    }
+
     void badLaunchIsRefusedBeforeTheDevice()
     {
         const clitest::Result r =

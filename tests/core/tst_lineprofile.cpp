@@ -2,6 +2,7 @@
 // main source's Oclgrind alias mapped to the user's file and its text attached, launches of one kernel
 // summed, and every malformed file refused with a reason instead of a guess.
 #include "clscope/lineprofile.h"
+#include "clscope/roofline.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,6 +163,51 @@ private slots:
         const std::string file = kHello + "\n" + invocation("k", {instruction("ret", 99, 1)});
         const LineProfile p = parseLineProfile(file, sources());
         QCOMPARE(p.invocations.front().lines.front().sourceLine, std::string());
+    }
+
+    // The roofline text names the one roof that limits the kernel (it once added the compute sentence to a
+    // memory-bound kernel under its roof), and "above the measured roof" only above 100 %.
+    void rooflineNamesOneRoof_data()
+    {
+        QTest::addColumn<quint64>("bytes");
+        QTest::addColumn<quint64>("flops");
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<QString>("says");
+        QTest::addColumn<QString>("neverSays");
+        QTest::addColumn<bool>("above");
+        // Peaks: 100 GB/s, 1000 GFLOP/s single: the ridge at 10 flops/byte.
+        QTest::newRow("memory bound at 50 %")
+            << quint64(50'000'000) << quint64(0) << 1e-3 << QStringLiteral("memory bound")
+            << QStringLiteral("compute bound") << false;
+        QTest::newRow("memory bound at 200 %")
+            << quint64(200'000'000) << quint64(1000) << 1e-3 << QStringLiteral("memory bound")
+            << QStringLiteral("compute bound") << true;
+        QTest::newRow("compute bound at 40 %")
+            << quint64(1000) << quint64(400'000'000) << 1e-3 << QStringLiteral("compute bound")
+            << QStringLiteral("memory bound") << false;
+        QTest::newRow("compute bound at 150 %")
+            << quint64(1000) << quint64(1'500'000'000) << 1e-3 << QStringLiteral("compute bound")
+            << QStringLiteral("memory bound") << true;
+    }
+    void rooflineNamesOneRoof()
+    {
+        QFETCH(quint64, bytes);
+        QFETCH(quint64, flops);
+        QFETCH(double, seconds);
+        QFETCH(QString, says);
+        QFETCH(QString, neverSays);
+        QFETCH(bool, above);
+        DevicePeaks peaks;
+        peaks.bandwidthGBps = 100;
+        peaks.singleGflops = 1000;
+        LineCounts counts;
+        counts.loadBytes[std::size_t(MemorySpace::Global)] = bytes;
+        counts.flops32 = flops;
+        const RooflinePoint p = rooflinePoint("k", counts, seconds, peaks);
+        const QString text = QString::fromStdString(formatRoofline(p, peaks));
+        QVERIFY2(text.contains(says), qPrintable(text));
+        QVERIFY2(!text.contains(neverSays), qPrintable(text));
+        QCOMPARE(text.contains(QLatin1String("above the measured roof")), above);
     }
 };
 

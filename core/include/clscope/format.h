@@ -10,6 +10,8 @@ namespace clscope {
 std::string formatBytes(std::uint64_t bytes);
 // 1234567 ns -> "1.235 ms"; picks ns, us, ms or s.
 std::string formatNanoseconds(double ns);
+// 3.14159, 2 -> "3.14": fixed-point with that many decimals.
+std::string formatFixed(double value, int decimals);
 // 0x10de -> "0x10de".
 std::string formatHex(std::uint64_t value);
 

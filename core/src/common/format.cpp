@@ -6,6 +6,13 @@
 
 namespace clscope {
 
+std::string formatFixed(double value, int decimals)
+{
+    char buf[400]; // %f of DBL_MAX has 309 digits before the point
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
 namespace {
 std::string trimmedFixed(double value, int decimals)
 {

@@ -43,15 +43,6 @@ std::string fileNameOf(const std::string &device, const std::string &driver)
     return name + ".json";
 }
 
-std::string fixed(double value, int decimals)
-{
-    std::ostringstream out;
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << value;
-    return out.str();
-}
-
 // 3 significant digits with a unit prefix: "8.39 M", "512", "4.09 G".
 std::string si(double value)
 {
@@ -165,21 +156,24 @@ std::string formatRoofline(const RooflinePoint &p, const DevicePeaks &peaks)
 {
     std::ostringstream out;
     out << p.kernel << ": " << si(double(p.bytes)) << "B and " << si(double(p.flops)) << " flops in "
-        << formatNanoseconds(p.seconds * 1e9) << ": " << fixed(p.gbps, p.gbps < 10 ? 2 : 1) << " GB/s, "
-        << fixed(p.gflops, p.gflops < 10 ? 2 : 1) << " GFLOP/s, " << fixed(p.intensity, 3)
+        << formatNanoseconds(p.seconds * 1e9) << ": " << formatFixed(p.gbps, p.gbps < 10 ? 2 : 1) << " GB/s, "
+        << formatFixed(p.gflops, p.gflops < 10 ? 2 : 1) << " GFLOP/s, " << formatFixed(p.intensity, 3)
         << " flops/byte\n  ";
     if (p.memoryBound)
-        out << "memory bound (below the ridge at " << fixed(p.ridge, 2)
-            << " flops/byte): " << fixed(p.percentOfRoof, 1) << " % of the " << fixed(peaks.bandwidthGBps, 1)
-            << " GB/s bandwidth roof";
-    if (p.percentOfRoof > 100)
-        out << " (above the measured roof: the kernel moved data faster than `bench bandwidth` measured on "
-               "this "
-               "device; on a CPU, a working set that fits in its caches does)";
+        out << "memory bound (below the ridge at " << formatFixed(p.ridge, 2)
+            << " flops/byte): " << formatFixed(p.percentOfRoof, 1) << " % of the "
+            << formatFixed(peaks.bandwidthGBps, 1) << " GB/s bandwidth roof";
     else
-        out << "compute bound (at or above the ridge at " << fixed(p.ridge, 2)
-            << " flops/byte): " << fixed(p.percentOfRoof, 1) << " % of the " << fixed(p.peakGflops, 1)
-            << " GFLOP/s " << (p.doublePrecision ? "double" : "single") << " precision roof";
+        out << "compute bound (at or above the ridge at " << formatFixed(p.ridge, 2)
+            << " flops/byte): " << formatFixed(p.percentOfRoof, 1) << " % of the "
+            << formatFixed(p.peakGflops, 1) << " GFLOP/s " << (p.doublePrecision ? "double" : "single")
+            << " precision roof";
+    if (p.percentOfRoof > 100)
+        out << (p.memoryBound
+                    ? " (above the measured roof: the kernel moved data faster than `bench bandwidth` "
+                      "measured on this device; on a CPU, a working set that fits in its caches does)"
+                    : " (above the measured roof: the kernel computed faster than `bench compute` "
+                      "measured on this device)");
     out << '\n';
     return out.str();
 }
