@@ -132,6 +132,8 @@ CapturePeaks peaksOfCapturedDevice(const std::string &deviceName, const Roofline
 struct CapturedKernelRoof
 {
     std::string kernel;
+    std::int64_t program = 0; // programs.id (the first with these sources): one name in several is several
+    std::string label;        // the name, with its program when the name is in several
     std::string device;
     std::uint64_t launches = 0;
     std::uint64_t totalNs = 0;
@@ -198,7 +200,7 @@ void countCapturedKernel(const std::string &file, const CaptureReader &reader,
             k.problem = "the line profiler counted no launch of it";
             return;
         }
-        k.point = rooflinePoint(k.kernel, counted->total, seconds, peaks);
+        k.point = rooflinePoint(k.label, counted->total, seconds, peaks);
     } catch (const CliFailure &e) {
         k.problem = e.message.empty() ? "its replay on Oclgrind failed (above)" : e.message;
     } catch (const Error &e) {
@@ -225,19 +227,44 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
         throw CliFailure{ExitUsage, e.what()};
     }
 
-    // The kernels by total device time, as the capture's summary lists them.
-    std::vector<CapturedKernelRoof> kernels;
-    std::map<std::string, std::vector<const CommandRecord *>> launchesOf;
-    for (const CommandRecord &r : records) {
-        if (r.type == CommandRecord::Type::Kernel && r.launch >= 0)
-            launchesOf[r.name].push_back(&r);
+    // The kernels (name and program) by total device time.
+    // Programs built again from the same sources (pyopencl builds one per size in transpose.py) are one:
+    // each launch's program is the first program with its sources.
+    std::map<std::int64_t, std::int64_t> programOf;
+    try {
+        programOf = reader->launchPrograms();
+        std::map<std::int64_t, std::int64_t> firstWithSources;
+        std::map<std::pair<std::string, std::vector<std::string>>, std::int64_t> bySources;
+        for (const CapturedProgram &p : reader->programs())
+            firstWithSources[p.id] = bySources.emplace(std::pair{p.kind, p.sources}, p.id).first->second;
+        for (auto &[launch, program] : programOf) {
+            if (const auto first = firstWithSources.find(program); first != firstWithSources.end())
+                program = first->second;
+        }
+    } catch (const CaptureError &e) {
+        throw CliFailure{ExitUsage, e.what()};
     }
+    std::map<std::pair<std::string, std::int64_t>, std::vector<const CommandRecord *>> launchesOf;
+    std::map<std::string, int> programsNamed;
+    for (const CommandRecord &r : records) {
+        if (r.type != CommandRecord::Type::Kernel || r.launch < 0)
+            continue;
+        const auto program = programOf.find(r.launch);
+        auto &list = launchesOf[{r.name, program == programOf.end() ? 0 : program->second}];
+        if (list.empty())
+            ++programsNamed[r.name];
+        list.push_back(&r);
+    }
+    std::vector<CapturedKernelRoof> kernels;
     std::uint64_t allNs = 0;
-    for (const auto &[name, list] : launchesOf) {
-        if (!opts.kernel.empty() && name != opts.kernel)
+    for (const auto &[key, list] : launchesOf) {
+        if (!opts.kernel.empty() && key.first != opts.kernel)
             continue;
         CapturedKernelRoof k;
-        k.kernel = name;
+        k.kernel = key.first;
+        k.program = key.second;
+        k.label = programsNamed[key.first] > 1 ? k.kernel + " (program " + std::to_string(k.program) + ")"
+                                               : k.kernel;
         k.device = list.front()->device;
         k.launches = list.size();
         for (const CommandRecord *r : list)
@@ -255,8 +282,8 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
     std::map<std::string, CapturePeaks> peaksByDevice;
     for (CapturedKernelRoof &k : kernels) {
         if (!opts.common.json)
-            std::cerr << "clscope-cli: counting " << k.kernel << " on Oclgrind...\n";
-        countCapturedKernel(file, *reader, launchesOf[k.kernel], opts, peaksByDevice, k);
+            std::cerr << "clscope-cli: counting " << k.label << " on Oclgrind...\n";
+        countCapturedKernel(file, *reader, launchesOf[{k.kernel, k.program}], opts, peaksByDevice, k);
     }
     const bool anyCounted = std::any_of(kernels.begin(), kernels.end(),
                                         [](const CapturedKernelRoof &k) { return k.point.has_value(); });
@@ -275,6 +302,7 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const CapturedKernelRoof &k : kernels) {
             nlohmann::ordered_json one{{"kernel", k.kernel},
+                                       {"program", k.program},
                                        {"device", k.device},
                                        {"launches", k.launches},
                                        {"total_ns", k.totalNs},
@@ -315,7 +343,7 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
               << std::setw(11) << "GFLOP/s" << std::setw(11) << "Flops/B" << std::setw(9) << "Limit"
               << std::setw(11) << "% of roof" << '\n';
     for (const CapturedKernelRoof &k : kernels) {
-        std::cout << std::left << std::setw(24) << k.kernel << std::right << std::setw(9) << k.launches
+        std::cout << std::left << std::setw(24) << k.label << std::right << std::setw(9) << k.launches
                   << std::setw(13) << formatNanoseconds(double(k.totalNs)) << std::setw(8)
                   << formatFixed(allNs ? 100.0 * double(k.totalNs) / double(allNs) : 0, 1) + " %";
         if (k.point)

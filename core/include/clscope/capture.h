@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -353,6 +354,9 @@ public:
     std::vector<CommandRecord> apiCallRecords(std::size_t limit = 200000) const;
     // The launches whose buffer contents were recorded (before the launch), in order.
     std::vector<std::int64_t> launchesWithContents() const;
+    // Each launch's program (programs.id of its kernel object): kernels of one name from several programs
+    // (pyopencl's transpose.py builds three "transpose") are different kernels.
+    std::map<std::int64_t, std::int64_t> launchPrograms() const;
 
 private:
     struct Impl;

@@ -370,4 +370,15 @@ std::vector<std::int64_t> CaptureReader::launchesWithContents() const
     return out;
 }
 
+std::map<std::int64_t, std::int64_t> CaptureReader::launchPrograms() const
+{
+    std::map<std::int64_t, std::int64_t> out;
+    Stmt q(
+        d->db,
+        "SELECT c.launch, k.program FROM commands c JOIN kernels k ON k.id = c.kernel WHERE c.launch >= 0");
+    while (q.step())
+        out[q.i64(0)] = q.i64(1);
+    return out;
+}
+
 } // namespace clscope
