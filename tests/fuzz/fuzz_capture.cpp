@@ -56,6 +56,7 @@ void readEverything(const std::string &path)
     reader.programs();
     reader.apiTotals();
     reader.apiCallRecords(64);
+    reader.launchPrograms();
     std::vector<std::int64_t> indices = reader.launchesWithContents();
     const std::int64_t count = reader.launchCount();
     for (std::int64_t i = 0; i < count && i < 16; ++i)
