@@ -101,23 +101,10 @@ CapturePeaks peaksOfCapturedDevice(const std::string &deviceName, const Roofline
         return out;
     }
     // Kept here from an earlier visit of that device (any driver version): the newest measurement.
-    const std::filesystem::path folder = std::filesystem::path(peaksFile(deviceName, "")).parent_path();
-    std::error_code ec;
-    for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
-        if (!regularFileProblem(entry.path()).empty())
-            continue;
-        try {
-            const BenchDocument kept = loadBenchFile(entry.path().string());
-            if (kept.device != deviceName)
-                continue;
-            const DevicePeaks peaks = peaksFromBench(kept);
-            if (out.from.empty() || peaks.measured > out.peaks.measured) {
-                out.peaks = peaks;
-                out.from = "kept in " + entry.path().string();
-            }
-        } catch (const Error &) {
-            // Not a peaks document of this device.
-        }
+    std::string file;
+    if (const std::optional<DevicePeaks> kept = keptPeaks(deviceName, &file)) {
+        out.peaks = *kept;
+        out.from = "kept in " + file;
     }
     if (out.from.empty())
         throw CliFailure{ExitFailed,
@@ -151,8 +138,10 @@ std::int64_t replayableLaunch(const CaptureReader &reader, const std::vector<con
     for (std::size_t i = 0; i < records.size() && i < tries; ++i) {
         const CapturedLaunch launch = reader.launch(records[i]->launch);
         const std::string blocker = launch.problem.empty() ? replayBlocker(launch) : launch.problem;
-        if (blocker.empty())
+        if (blocker.empty()) {
+            why->clear(); // an earlier launch's blocker is no problem of a kernel that is counted
             return records[i]->launch;
+        }
         if (why->empty())
             *why = "launch " + std::to_string(records[i]->launch) + " cannot be replayed: " + blocker;
     }

@@ -7,7 +7,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace clscope;
 
@@ -36,6 +39,21 @@ CheckSources sources()
     s.sourceFile = "k.cl";
     s.texts["k.cl"] = "__kernel void k(__global float *a)\n{\n    a[0] = 1.0f;\n}\n";
     return s;
+}
+
+BenchDocument peaksDocument(const std::string &device, const std::string &created, double bandwidth)
+{
+    BenchDocument doc;
+    doc.device = device;
+    doc.driverVersion = "1.0";
+    doc.created = created;
+    BenchResult result;
+    result.report.kind = "bandwidth";
+    result.report.device = device;
+    result.report.figures.push_back({"global_bandwidth_gbps", bandwidth, "GB/s", 1, 1, "best"});
+    result.report.figures.push_back({"compute_sp_gflops", 1000, "GFLOP/s", 1, 1, "best"});
+    doc.results.push_back(result);
+    return doc;
 }
 
 } // namespace
@@ -208,6 +226,33 @@ private slots:
         QVERIFY2(text.contains(says), qPrintable(text));
         QVERIFY2(!text.contains(neverSays), qPrintable(text));
         QCOMPARE(text.contains(QLatin1String("above the measured roof")), above);
+    }
+
+    // Peaks kept for a device of a capture that is not here: the newest document of that name in the peaks
+    // folder, whatever its driver; other devices, damaged files, a FIFO and a folder are passed over.
+    void keptPeaksAreTheNewestOfThatDevice()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(dir.path()));
+        const std::string folder = dir.path().toStdString() + "/";
+        QVERIFY(!keptPeaks("GPU X").has_value());
+        saveBenchFile(folder + "old.json", peaksDocument("GPU X", "2026-01-01T00:00:00Z", 100));
+        saveBenchFile(folder + "new.json", peaksDocument("GPU X", "2026-06-01T00:00:00Z", 200));
+        saveBenchFile(folder + "other.json", peaksDocument("GPU Y", "2026-12-01T00:00:00Z", 300));
+        QFile damaged(dir.filePath(QStringLiteral("damaged.json")));
+        QVERIFY(damaged.open(QIODevice::WriteOnly));
+        damaged.write("{\"format\": \"clscope-bench/1\", \"device\": \"GPU X\", ");
+        damaged.close();
+        QCOMPARE(::mkfifo(qPrintable(dir.filePath(QStringLiteral("fifo.json"))), 0600), 0);
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.json")));
+        std::string from;
+        const std::optional<DevicePeaks> kept = keptPeaks("GPU X", &from);
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QVERIFY(kept.has_value());
+        QCOMPARE(kept->bandwidthGBps, 200.0);
+        QCOMPARE(from, folder + "new.json");
+        QVERIFY(!keptPeaks("GPU Z").has_value());
     }
 };
 

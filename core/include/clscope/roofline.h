@@ -10,6 +10,7 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,12 @@ std::string peaksFile(const std::string &device, const std::string &driver);
 // benchmarks' (Quick: a tenth of the time, for a first look).
 DevicePeaks devicePeaks(cl_device_id device, bool remeasure, std::string *fromFile = nullptr,
                         bool *measuredNow = nullptr, BenchEffort effort = BenchEffort::Full);
+
+// The newest peaks kept here for a device of this name, of any driver version (a device measured on an
+// earlier visit of its machine, or a bench document copied into the peaks folder); nullopt when none.
+// Files that are not regular, not bench documents, or of another device are passed over. *fromFile says
+// which.
+std::optional<DevicePeaks> keptPeaks(const std::string &device, std::string *fromFile = nullptr);
 
 struct RooflinePoint
 {

@@ -128,6 +128,30 @@ DevicePeaks devicePeaks(cl_device_id device, bool remeasure, std::string *fromFi
     return peaks;
 }
 
+std::optional<DevicePeaks> keptPeaks(const std::string &device, std::string *fromFile)
+{
+    std::optional<DevicePeaks> newest;
+    std::error_code ec;
+    for (const auto &entry : fs::directory_iterator(fs::path(peaksFile(device, "")).parent_path(), ec)) {
+        if (!regularFileProblem(entry.path()).empty())
+            continue;
+        try {
+            const BenchDocument kept = loadBenchFile(entry.path().string());
+            if (kept.device != device)
+                continue;
+            const DevicePeaks peaks = peaksFromBench(kept);
+            if (!newest || peaks.measured > newest->measured) {
+                newest = peaks;
+                if (fromFile)
+                    *fromFile = entry.path().string();
+            }
+        } catch (const Error &) {
+            // Not a peaks document of this device.
+        }
+    }
+    return newest;
+}
+
 RooflinePoint rooflinePoint(const std::string &kernel, const LineCounts &counts, double seconds,
                             const DevicePeaks &peaks)
 {
