@@ -117,6 +117,7 @@ struct CheckedRun
     // roofline of a capture: a replay whose outputs differ on Oclgrind (exit 1) still counted its work, so
     // its profile is read; a signal or another status is a failure as before.
     bool countWhenOutputsDiffer = false;
+    std::string sourceText = {}; // the file's text when it is not on disk (a captured program's sources)
 };
 int runUnderCheck(const CheckedRun &run);
 // run --lines: the same child on Oclgrind with CLScope's line profiler (lineprofile.h) instead of the checks;

@@ -226,7 +226,9 @@ ProfiledChild profileLines(const CheckedRun &run)
     CheckSources sources;
     sources.sourceFile = run.file;
     try {
-        if (!run.file.empty()) // a capture's replay names no source file
+        if (!run.sourceText.empty()) // a captured program's sources
+            sources.texts.emplace(run.file, run.sourceText);
+        else if (!run.file.empty())
             sources.texts.emplace(run.file, readRegularFile(run.file, kMaxDocumentBytes));
     } catch (const FileError &) {
         // Lines without their text: the counts stand.

@@ -64,6 +64,13 @@ bool isCaptureFile(const std::string &path)
     return in.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", sizeof head) == 0;
 }
 
+// A kernel's lines as `run --lines --json` gives them (the GUI's heat gutter reads them from roofline's
+// JSON).
+nlohmann::ordered_json lineProfileJson(const KernelLineProfile &profile)
+{
+    return nlohmann::ordered_json::parse(lineProfileToJson({profile}, -1)).at(0);
+}
+
 // Where the roofs of a captured device come from: that device here (kept or measured, as for a .cl file),
 // --peaks FILE (a bench document saved on that device), or peaks kept here for a device of that name.
 struct CapturePeaks
@@ -127,7 +134,8 @@ struct CapturedKernelRoof
     std::int64_t counted = -1;   // the launch replayed on Oclgrind
     std::uint64_t sameRange = 0; // timed launches with the counted launch's range (their median is its time)
     std::optional<RooflinePoint> point;
-    std::string problem; // why there is no point
+    std::optional<KernelLineProfile> lines; // what the counted launch executed, line by line
+    std::string problem;                    // why there is no point
 };
 
 // The kernel's first launch that replay can rebuild (of the first `tries`); -1 and *why when none.
@@ -178,7 +186,15 @@ void countCapturedKernel(const std::string &file, const CaptureReader &reader,
 
     // The work: that launch replayed on Oclgrind with the line profiler; outputs that differ there from the
     // capture's (float rounding of another device) do not matter for counting.
+    // Its lines named "program N" with the text of the program's sources (what the GUI's heat gutter shows).
     CheckedRun run{{"replay", file, "--launch", std::to_string(k.counted), "--json"}, "", "", true};
+    for (const CapturedProgram &p : reader.programs()) {
+        if (p.id == k.program && p.kind == "source") {
+            run.file = "program " + std::to_string(p.id);
+            for (const std::string &s : p.sources)
+                run.sourceText += s;
+        }
+    }
     run.countWhenOutputsDiffer = true;
     try {
         const ProfiledChild profiled = profileLines(run);
@@ -190,6 +206,7 @@ void countCapturedKernel(const std::string &file, const CaptureReader &reader,
             return;
         }
         k.point = rooflinePoint(k.label, counted->total, seconds, peaks);
+        k.lines = *counted;
     } catch (const CliFailure &e) {
         k.problem = e.message.empty() ? "its replay on Oclgrind failed (above)" : e.message;
     } catch (const Error &e) {
@@ -291,6 +308,7 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const CapturedKernelRoof &k : kernels) {
             nlohmann::ordered_json one{{"kernel", k.kernel},
+                                       {"label", k.label},
                                        {"program", k.program},
                                        {"device", k.device},
                                        {"launches", k.launches},
@@ -305,6 +323,8 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
                     if (it.key() != "kernel")
                         one[it.key()] = it.value();
                 }
+                if (k.lines)
+                    one["line_profile"] = lineProfileJson(*k.lines);
             } else {
                 one["error"] = k.problem;
             }
@@ -405,6 +425,7 @@ int runRoofline(const RooflineOptionsCli &given)
         doc["launches_timed"] = result.launches().size();
         doc["peaks_file"] = peaksPath;
         doc["peaks_measured_now"] = measuredNow;
+        doc["kernels"][0]["line_profile"] = lineProfileJson(*counted);
         std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return ExitOk;
     }

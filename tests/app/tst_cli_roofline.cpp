@@ -165,6 +165,20 @@ private slots:
         const double gbps = k.value(QLatin1String("gbps")).toDouble();
         QVERIFY(std::fabs(gbps - 8.0 * 262144 / k.value(QLatin1String("seconds")).toDouble() / 1e9) <=
                 1e-9 * gbps);
+        // The counted launch's lines, for the GUI's heat gutter: the copy's line stores its 4N bytes.
+        const QJsonObject profile = k.value(QLatin1String("line_profile")).toObject();
+        QCOMPARE(profile.value(QLatin1String("work_items")).toInteger(), 262144);
+        bool copyLine = false;
+        for (const QJsonValue line : profile.value(QLatin1String("lines")).toArray()) {
+            const QJsonObject l = line.toObject();
+            if (l.value(QLatin1String("source_line")).toString() == QLatin1String("b[i] = a[i];")) {
+                copyLine = true;
+                QCOMPARE(
+                    l.value(QLatin1String("store")).toObject().value(QLatin1String("global")).toInteger(),
+                    4 * 262144);
+            }
+        }
+        QVERIFY2(copyLine, QJsonDocument(profile).toJson().constData());
         const QJsonObject peaks = doc.value(QLatin1String("peaks")).toObject();
         QCOMPARE(peaks.size(), 1);
         const double bandwidth =

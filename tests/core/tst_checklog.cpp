@@ -458,6 +458,30 @@ private slots:
                                                 "--check",   "--json"};
         QCOMPARE(checkRunArguments(request, "k.cl", "-D X=1"), expected);
     }
+
+    // The GUI's roofline of the workbench's launch: the same launch on the chosen device, 10 timed launches
+    // at least, no prints.
+    void rooflineArgumentsOfARequest()
+    {
+        RunRequest request;
+        request.kernel = "copy";
+        request.range.global = {4096};
+        request.repeat = 3;
+        request.args = {parseArgSpec("a=buffer:float:4096:iota"), parseArgSpec("b=buffer:float:4096")};
+        request.readBack = {"b"};
+        request.readBackAll = true;
+        const std::vector<std::string> expected{"roofline", "k.cl",
+                                                "--kernel", "copy",
+                                                "--global", "4096",
+                                                "--repeat", "10",
+                                                "--arg",    toString(request.args[0]),
+                                                "--arg",    toString(request.args[1]),
+                                                "--device", "1:0",
+                                                "--json"};
+        QCOMPARE(rooflineArguments(request, "k.cl", "", "1:0"), expected);
+        request.repeat = 25;
+        QCOMPARE(rooflineArguments(request, "k.cl", "", "1:0")[7], std::string("25"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCheckLog)

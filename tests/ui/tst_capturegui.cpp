@@ -14,12 +14,15 @@
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/profiledialog.h"
+#include "widgets/qcustomplotinclude.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/rooflineview.h"
 #include "widgets/timelinedock.h"
 #include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/capturecoordinator.h"
 #include "windows/mainwindow.h"
+#include "windows/rooflinecoordinator.h"
 #include "windows/runcoordinator.h"
 
 #include <QComboBox>
@@ -291,6 +294,69 @@ private slots:
         }
         // A missing file is said, not crashed on.
         QVERIFY(!m_window->openFiles({m_dir.filePath(QStringLiteral("nothing.clscope"))}));
+    }
+
+    // Issue 30 in the window: the Roofline tab counts each kernel of the capture on Oclgrind (demo.py's sum:
+    // 3 x 50,000 floats moved, 50,000 adds), shows its percent of the roof of PoCL (which it ran on), plots
+    // it, lists its lines by cost; its source opens read-only with the heat gutter, the add line hottest.
+    void rooflineOfTheCapture()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        QSignalSpy shown(captures(), &CaptureCoordinator::snapshotShown);
+        QVERIFY(m_window->openFiles({m_demoCapture}));
+        QVERIFY(shown.wait(30000));
+        auto *rooflines = part<RooflineCoordinator>(*m_window);
+        RooflineView *view = dock()->rooflineView();
+        QVERIFY(dock()->showTab(QStringLiteral("Roofline")));
+        QTemporaryDir peaks;
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(peaks.path()));
+        rooflines->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        rooflines->setExtraArguments({QStringLiteral("--effort"), QStringLiteral("quick")});
+        QSignalSpy finished(rooflines, &RooflineCoordinator::countFinished);
+        QTest::mouseClick(view->countButton(), Qt::LeftButton);
+        QVERIFY(rooflines->isBusy());
+        QVERIFY(!view->countButton()->isEnabled() && view->stopButton()->isEnabled());
+        QVERIFY(finished.wait(300000));
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QVERIFY2(finished.at(0).at(0).toString().isEmpty(), qPrintable(finished.at(0).at(0).toString()));
+        QVERIFY(view->countButton()->isEnabled());
+
+        QCOMPARE(view->kernelTable()->rowCount(), 1);
+        QCOMPARE(view->kernelTable()->item(0, 0)->text(), QStringLiteral("sum"));
+        QCOMPARE(view->kernelTable()->item(0, 7)->text(), QStringLiteral("memory"));
+        QVERIFY(view->kernelTable()->item(0, 8)->text().endsWith(QStringLiteral(" %")));
+        const RooflineKernel &k = view->document().kernels.front();
+        QCOMPARE(k.bytes, quint64(600000));
+        QCOMPARE(k.flops, quint64(50000));
+        QVERIFY(k.percentOfRoof > 0);
+        QCOMPARE(view->pointsGraph()->dataCount(), 1);
+        QVERIFY(view->lineTable()->rowCount() >= 2);
+        QVERIFY2(view->lineTable()->item(0, 9)->text().contains(QStringLiteral("a_g[gid] + b_g[gid]")),
+                 qPrintable(view->lineTable()->item(0, 9)->text()));
+
+        const int tabs = part<EditorTabs>(*m_window)->count();
+        QTest::mouseClick(view->openButton(), Qt::LeftButton);
+        QCOMPARE(part<EditorTabs>(*m_window)->count(), tabs + 1);
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
+        QVERIFY(editor->isReadOnly() && editor->hasLineHeat());
+        int addLine = 0;
+        for (int l = 1; l <= editor->lines(); ++l)
+            if (editor->text(l - 1).contains(QStringLiteral("a_g[gid] + b_g[gid]")))
+                addLine = l;
+        QVERIFY(addLine > 0);
+        QCOMPARE(editor->heatLevelAt(addLine), kHeatLevels);
+        QVERIFY(editor->heatTextAt(addLine).endsWith(u'%'));
+        QVERIFY2(editor->heatDetailsAt(addLine).contains(QStringLiteral("50000 flops")),
+                 qPrintable(editor->heatDetailsAt(addLine)));
+        if (qEnvironmentVariableIsSet("CLSCOPE_SCREENSHOTS")) {
+            m_window->resize(1280, 800);
+            QTest::qWait(300);
+            m_window->grab().save(qEnvironmentVariable("CLSCOPE_SCREENSHOTS") +
+                                  QStringLiteral("/roofline-capture.png"));
+            m_window->resize(1600, 1000);
+        }
     }
 
     // At 1280x800 a capture shown leaves the Arguments panel at least four rows (issue 31: the bottom panels

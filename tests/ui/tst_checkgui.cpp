@@ -6,10 +6,12 @@
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "widgets/rooflineview.h"
 #include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/checkcoordinator.h"
 #include "windows/mainwindow.h"
+#include "windows/rooflinecoordinator.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -228,6 +230,55 @@ private slots:
         QSignalSpy failed(part<CheckCoordinator>(*m_window), &CheckCoordinator::checkFailed);
         QVERIFY(!part<CheckCoordinator>(*m_window)->checkCurrent());
         QCOMPARE(failed.size(), 1);
+    }
+
+    // Issue 30 in the workbench: Alt+F5 counts the launch on Oclgrind, times it on the current device (PoCL)
+    // and sets it against PoCL's roofs; a copy of N floats moves 8N bytes, its line is the hottest of the
+    // editor's heat gutter, and an edit takes the heat away (it is of the text that was counted).
+    void rooflineOfTheLaunch()
+    {
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(QStringLiteral(CLSCOPE_TEST_DATA "/lines/work.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
+        QVERIFY(built.wait(120000));
+        QVERIFY(part<ArgumentsPanel>(*m_window)->setCurrentKernel(QStringLiteral("copy")));
+        fill({QStringLiteral("a=buffer:float:4096:iota"), QStringLiteral("b=buffer:float:4096")},
+             QStringLiteral("4096"));
+        auto *rooflines = part<RooflineCoordinator>(*m_window);
+        rooflines->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        rooflines->setExtraArguments({QStringLiteral("--effort"), QStringLiteral("quick")});
+        QTemporaryDir peaks;
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(peaks.path()));
+        QSignalSpy finished(rooflines, &RooflineCoordinator::countFinished);
+        QTest::keyClick(m_window.get(), Qt::Key_F5, Qt::AltModifier);
+        QVERIFY(rooflines->isBusy());
+        QVERIFY2(finished.wait(300000), qPrintable(rooflines->lastArguments().join(u' ')));
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QVERIFY2(finished.at(0).at(0).toString().isEmpty(), qPrintable(finished.at(0).at(0).toString()));
+        const QStringList args = rooflines->lastArguments();
+        QCOMPARE(args.front(), QStringLiteral("roofline"));
+        QVERIFY(args.contains(QStringLiteral("--device")));
+
+        auto *view = m_window->findChild<RooflineView *>(QStringLiteral("launchRooflineView"));
+        QVERIFY(view);
+        QCOMPARE(view->document().kernels.size(), std::size_t(1));
+        const RooflineKernel &k = view->document().kernels.front();
+        QCOMPARE(k.bytes, quint64(8 * 4096));
+        QCOMPARE(k.flops, quint64(0));
+        QVERIFY(k.memoryBound && k.percentOfRoof > 0);
+        QCOMPARE(k.launches, quint64(10));
+        QCOMPARE(view->kernelTable()->item(0, 0)->text(), QStringLiteral("copy"));
+
+        KernelEditor *editor = part<BuildCoordinator>(*m_window)->builtEditor();
+        QVERIFY(editor && editor->hasLineHeat());
+        QCOMPARE(editor->text(4).trimmed(), QStringLiteral("b[i] = a[i];"));
+        QCOMPARE(editor->heatLevelAt(5), kHeatLevels);
+        QVERIFY2(editor->heatDetailsAt(5).contains(QStringLiteral("32768 B global")),
+                 qPrintable(editor->heatDetailsAt(5)));
+        QVERIFY(editor->heatTextAt(1).isEmpty()); // a comment executes nothing
+        editor->insertAt(QStringLiteral(" "), 0, 0);
+        QVERIFY(!editor->hasLineHeat());
+        editor->undo();
     }
 };
 

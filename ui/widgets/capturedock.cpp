@@ -5,6 +5,7 @@
 #include "capturememoryview.h"
 #include "display/recordformat.h"
 #include "models/eventtablemodel.h"
+#include "rooflineview.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -123,6 +124,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_progress(new QLabel)
     , m_status(new QLabel)
     , m_stop(new QPushButton(tr("Stop")))
+    , m_roofline(new RooflineView)
     , m_launch(new QSpinBox)
     , m_launchInfo(new QLabel)
     , m_open(new QPushButton(tr("Open in workbench")))
@@ -209,7 +211,9 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_console->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
     m_tabs->setObjectName(QStringLiteral("captureTabs"));
+    m_roofline->setObjectName(QStringLiteral("captureRooflineView"));
     m_tabs->addTab(m_kernels, tr("Kernels"));
+    m_tabs->addTab(m_roofline, tr("Roofline"));
     m_tabs->addTab(m_memory, tr("Device memory"));
     m_tabs->addTab(programsPage, tr("Programs"));
     m_tabs->addTab(m_api, tr("API calls"));

@@ -1,8 +1,9 @@
 // The Capture panel: what a captured program did, live while it runs or from a .clscope file. A header
 // (the program, its state, a progress line of commands, kernels and bytes recorded, Stop), the launch the
 // actions work on (Open in workbench, Replay on every device, Export as pyopencl script), and tabs:
-// per-kernel statistics, device memory, programs (sources, options, build logs; open read-only or as a
-// copy), API calls with their durations, the program's console output, and replay results per device.
+// per-kernel statistics, each kernel's percent of its roofline (rooflineview.h), device memory, programs
+// (sources, options, build logs; open read-only or as a copy), API calls with their durations, the program's
+// console output, and replay results per device.
 #pragma once
 
 #include "clscope/capture.h"
@@ -25,6 +26,7 @@ class QTableWidget;
 namespace clscope::ui {
 
 class CaptureMemoryView;
+class RooflineView;
 
 // One read of a capture file (on a worker): everything the panel and the timeline show.
 struct CaptureSnapshot
@@ -82,6 +84,7 @@ public:
     QTableWidget *replayTable() const { return m_replays; }
     QListWidget *programList() const { return m_programs; }
     CaptureMemoryView *memoryView() const { return m_memory; }
+    RooflineView *rooflineView() const { return m_roofline; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *openButton() const { return m_open; }
     QString launchProblemText() const;
@@ -108,6 +111,7 @@ private:
     QLabel *m_progress;
     QLabel *m_status;
     QPushButton *m_stop;
+    RooflineView *m_roofline;
     QSpinBox *m_launch;
     QLabel *m_launchInfo;
     QPushButton *m_open;

@@ -1,20 +1,34 @@
 // Kernel editor setup and the diagnostics overlay.
 #include "kerneleditor.h"
 
+#include "display/rooflinedoc.h"
 #include "opencllexer.h"
 
 #include <Qsci/qscistyle.h>
 
+#include <QCursor>
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QToolTip>
+
+#include <algorithm>
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
 namespace clscope::ui {
 
 namespace {
-enum Margin { LineNumberMargin = 0, MarkerMargin = 1, FoldMargin = 2 };
+enum Margin { LineNumberMargin = 0, MarkerMargin = 1, FoldMargin = 2, HeatMargin = 3 };
+
+// Cold to hot: pale yellow to deep red, dark text on the pale, white on the deep.
+QColor heatColour(int level)
+{
+    static const QColor colours[] = {QColor(0xff, 0xff, 0xff), QColor(0xff, 0xf3, 0xc4),
+                                     QColor(0xfd, 0xd4, 0x8a), QColor(0xf8, 0xa1, 0x5c),
+                                     QColor(0xe8, 0x5d, 0x3c), QColor(0xb8, 0x1d, 0x22)};
+    return colours[std::clamp(level, 0, kHeatLevels)];
 }
+} // namespace
 
 KernelEditor::KernelEditor(QWidget *parent)
     : QsciScintilla(parent)
@@ -33,6 +47,15 @@ KernelEditor::KernelEditor(QWidget *parent)
     setMarginWidth(MarkerMargin, 16);
     setMarginSensitivity(MarkerMargin, true);
     setFolding(BoxedTreeFoldStyle, FoldMargin);
+    setMarginType(HeatMargin, TextMarginRightJustified);
+    setMarginWidth(HeatMargin, 0); // shown with a line profile
+    connect(this, &QsciScintilla::marginClicked, this,
+            [this](int margin, int line, Qt::KeyboardModifiers) { showHeatDetails(margin, line); });
+    // The heat is of the text that was counted: an edit makes it stale.
+    connect(this, &QsciScintilla::textChanged, this, [this] {
+        if (m_heatShown)
+            clearLineHeat();
+    });
 
     setBraceMatching(SloppyBraceMatch);
     setAutoIndent(true);
@@ -114,6 +137,70 @@ QVector<int> KernelEditor::markedLines(EditorDiagnostic::Severity severity) cons
     while ((line = markerFindNext(line + 1, mask)) >= 0)
         out << line + 1;
     return out;
+}
+
+const QsciStyle &KernelEditor::heatStyle(int level)
+{
+    if (m_heatStyles.empty()) {
+        const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        for (int l = 0; l <= kHeatLevels; ++l)
+            m_heatStyles.emplace_back(-1, QStringLiteral("heat %1").arg(l),
+                                      l >= 4 ? QColor(Qt::white) : QColor(0x30, 0x30, 0x30), heatColour(l),
+                                      mono);
+    }
+    return m_heatStyles[std::size_t(std::clamp(level, 0, kHeatLevels))];
+}
+
+void KernelEditor::setLineHeat(const std::vector<LineHeat> &heat)
+{
+    clearLineHeat();
+    m_heatLevels = QVector<int>(lines(), 0);
+    m_heatTexts = QVector<QString>(lines());
+    m_heatDetails = QVector<QString>(lines());
+    for (const LineHeat &h : heat) {
+        if (h.line < 1 || h.line > lines())
+            continue;
+        m_heatLevels[h.line - 1] = h.level;
+        m_heatTexts[h.line - 1] = heatText(h);
+        m_heatDetails[h.line - 1] = heatDetails(h);
+        setMarginText(h.line - 1, m_heatTexts[h.line - 1], heatStyle(h.level));
+    }
+    setMarginWidth(HeatMargin, QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont))
+                                       .horizontalAdvance(QStringLiteral("100.0%")) +
+                                   8);
+    setMarginSensitivity(HeatMargin, true);
+    m_heatShown = true;
+}
+
+void KernelEditor::clearLineHeat()
+{
+    clearMarginText(-1);
+    setMarginWidth(HeatMargin, 0);
+    m_heatLevels.clear();
+    m_heatTexts.clear();
+    m_heatDetails.clear();
+    m_heatShown = false;
+}
+
+QString KernelEditor::heatTextAt(int line) const
+{
+    return line >= 1 && line <= m_heatTexts.size() ? m_heatTexts[line - 1] : QString();
+}
+
+QString KernelEditor::heatDetailsAt(int line) const
+{
+    return line >= 1 && line <= m_heatDetails.size() ? m_heatDetails[line - 1] : QString();
+}
+
+void KernelEditor::showHeatDetails(int margin, int line)
+{
+    if (margin == HeatMargin && !heatDetailsAt(line + 1).isEmpty())
+        QToolTip::showText(QCursor::pos(), heatDetailsAt(line + 1), this);
+}
+
+int KernelEditor::heatLevelAt(int line) const
+{
+    return line >= 1 && line <= m_heatLevels.size() ? m_heatLevels[line - 1] : 0;
 }
 
 void KernelEditor::goTo(int line, int column)

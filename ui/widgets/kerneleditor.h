@@ -3,13 +3,17 @@
 #pragma once
 
 #include <Qsci/qsciscintilla.h>
+#include <Qsci/qscistyle.h>
 
 #include <QString>
 #include <QVector>
 
+#include <vector>
+
 namespace clscope::ui {
 
 class OpenCLLexer;
+struct LineHeat;
 
 struct EditorDiagnostic
 {
@@ -33,6 +37,17 @@ public:
     // Lines (1-based) that carry a marker of the severity, for tests and navigation.
     QVector<int> markedLines(EditorDiagnostic::Severity severity) const;
 
+    // The heat gutter: each line's share of the kernel's instructions (a line profile of this text), coloured
+    // from cold to the hottest line, with its counts as a tooltip. Lines beyond the text are left out.
+    void setLineHeat(const std::vector<LineHeat> &lines);
+    void clearLineHeat();
+    bool hasLineHeat() const { return m_heatShown; }
+    // The gutter's text of a 1-based line ("" when it has none), its heat level (0: none), and its counts in
+    // words (shown when the gutter is clicked).
+    QString heatTextAt(int line) const;
+    int heatLevelAt(int line) const;
+    QString heatDetailsAt(int line) const;
+
     // Moves the cursor to a 1-based line and column and makes it visible.
     void goTo(int line, int column);
 
@@ -46,6 +61,8 @@ protected:
 private:
     void layoutNoticeArea();
     int markerFor(EditorDiagnostic::Severity severity) const;
+    const QsciStyle &heatStyle(int level);
+    void showHeatDetails(int margin, int line);
 
     OpenCLLexer *m_lexer;
     QVector<EditorDiagnostic> m_diagnostics;
@@ -54,6 +71,11 @@ private:
     int m_noteMarker = 2;
     int m_annotationStyleBase = 0;
     QWidget *m_noticeArea = nullptr;
+    bool m_heatShown = false;
+    std::vector<QsciStyle> m_heatStyles; // by level, made when first shown
+    QVector<int> m_heatLevels;           // by 0-based line
+    QVector<QString> m_heatTexts;        // by 0-based line: the gutter's text
+    QVector<QString> m_heatDetails;      // by 0-based line: the counts in words
 };
 
 } // namespace clscope::ui

@@ -28,6 +28,7 @@ class BuildCoordinator;
 class DeviceManager;
 class DeviceWorkers;
 class EditorTabs;
+class KernelEditor;
 class ResultsViewer;
 struct ProfileSettings;
 
@@ -57,8 +58,9 @@ public:
     void openInWorkbench(qint64 launch);
     void replayOnEveryDevice(qint64 launch);
     void exportPyopencl(qint64 launch, const QString &directory = {});
-    // A captured program's sources into an editor tab, read-only or as an unsaved copy.
-    bool openProgram(int index, bool copy);
+    // A captured program's sources into an editor tab, read-only or as an unsaved copy; its editor, or null
+    // when the program has no sources (a binary) or there is none of that index.
+    KernelEditor *openProgram(int index, bool copy);
 
     // The launch opened in the workbench whose arguments wait for its build, or -1.
     qint64 pendingLaunch() const { return m_pending ? m_pending->index : -1; }

@@ -317,13 +317,13 @@ void CaptureCoordinator::exportPyopencl(qint64 launch, const QString &directory)
     });
 }
 
-bool CaptureCoordinator::openProgram(int index, bool copy)
+KernelEditor *CaptureCoordinator::openProgram(int index, bool copy)
 {
     if (index < 0 || std::size_t(index) >= m_snapshot.programs.size())
-        return false;
+        return nullptr;
     const CapturedProgram &p = m_snapshot.programs[std::size_t(index)];
     if (p.kind != "source")
-        return false;
+        return nullptr;
     QString text;
     for (const std::string &s : p.sources)
         text += qs(s);
@@ -332,7 +332,7 @@ bool CaptureCoordinator::openProgram(int index, bool copy)
         copy ? tr("%1 (copy).cl").arg(name) : tr("%1 (captured, read-only).cl").arg(name), text, !copy);
     if (!p.builds.empty())
         m_editors->setBuildOptions(qs(p.builds.back().options), tab);
-    return true;
+    return m_editors->editor(tab);
 }
 
 } // namespace clscope::ui

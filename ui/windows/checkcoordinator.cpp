@@ -28,8 +28,6 @@ namespace clscope::ui {
 namespace {
 const QString kPrepareTag = QStringLiteral("check-prepare");
 const QString kCollectTag = QStringLiteral("check-collect");
-// As CheckSession::run: SIGTERM, then SIGKILL when the child has not gone after this long.
-constexpr int kKillAfterMs = 2000;
 
 struct Outcome
 {
@@ -313,7 +311,7 @@ void CheckCoordinator::stopChild()
     m_stopping = true;
     m_process->terminate();
     const QPointer<QProcess> process(m_process);
-    QTimer::singleShot(kKillAfterMs, this, [process] {
+    QTimer::singleShot(kChildKillAfterMs, this, [process] {
         if (process && process->state() != QProcess::NotRunning)
             process->kill();
     });

@@ -22,6 +22,10 @@ class QStatusBar;
 
 namespace clscope::ui {
 
+// A child told to stop (a check, a roofline count) gets SIGTERM, then SIGKILL when it has not gone after this
+// long (as CheckSession::run).
+inline constexpr int kChildKillAfterMs = 2000;
+
 class ArgumentsPanel;
 class BuildCoordinator;
 class DeviceWorkers;

@@ -9,6 +9,7 @@
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
 #include "files/safewrite.h"
+#include "rooflinecoordinator.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/benchmarkdock.h"
@@ -19,6 +20,7 @@
 #include "widgets/findbar.h"
 #include "widgets/pooldock.h"
 #include "widgets/resultsviewer.h"
+#include "widgets/rooflineview.h"
 #include "widgets/runhistory.h"
 #include "widgets/startpage.h"
 #include "widgets/timelinedock.h"
@@ -223,6 +225,16 @@ MainWindow::MainWindow(QWidget *parent)
     resultsDock->raise();
     m_captures = new CaptureCoordinator(m_workers, m_devices, m_editors, m_builds, m_arguments, m_results,
                                         m_captureDock, timeline, statusBar(), this);
+    // The workbench's launch against the device's roofs: a panel of its own beside the capture's.
+    auto *launchRoofline = new RooflineView;
+    launchRoofline->setObjectName(QStringLiteral("launchRooflineView"));
+    QDockWidget *rooflineDock =
+        addPanel(launchRoofline, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(captureDock, rooflineDock);
+    m_rooflines = new RooflineCoordinator(m_captures, m_captureDock->rooflineView(), m_arguments, m_builds,
+                                          m_devices, launchRoofline, statusBar(), this);
+    connect(m_rooflines->launchAction(), &QAction::triggered, rooflineDock, &QDockWidget::raise);
+    resultsDock->raise();
     connect(m_captures, &CaptureCoordinator::snapshotShown, this, [captureDock, timelineDock, this] {
         // The first view of a capture brings its panels forward; later (live) refreshes leave them be.
         if (m_captures->snapshotCount() == 1 || m_captureDock->state() == CaptureDock::State::Opened) {

@@ -27,6 +27,7 @@ class BuildCoordinator;
 class ResultsViewer;
 class RunCoordinator;
 class CheckCoordinator;
+class RooflineCoordinator;
 class CompareCoordinator;
 class RunHistoryPanel;
 class BuildLogPanel;
@@ -129,6 +130,7 @@ private:
     CompareCoordinator *m_compare = nullptr;
     CaptureDock *m_captureDock = nullptr;
     CaptureCoordinator *m_captures = nullptr;
+    RooflineCoordinator *m_rooflines = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QComboBox *m_deviceChoice = nullptr;

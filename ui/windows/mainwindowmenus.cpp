@@ -6,6 +6,7 @@
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "comparecoordinator.h"
+#include "rooflinecoordinator.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/devicedock.h"
@@ -266,6 +267,7 @@ void MainWindow::createMenus()
     build->addAction(tr("&Run kernel"), QKeySequence(Qt::Key_F5), this, [this] { m_runs->requestRun(); });
     build->addAction(m_compare->runAllAction());
     build->addAction(m_checks->checkAction());
+    build->addAction(m_rooflines->launchAction());
     createSweepAction(build);
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));

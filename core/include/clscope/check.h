@@ -290,4 +290,10 @@ private:
 std::vector<std::string> checkRunArguments(const RunRequest &request, const std::string &sourcePath,
                                            const std::string &buildOptions);
 
+// The clscope-cli arguments of the same launch's roofline on a device: "roofline FILE --kernel K --global ...
+// --repeat N --arg SPEC... [--options ...] --device SPEC --json", with at least 10 timed launches (their
+// median is the kernel's time) and no prints.
+std::vector<std::string> rooflineArguments(const RunRequest &request, const std::string &sourcePath,
+                                           const std::string &buildOptions, const std::string &deviceSpec);
+
 } // namespace clscope

@@ -352,4 +352,18 @@ std::vector<std::string> checkRunArguments(const RunRequest &request, const std:
     return args;
 }
 
+std::vector<std::string> rooflineArguments(const RunRequest &request, const std::string &sourcePath,
+                                           const std::string &buildOptions, const std::string &deviceSpec)
+{
+    RunRequest timed = request;
+    timed.repeat = std::max(request.repeat, 10);
+    timed.readBack.clear();
+    timed.readBackAll = false;
+    std::vector<std::string> args = checkRunArguments(timed, sourcePath, buildOptions);
+    args.front() = "roofline";
+    args.erase(std::find(args.begin(), args.end(), "--check")); // run's; --json stays last
+    args.insert(args.end() - 1, {"--device", deviceSpec});
+    return args;
+}
+
 } // namespace clscope
