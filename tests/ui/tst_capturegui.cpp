@@ -350,6 +350,14 @@ private slots:
         QVERIFY(editor->heatTextAt(addLine).endsWith(u'%'));
         QVERIFY2(editor->heatDetailsAt(addLine).contains(QStringLiteral("50000 flops")),
                  qPrintable(editor->heatDetailsAt(addLine)));
+        // Counted again and stopped at once: the child ends, the panel says so and can count again.
+        QSignalSpy stopped(rooflines, &RooflineCoordinator::countFinished);
+        QVERIFY(rooflines->countCapture());
+        QTest::mouseClick(view->stopButton(), Qt::LeftButton);
+        QVERIFY(stopped.wait(30000));
+        QCOMPARE(stopped.at(0).at(0).toString(), QStringLiteral("stopped"));
+        QVERIFY(!rooflines->isBusy() && view->countButton()->isEnabled());
+        QVERIFY(view->statusText().contains(QStringLiteral("stopped")));
         if (qEnvironmentVariableIsSet("CLSCOPE_SCREENSHOTS")) {
             m_window->resize(1280, 800);
             QTest::qWait(300);

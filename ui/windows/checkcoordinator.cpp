@@ -304,17 +304,22 @@ void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, con
         emit checkFailed(m_last.summary);
 }
 
+void terminateChild(QProcess *process, QObject *context)
+{
+    process->terminate();
+    const QPointer<QProcess> watched(process);
+    QTimer::singleShot(kChildKillAfterMs, context, [watched] {
+        if (watched && watched->state() != QProcess::NotRunning)
+            watched->kill();
+    });
+}
+
 void CheckCoordinator::stopChild()
 {
     if (!m_process || m_stopping)
         return;
     m_stopping = true;
-    m_process->terminate();
-    const QPointer<QProcess> process(m_process);
-    QTimer::singleShot(kChildKillAfterMs, this, [process] {
-        if (process && process->state() != QProcess::NotRunning)
-            process->kill();
-    });
+    terminateChild(m_process, this);
 }
 
 void CheckCoordinator::abandon()

@@ -25,6 +25,9 @@ namespace clscope::ui {
 // A child told to stop (a check, a roofline count) gets SIGTERM, then SIGKILL when it has not gone after this
 // long (as CheckSession::run).
 inline constexpr int kChildKillAfterMs = 2000;
+// Tells a child to stop: SIGTERM now, SIGKILL after kChildKillAfterMs if it is still there (timed on
+// context).
+void terminateChild(QProcess *process, QObject *context);
 
 class ArgumentsPanel;
 class BuildCoordinator;

@@ -22,7 +22,6 @@
 #include <QPointer>
 #include <QStatusBar>
 #include <QTemporaryDir>
-#include <QTimer>
 
 #include <stdexcept>
 
@@ -281,12 +280,7 @@ void RooflineCoordinator::stop()
     if (!m_process || m_stopping)
         return;
     m_stopping = true;
-    m_process->terminate();
-    const QPointer<QProcess> process(m_process);
-    QTimer::singleShot(kChildKillAfterMs, this, [process] {
-        if (process && process->state() != QProcess::NotRunning)
-            process->kill();
-    });
+    terminateChild(m_process, this);
 }
 
 KernelEditor *RooflineCoordinator::openCapturedSource(int kernel)
