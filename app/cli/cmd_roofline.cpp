@@ -156,7 +156,9 @@ std::int64_t replayableLaunch(const CaptureReader &reader, const std::vector<con
     return -1;
 }
 
+// sourceOf: the text of each program built from source (its strings joined), by programs.id.
 void countCapturedKernel(const std::string &file, const CaptureReader &reader,
+                         const std::map<std::int64_t, std::string> &sourceOf,
                          const std::vector<const CommandRecord *> &records, const RooflineOptionsCli &opts,
                          std::map<std::string, CapturePeaks> &peaksByDevice, CapturedKernelRoof &k)
 {
@@ -188,12 +190,9 @@ void countCapturedKernel(const std::string &file, const CaptureReader &reader,
     // capture's (float rounding of another device) do not matter for counting.
     // Its lines named "program N" with the text of the program's sources (what the GUI's heat gutter shows).
     CheckedRun run{{"replay", file, "--launch", std::to_string(k.counted), "--json"}, "", "", true};
-    for (const CapturedProgram &p : reader.programs()) {
-        if (p.id == k.program && p.kind == "source") {
-            run.file = "program " + std::to_string(p.id);
-            for (const std::string &s : p.sources)
-                run.sourceText += s;
-        }
+    if (const auto text = sourceOf.find(k.program); text != sourceOf.end()) {
+        run.file = "program " + std::to_string(k.program);
+        run.sourceText = text->second;
     }
     run.countWhenOutputsDiffer = true;
     try {
@@ -237,12 +236,19 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
     // Programs built again from the same sources (pyopencl builds one per size in transpose.py) are one:
     // each launch's program is the first program with its sources.
     std::map<std::int64_t, std::int64_t> programOf;
+    std::map<std::int64_t, std::string> sourceOf;
     try {
         programOf = reader->launchPrograms();
         std::map<std::int64_t, std::int64_t> firstWithSources;
         std::map<std::pair<std::string, std::vector<std::string>>, std::int64_t> bySources;
-        for (const CapturedProgram &p : reader->programs())
+        for (const CapturedProgram &p : reader->programs()) {
             firstWithSources[p.id] = bySources.emplace(std::pair{p.kind, p.sources}, p.id).first->second;
+            if (p.kind == "source") {
+                std::string &text = sourceOf[p.id];
+                for (const std::string &part : p.sources)
+                    text += part;
+            }
+        }
         for (auto &[launch, program] : programOf) {
             if (const auto first = firstWithSources.find(program); first != firstWithSources.end())
                 program = first->second;
@@ -289,7 +295,8 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
     for (CapturedKernelRoof &k : kernels) {
         if (!opts.common.json)
             std::cerr << "clscope-cli: counting " << k.label << " on Oclgrind...\n";
-        countCapturedKernel(file, *reader, launchesOf[{k.kernel, k.program}], opts, peaksByDevice, k);
+        countCapturedKernel(file, *reader, sourceOf, launchesOf[{k.kernel, k.program}], opts, peaksByDevice,
+                            k);
     }
     const bool anyCounted = std::any_of(kernels.begin(), kernels.end(),
                                         [](const CapturedKernelRoof &k) { return k.point.has_value(); });

@@ -53,7 +53,7 @@ KernelEditor::KernelEditor(QWidget *parent)
             [this](int margin, int line, Qt::KeyboardModifiers) { showHeatDetails(margin, line); });
     // The heat is of the text that was counted: an edit makes it stale.
     connect(this, &QsciScintilla::textChanged, this, [this] {
-        if (m_heatShown)
+        if (hasLineHeat())
             clearLineHeat();
     });
 
@@ -169,7 +169,6 @@ void KernelEditor::setLineHeat(const std::vector<LineHeat> &heat)
                                        .horizontalAdvance(QStringLiteral("100.0%")) +
                                    8);
     setMarginSensitivity(HeatMargin, true);
-    m_heatShown = true;
 }
 
 void KernelEditor::clearLineHeat()
@@ -179,7 +178,6 @@ void KernelEditor::clearLineHeat()
     m_heatLevels.clear();
     m_heatTexts.clear();
     m_heatDetails.clear();
-    m_heatShown = false;
 }
 
 QString KernelEditor::heatTextAt(int line) const

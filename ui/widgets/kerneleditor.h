@@ -41,7 +41,7 @@ public:
     // from cold to the hottest line, with its counts as a tooltip. Lines beyond the text are left out.
     void setLineHeat(const std::vector<LineHeat> &lines);
     void clearLineHeat();
-    bool hasLineHeat() const { return m_heatShown; }
+    bool hasLineHeat() const { return !m_heatLevels.isEmpty(); }
     // The gutter's text of a 1-based line ("" when it has none), its heat level (0: none), and its counts in
     // words (shown when the gutter is clicked).
     QString heatTextAt(int line) const;
@@ -71,9 +71,8 @@ private:
     int m_noteMarker = 2;
     int m_annotationStyleBase = 0;
     QWidget *m_noticeArea = nullptr;
-    bool m_heatShown = false;
     std::vector<QsciStyle> m_heatStyles; // by level, made when first shown
-    QVector<int> m_heatLevels;           // by 0-based line
+    QVector<int> m_heatLevels;           // by 0-based line; empty while no heat is shown
     QVector<QString> m_heatTexts;        // by 0-based line: the gutter's text
     QVector<QString> m_heatDetails;      // by 0-based line: the counts in words
 };

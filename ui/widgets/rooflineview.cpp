@@ -277,10 +277,7 @@ void RooflineView::fillLines()
             .arg(k->kernel)
             .arg(k->lines.executed)
             .arg(k->lines.workItems)
-            .arg(m_doc.kernels.size() > 1 || k->countedLaunch >= 0
-                     ? tr(" (launch %1)")
-                           .arg(k->countedLaunch >= 0 ? QString::number(k->countedLaunch) : tr("counted"))
-                     : QString()));
+            .arg(k->countedLaunch >= 0 ? tr(" (launch %1)").arg(k->countedLaunch) : QString()));
     m_lines->setRowCount(int(lines.size()));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const LineHeat &l = lines[i];
