@@ -170,6 +170,7 @@ private slots:
         QCOMPARE(d.kernels[0].launches, quint64(10));
         QCOMPARE(d.kernels[0].totalNs, quint64(1000000)); // 10 x 100 us
         QCOMPARE(d.kernels[0].device, QStringLiteral("PoCL"));
+        QCOMPARE(d.kernels[0].share, 1.0); // all of the time shown is this kernel's (it said 0.0 %)
     }
 
     // Whatever the child wrote, a malformed document is an error that names what is wrong.

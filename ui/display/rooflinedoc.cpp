@@ -243,6 +243,7 @@ RooflineDocument rooflineFromJson(const QJsonObject &doc)
         } else {
             k.device = out.peaks.front().device;
             k.launches = count(doc, "launches_timed", top);
+            k.share = 1.0; // the launch is the document's one kernel
         }
         if (o.contains(QLatin1String("error"))) {
             k.error = text(o, "error", where);
