@@ -11,6 +11,8 @@
 // threads. Each thread counts into its own table (no lock on the hot path); a work-group runs start to end
 // on one thread, so a branch's sides are collected per group on that thread. kernelEnd, on the thread that
 // enqueued the kernel after every worker finished it, sums the tables and writes the line.
+#include "debugger.h"
+
 #include "Context.h"
 #include "Kernel.h"
 #include "KernelInvocation.h"
@@ -431,6 +433,7 @@ extern "C" {
 
 __attribute__((visibility("default"))) void initializePlugins(oclgrind::Context *context)
 {
+    clscope::debugplugin::startDebugger(context);
     const char *path = std::getenv("CLSCOPE_LINE_PROFILE");
     if (path == nullptr || *path == '\0')
         return;
@@ -448,6 +451,7 @@ __attribute__((visibility("default"))) void initializePlugins(oclgrind::Context 
 
 __attribute__((visibility("default"))) void releasePlugins(oclgrind::Context *context)
 {
+    clscope::debugplugin::stopDebugger(context);
     std::unique_ptr<LineProfile> plugin;
     {
         const std::lock_guard lock(g_pluginsMutex);
