@@ -59,6 +59,9 @@ void addProgramInputOptions(CLI::App *sub, ProgramInput &in, const std::string &
 // A FILE or --builtin, not both; one FILE with --binary; no --link with --binary or --builtin; every FILE a
 // regular file. Throws CliFailure{ExitUsage}.
 void checkProgramInput(const ProgramInput &in);
+// A capture (clscope-cli capture) is an SQLite file, told by its header, not its name: false for anything
+// else, and for what is not a regular file.
+bool isCaptureFile(const std::string &path);
 // Builds request's devices (one platform) from the input; OpenCL C through the binary cache.
 // request.source, when set, is the file's text already read.
 BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, const BinaryCache &cache);
@@ -161,5 +164,10 @@ void addSweepCommand(CLI::App &app, Action &action);
 void addCaptureCommand(CLI::App &app, Action &action); // capture, capture-info (cmd_capture.cpp)
 void addReplayCommand(CLI::App &app, Action &action);  // replay, export (cmd_capture_replay.cpp)
 void addRooflineCommand(CLI::App &app, Action &action);
+void addDebugCommand(CLI::App &app, Action &action);
+// The path of this executable (/proc/self/exe): what a checked or debugged child runs.
+std::string selfExecutable();
+// This process's environment as "NAME=VALUE" entries.
+std::vector<std::string> currentEnvironment();
 
 } // namespace clscope::cli

@@ -23,7 +23,6 @@
 extern char **environ;
 
 namespace clscope::cli {
-namespace {
 
 std::vector<std::string> currentEnvironment()
 {
@@ -42,6 +41,8 @@ std::string selfExecutable()
     path.resize(std::size_t(n));
     return path;
 }
+
+namespace {
 
 void printDiagnostics(std::ostream &out, const CheckReport &report, bool skipApi)
 {

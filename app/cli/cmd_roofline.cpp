@@ -53,17 +53,6 @@ double medianLaunchSeconds(const RunResult &result)
 
 // ---- A capture ----------------------------------------------------------------------------------------
 
-// A capture is an SQLite file (told by its header, not its name); the file was checked to be regular.
-bool isCaptureFile(const std::string &path)
-{
-    if (!regularFileProblem(path).empty())
-        return false;
-    std::ifstream in(path, std::ios::binary);
-    char head[16] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", sizeof head) == 0;
-}
-
 // A kernel's lines as `run --lines --json` gives them (the GUI's heat gutter reads them from roofline's
 // JSON).
 nlohmann::ordered_json lineProfileJson(const KernelLineProfile &profile)

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
     addCaptureCommand(app, action);
     addReplayCommand(app, action);
     addRooflineCommand(app, action);
+    addDebugCommand(app, action);
     refuseNegativeUnsigned(app);
     const bool json = wantsJson(argc, argv);
     if (argc > 1 && argv[1][0] != '-') {

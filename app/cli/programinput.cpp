@@ -4,7 +4,9 @@
 
 #include "clscope/fileio.h"
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 namespace clscope::cli {
 
@@ -79,6 +81,17 @@ BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, cons
         request.moreSources.push_back({in.files[i], {}});
     request.link = in.link;
     return buildProgram(request, cache);
+}
+
+// A capture is an SQLite file (told by its header, not its name); the file was checked to be regular.
+bool isCaptureFile(const std::string &path)
+{
+    if (!regularFileProblem(path).empty())
+        return false;
+    std::ifstream in(path, std::ios::binary);
+    char head[16] = {};
+    in.read(head, sizeof head);
+    return in.gcount() == sizeof head && std::memcmp(head, "SQLite format 3", sizeof head) == 0;
 }
 
 } // namespace clscope::cli

@@ -332,7 +332,7 @@ public:
             m_resuming.erase(resumed);
             m_lastItem.reset();
             if (!isDebugIntrinsic(instruction) && positionOf(instruction).line != 0)
-                consider(item, id, instruction, item->getCallStack().size(), /*after=*/true);
+                consider(item, id, instruction, item->getCallStack().size(), /*after=*/true, false);
         }
 
         // Where this instruction was: the work-item's current line.
@@ -363,7 +363,7 @@ public:
         }
         const llvm::Instruction *next = predictNext(item, instruction);
         if (next)
-            consider(item, id, next, depth, /*after=*/false);
+            consider(item, id, next, depth, /*after=*/false, /*returning=*/returned);
     }
 
     void workGroupBarrier(const oclgrind::WorkGroup *group, std::uint32_t) override
@@ -446,9 +446,10 @@ private:
     }
 
     // Stops before `next` when it starts a line that a pause, a step, the start or a breakpoint asks for.
-    // after: `next` has already run (a work-item resuming after a barrier).
+    // after: `next` has already run (a work-item resuming after a barrier). returning: back from a call to
+    // the rest of the caller's line, where a breakpoint of that line was hit already.
     void consider(const oclgrind::WorkItem *item, const Id &id, const llvm::Instruction *next,
-                  std::size_t depth, bool after)
+                  std::size_t depth, bool after, bool returning)
     {
         if (isDebugIntrinsic(next))
             return;
@@ -464,13 +465,14 @@ private:
             reason = "pause";
         } else if (m_mode == Mode::StepInto && (m_stepAnyItem || id == m_stepItem)) {
             reason = "step";
-        } else if (m_mode == Mode::StepOver && id == m_stepItem && depth <= m_stepDepth) {
-            reason = "step";
+        } else if (m_mode == Mode::StepOver && id == m_stepItem && depth <= m_stepDepth &&
+                   !(depth == m_stepDepth && position == m_stepFrom)) {
+            reason = "step"; // back from a call on the line it started from is not a new line
         } else if (m_mode == Mode::StepOut && id == m_stepItem && depth < m_stepDepth) {
             reason = "step";
         } else if (m_mode == Mode::Start && (!m_startItem || *m_startItem == id)) {
             reason = "start";
-        } else {
+        } else if (!returning) {
             for (auto b = m_breakpoints.begin(); b != m_breakpoints.end(); ++b) {
                 if (b->line != position.line || (!b->file.empty() && b->file != position.file) ||
                     (b->item && *b->item != id))
@@ -669,13 +671,13 @@ private:
             }
             m_stepItem = idOf(m_selected->getGlobalID());
             m_stepDepth = m_selected == stopped ? m_stoppedDepth : m_selected->getCallStack().size();
+            m_stepFrom = positionOf(at.next);
             m_stepAnyItem = false;
             m_mode = kind == "into" ? Mode::StepInto : kind == "out" ? Mode::StepOut : Mode::StepOver;
             if (m_mode == Mode::StepOut && m_stepDepth == 0) {
                 fail("the kernel has no caller to step out to");
                 return false;
             }
-            (void)at;
             return true;
         }
         if (command == "run_to") {
@@ -777,6 +779,7 @@ private:
     std::optional<Id> m_startItem;
     Id m_stepItem{};
     std::size_t m_stepDepth = 0;
+    SourcePosition m_stepFrom;
     bool m_stepAnyItem = false;
     bool m_barrierStep = false;
     bool m_pauseRequested = false;

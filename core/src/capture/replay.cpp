@@ -6,6 +6,7 @@
 #include "clscope/checkedmath.h"
 #include "clscope/clhandle.h"
 #include "clscope/clquery.h"
+#include "clscope/debug.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
 #include "clscope/queue.h"
@@ -216,7 +217,9 @@ std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &laun
             req.devices = {device};
             req.context = context.get();
             req.source = source;
-            req.options = l.options;
+            // Oclgrind refuses -g ("unknown argument") and keeps line information without it: a launch
+            // captured with -g (to be debugged) replays there.
+            req.options = isOclgrindDevice(device) ? withoutDebugOption(l.options) : l.options;
             req.platformDefaults = false;
             req.environmentOptions = false;
             BuildResult build = buildProgram(req, BinaryCache());
