@@ -299,8 +299,7 @@ int runDebug(DebugOptionsCli opts)
                  (opts.condition.empty() ? std::string() : " with " + opts.condition);
     }
     if (opts.common.json) {
-        ordered_json doc = {
-            {"kernel", kernelDoc}, {"stops", stops}, {"finished", ended}, {"reached", reached}};
+        ordered_json doc = {{"kernel", kernelDoc}, {"stops", stops}, {"reached", reached}};
         if (!reached)
             doc["error"] = missed;
         std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

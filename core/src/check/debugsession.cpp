@@ -48,12 +48,15 @@ DebugSession::DebugSession(const std::vector<std::string> &environment, const st
 {
     for (const std::string &entry : m_check.environment()) {
         const std::string_view name = std::string_view(entry).substr(0, entry.find('='));
-        if (name != kCheckBuffersVariable && name != kCheckChildVariable)
+        if (name != kCheckBuffersVariable && name != kCheckChildVariable && name != "CLSCOPE_NO_CACHE")
             m_environment.push_back(entry);
     }
     m_environment.push_back("OCLGRIND_PLUGINS=" + plugin);
     m_environment.push_back("CLSCOPE_DEBUG_SOCKET=" + socketPath().string());
     m_environment.emplace_back("OCLGRIND_INTERACTIVE=1");
+    // No binary cache: a binary kept from a build without OCLGRIND_INTERACTIVE has no variables, and one kept
+    // from this -O0 build must not stand in for an optimised one later.
+    m_environment.emplace_back("CLSCOPE_NO_CACHE=1");
 }
 
 std::string withoutDebugOption(std::string_view options)
@@ -217,10 +220,11 @@ std::optional<DebugMessage> DebugChild::next(std::chrono::milliseconds timeout)
         if (!fill(left)) {
             if (!m_helloSeen && m_endedStatus) {
                 const std::string err = readOutput(m_session.check().directory() / "stderr");
-                throw Error("the launch ended on Oclgrind without the debugger (its plugin did not load or "
-                            "the program failed before its first context)" +
-                                (err.empty() ? std::string() : ":\n" + err),
-                            ErrorCategory::Failure);
+                throw Error(
+                    "the launch ended on Oclgrind before the debugger could stop it (the program failed "
+                    "before its first context, or the plugin did not load)" +
+                        (err.empty() ? std::string() : ":\n" + err),
+                    ErrorCategory::Failure);
             }
             return std::nullopt;
         }
