@@ -49,8 +49,11 @@ KernelEditor::KernelEditor(QWidget *parent)
     setFolding(BoxedTreeFoldStyle, FoldMargin);
     setMarginType(HeatMargin, TextMarginRightJustified);
     setMarginWidth(HeatMargin, 0); // shown with a line profile
-    connect(this, &QsciScintilla::marginClicked, this,
-            [this](int margin, int line, Qt::KeyboardModifiers) { showHeatDetails(margin, line); });
+    connect(this, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        showHeatDetails(margin, line);
+        if (margin == MarkerMargin)
+            toggleBreakpoint(line + 1);
+    });
     // The heat is of the text that was counted: an edit makes it stale.
     connect(this, &QsciScintilla::textChanged, this, [this] {
         if (hasLineHeat())
@@ -80,6 +83,14 @@ KernelEditor::KernelEditor(QWidget *parent)
     setMarkerForegroundColor(QColor(0x90, 0x60, 0x00), m_warningMarker);
     m_noteMarker = markerDefine(RightTriangle, 2);
     setMarkerBackgroundColor(QColor(0x40, 0x80, 0xd0), m_noteMarker);
+    m_breakpointMarker = markerDefine(Circle, 3);
+    setMarkerBackgroundColor(QColor(0xc0, 0x10, 0x40), m_breakpointMarker);
+    setMarkerForegroundColor(QColor(0x70, 0x00, 0x20), m_breakpointMarker);
+    m_executionMarker = markerDefine(RightArrow, 4);
+    setMarkerBackgroundColor(QColor(0xf0, 0xd0, 0x20), m_executionMarker);
+    setMarkerForegroundColor(QColor(0x60, 0x50, 0x00), m_executionMarker);
+    m_executionTint = markerDefine(Background, 5);
+    setMarkerBackgroundColor(QColor(0xff, 0xf4, 0xb0), m_executionTint);
     setAnnotationDisplay(AnnotationBoxed);
 }
 
@@ -199,6 +210,48 @@ void KernelEditor::showHeatDetails(int margin, int line)
 int KernelEditor::heatLevelAt(int line) const
 {
     return line >= 1 && line <= m_heatLevels.size() ? m_heatLevels[line - 1] : 0;
+}
+
+void KernelEditor::toggleBreakpoint(int line)
+{
+    if (line < 1 || line > lines())
+        return;
+    setBreakpoint(line, !(markersAtLine(line - 1) & (1u << m_breakpointMarker)));
+}
+
+void KernelEditor::setBreakpoint(int line, bool on)
+{
+    if (line < 1 || line > lines())
+        return;
+    const bool was = markersAtLine(line - 1) & (1u << m_breakpointMarker);
+    if (was == on)
+        return;
+    if (on)
+        markerAdd(line - 1, m_breakpointMarker);
+    else
+        markerDelete(line - 1, m_breakpointMarker);
+    emit breakpointsChanged();
+}
+
+QVector<int> KernelEditor::breakpointLines() const
+{
+    QVector<int> out;
+    for (int line = markerFindNext(0, 1u << m_breakpointMarker); line >= 0;
+         line = markerFindNext(line + 1, 1u << m_breakpointMarker))
+        out.append(line + 1);
+    return out;
+}
+
+void KernelEditor::setExecutionLine(int line)
+{
+    markerDeleteAll(m_executionMarker);
+    markerDeleteAll(m_executionTint);
+    m_executionLine = line >= 1 && line <= lines() ? line : 0;
+    if (m_executionLine == 0)
+        return;
+    markerAdd(m_executionLine - 1, m_executionMarker);
+    markerAdd(m_executionLine - 1, m_executionTint);
+    ensureLineVisible(m_executionLine - 1);
 }
 
 void KernelEditor::goTo(int line, int column)

@@ -48,11 +48,22 @@ public:
     int heatLevelAt(int line) const;
     QString heatDetailsAt(int line) const;
 
+    // Breakpoints (the debugger's): a click in the marker margin toggles one; they move with the text.
+    void toggleBreakpoint(int line);
+    void setBreakpoint(int line, bool on);
+    QVector<int> breakpointLines() const; // 1-based, in order
+    // The line a debugged work-item stops before: an arrow in the margin and a tint; 0 clears it.
+    void setExecutionLine(int line);
+    int executionLine() const { return m_executionLine; }
+
     // Moves the cursor to a 1-based line and column and makes it visible.
     void goTo(int line, int column);
 
     // A strip above the text for notices (NoticeBar children); the text moves down while one shows.
     QWidget *noticeArea();
+
+signals:
+    void breakpointsChanged();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -69,6 +80,10 @@ private:
     int m_errorMarker = 0;
     int m_warningMarker = 1;
     int m_noteMarker = 2;
+    int m_breakpointMarker = 3;
+    int m_executionMarker = 4;
+    int m_executionTint = 5;
+    int m_executionLine = 0;
     int m_annotationStyleBase = 0;
     QWidget *m_noticeArea = nullptr;
     std::vector<QsciStyle> m_heatStyles; // by level, made when first shown

@@ -271,6 +271,7 @@ void TimelineDock::showLaunchMenu(const QPoint &globalPos, qint64 launch, const 
     menu.addSection(what);
     add(tr("Open in workbench"), LaunchAction::OpenInWorkbench);
     add(tr("Replay on every device"), LaunchAction::ReplayOnEveryDevice);
+    add(tr("Debug this launch"), LaunchAction::Debug);
     add(tr("Export as pyopencl script…"), LaunchAction::ExportPyopencl);
     menu.exec(globalPos);
 }

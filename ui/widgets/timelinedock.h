@@ -89,7 +89,7 @@ public:
     QString exportPng(const QString &path) const;
 
     // What a captured launch can be asked for from its context menu (timeline box, events row, statistics).
-    enum class LaunchAction { OpenInWorkbench, ReplayOnEveryDevice, ExportPyopencl };
+    enum class LaunchAction { OpenInWorkbench, ReplayOnEveryDevice, ExportPyopencl, Debug };
     // The records' launches (CommandRecord::launch) get a context menu with the LaunchActions.
     void setLaunchActionsEnabled(bool enabled) { m_launchActions = enabled; }
 

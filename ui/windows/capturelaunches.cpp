@@ -77,6 +77,9 @@ void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
     case TimelineDock::LaunchAction::ExportPyopencl:
         exportPyopencl(launch);
         break;
+    case TimelineDock::LaunchAction::Debug:
+        debugLaunch(launch);
+        break;
     }
 }
 
@@ -314,6 +317,25 @@ void CaptureCoordinator::exportPyopencl(qint64 launch, const QString &directory)
                 }
                 emit exportFinished(dir, error);
             });
+    });
+}
+
+void CaptureCoordinator::debugLaunch(qint64 launch)
+{
+    withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
+        if (const std::string why = replayBlocker(*l); !why.empty()) {
+            message(tr("Launch %1 cannot be debugged: %2").arg(l->index).arg(whyNot(*l)), 15000);
+            return;
+        }
+        // Its program: the first of the capture's with the same sources.
+        for (std::size_t i = 0; i < m_snapshot.programs.size(); ++i) {
+            const CapturedProgram &p = m_snapshot.programs[i];
+            if (p.kind == "source" && p.sources == l->sources) {
+                emit debugRequested(l->index, qs(l->kernel), int(i));
+                return;
+            }
+        }
+        message(tr("Launch %1's program has no sources in the capture to debug").arg(l->index), 15000);
     });
 }
 

@@ -8,6 +8,7 @@
 #include "comparecoordinator.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
+#include "debugcoordinator.h"
 #include "files/safewrite.h"
 #include "rooflinecoordinator.h"
 #include "runcoordinator.h"
@@ -15,6 +16,7 @@
 #include "widgets/benchmarkdock.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/capturedock.h"
+#include "widgets/debugview.h"
 #include "widgets/devicedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/findbar.h"
@@ -234,6 +236,21 @@ MainWindow::MainWindow(QWidget *parent)
     m_rooflines = new RooflineCoordinator(m_captures, m_captureDock->rooflineView(), m_arguments, m_builds,
                                           m_devices, launchRoofline, statusBar(), this);
     connect(m_rooflines->launchAction(), &QAction::triggered, rooflineDock, &QDockWidget::raise);
+    // The kernel debugger (issue 29): its panel beside them, raised when a debugged launch starts or stops.
+    auto *debugView = new DebugView;
+    QDockWidget *debugDock =
+        addPanel(debugView, tr("Debugger"), QStringLiteral("debugDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(rooflineDock, debugDock);
+    m_debugger =
+        new DebugCoordinator(m_arguments, m_builds, m_captures, m_editors, debugView, statusBar(), this);
+    connect(m_debugger, &DebugCoordinator::stopped, debugDock, &QDockWidget::raise);
+    connect(m_debugger->debugAction(), &QAction::triggered, debugDock, &QDockWidget::raise);
+    connect(m_debugger, &DebugCoordinator::finished, debugDock, [debugDock](const QString &error) {
+        if (!error.isEmpty())
+            debugDock->raise();
+    });
+    connect(m_captures, &CaptureCoordinator::debugRequested, m_debugger,
+            &DebugCoordinator::debugCapturedLaunch);
     resultsDock->raise();
     connect(m_captures, &CaptureCoordinator::snapshotShown, this, [captureDock, timelineDock, this] {
         // The first view of a capture brings its panels forward; later (live) refreshes leave them be.

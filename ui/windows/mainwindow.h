@@ -28,6 +28,7 @@ class ResultsViewer;
 class RunCoordinator;
 class CheckCoordinator;
 class RooflineCoordinator;
+class DebugCoordinator;
 class CompareCoordinator;
 class RunHistoryPanel;
 class BuildLogPanel;
@@ -131,6 +132,7 @@ private:
     CaptureDock *m_captureDock = nullptr;
     CaptureCoordinator *m_captures = nullptr;
     RooflineCoordinator *m_rooflines = nullptr;
+    DebugCoordinator *m_debugger = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel;
     QComboBox *m_deviceChoice = nullptr;

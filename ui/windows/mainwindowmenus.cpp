@@ -6,6 +6,7 @@
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "comparecoordinator.h"
+#include "debugcoordinator.h"
 #include "rooflinecoordinator.h"
 #include "runcoordinator.h"
 #include "widgets/argumentspanel.h"
@@ -269,6 +270,16 @@ void MainWindow::createMenus()
     build->addAction(m_checks->checkAction());
     build->addAction(m_rooflines->launchAction());
     createSweepAction(build);
+
+    QMenu *debug = menuBar()->addMenu(tr("De&bug"));
+    debug->addAction(m_debugger->debugAction());
+    debug->addAction(m_debugger->stepOverAction());
+    debug->addAction(m_debugger->stepIntoAction());
+    debug->addAction(m_debugger->stepOutAction());
+    debug->addAction(m_debugger->runToCursorAction());
+    debug->addAction(m_debugger->stopAction());
+    debug->addSeparator();
+    debug->addAction(m_debugger->breakpointAction());
 
     QMenu *device = menuBar()->addMenu(tr("&Device"));
     QAction *refresh = device->addAction(tr("&Refresh devices"), m_devices, &DeviceManager::refresh);

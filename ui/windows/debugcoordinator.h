@@ -1,0 +1,135 @@
+// The kernel debugger in the window (issue 29). A launch runs on Oclgrind in a child clscope-cli (`run` of
+// the built source with the Arguments panel's launch, or `replay` of a captured launch) with CLScope's
+// plugin, which connects to a local socket this coordinator listens on (docs/debug-protocol.md). Everything
+// is asynchronous: QProcess and QLocalSocket signals, never a wait, so the window stays live while a launch
+// of a million work-items runs to its breakpoint (progress and Stop in the Debugger panel).
+//
+// The breakpoints are the editor's (a click left of a line number, F9); Debug launch (F6) starts and, when
+// paused, continues; F10, F11 and Shift+F11 step over, into and out; Ctrl+F10 runs to the cursor's line;
+// Shift+F6 stops. At each stop the editor marks the line, and the Debugger panel shows the work-item's
+// variables, the group's __local arrays, the call stack and the group's work-items (choosing one shows its
+// variables; steps then act on it).
+#pragma once
+
+#include "clscope/debug.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QStringList>
+
+#include <deque>
+#include <memory>
+
+class QAction;
+class QLocalServer;
+class QLocalSocket;
+class QStatusBar;
+class QTemporaryDir;
+
+namespace clscope::ui {
+
+class ArgumentsPanel;
+class BuildCoordinator;
+class CaptureCoordinator;
+class DebugView;
+class EditorTabs;
+class KernelEditor;
+
+class DebugCoordinator : public QObject
+{
+    Q_OBJECT
+public:
+    DebugCoordinator(ArgumentsPanel *panel, BuildCoordinator *builds, CaptureCoordinator *captures,
+                     EditorTabs *editors, DebugView *view, QStatusBar *statusBar, QObject *parent = nullptr);
+    ~DebugCoordinator() override;
+
+    QAction *debugAction() const { return m_debugAction; } // F6: start, or continue when paused
+    QAction *stepOverAction() const { return m_stepOverAction; }
+    QAction *stepIntoAction() const { return m_stepIntoAction; }
+    QAction *stepOutAction() const { return m_stepOutAction; }
+    QAction *runToCursorAction() const { return m_runToCursorAction; }
+    QAction *stopAction() const { return m_stopAction; }
+    QAction *breakpointAction() const { return m_breakpointAction; } // F9 at the cursor
+
+    // The clscope-cli that runs the launch (beside the GUI's executable by default).
+    void setCliPath(const QString &path) { m_cli = path; }
+
+    // Debugs the workbench's launch (the built source, the Arguments panel's launch); false with the reason
+    // in the panel when there is none.
+    bool debugLaunch();
+    // Debugs a captured launch (its program's sources open read-only; its breakpoints are that editor's).
+    bool debugCapturedLaunch(qint64 launch, const QString &kernel, int programIndex);
+    void continueRun();
+    void step(const QString &kind);
+    void runToCursor();
+    void selectItem(const WorkItemId &global);
+    void stop();
+
+    bool isActive() const { return m_process != nullptr; }
+    bool isPaused() const { return m_paused; }
+    const DebugStop &lastStop() const { return m_stop; }
+    KernelEditor *debuggedEditor() const { return m_editor; }
+    QStringList lastArguments() const { return m_lastArgs; }
+    // Milliseconds from the last step or continue request to its stop.
+    qint64 lastResumeToStopMs() const { return m_resumeToStopMs; }
+
+signals:
+    void stopped(const clscope::DebugStop &stop);
+    // The panel's views of the stop are filled (variables, local memory, stack, work-items).
+    void stopShown();
+    void finished(const QString &error); // the launch ended, or could not start; error "" when it ran out
+
+private:
+    bool start(const QStringList &args, const QString &kernel, KernelEditor *editor, const QString &mainFile,
+               const QString &what);
+    bool refuse(const QString &why);
+    void onReadyRead();
+    void handle(const DebugMessage &message);
+    void send(const std::string &request, const char *expectedReply = nullptr);
+    void sendBreakpoints();
+    void resume(const std::string &request, const QString &what);
+    void requestStopViews();
+    void end(const QString &error);
+    void updateActions();
+
+    ArgumentsPanel *m_panel;
+    BuildCoordinator *m_builds;
+    CaptureCoordinator *m_captures;
+    EditorTabs *m_editors;
+    DebugView *m_view;
+    QStatusBar *m_statusBar;
+    QAction *m_debugAction;
+    QAction *m_stepOverAction;
+    QAction *m_stepIntoAction;
+    QAction *m_stepOutAction;
+    QAction *m_runToCursorAction;
+    QAction *m_stopAction;
+    QAction *m_breakpointAction;
+    QString m_cli;
+    QStringList m_lastArgs;
+
+    std::unique_ptr<DebugSession> m_session;
+    std::unique_ptr<QTemporaryDir> m_folder; // the debugged source of the workbench's launch
+    QLocalServer *m_server = nullptr;
+    QLocalSocket *m_socket = nullptr;
+    QProcess *m_process = nullptr;
+    QPointer<KernelEditor> m_editor;
+    QString m_kernel;
+    std::string m_mainFile;
+    QByteArray m_buffer;
+    QByteArray m_err;
+    std::deque<std::string> m_expected; // replies due, in order
+    bool m_helloSeen = false;
+    bool m_debugging = false; // the kernel's launch began under the debugger
+    bool m_paused = false;
+    bool m_stopping = false;
+    QString m_error; // why the session ended early
+    DebugStop m_stop;
+    DebugItem m_selected;
+    QElapsedTimer m_resumed;
+    qint64 m_resumeToStopMs = -1;
+};
+
+} // namespace clscope::ui
