@@ -134,16 +134,19 @@ DebugView::DebugView(QWidget *parent)
     buttons->addWidget(m_onlyItem);
     buttons->addWidget(new QLabel(tr("when"), this));
     buttons->addWidget(m_onlyWhen);
-    auto *items = new QHBoxLayout;
-    items->addWidget(new QLabel(tr("Work-item:"), this));
+    // The work-item chooser rides in the tabs' corner: the rows below keep the height for the variables.
+    auto *corner = new QWidget(this);
+    auto *items = new QHBoxLayout(corner);
+    items->setContentsMargins(0, 0, 0, 2);
+    items->addWidget(new QLabel(tr("Work-item:"), corner));
     items->addWidget(m_chooser, 1);
     items->addWidget(m_itemEdit);
+    m_tabs->setCornerWidget(corner, Qt::TopRightCorner);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
     layout->addWidget(m_progress);
-    layout->addLayout(items);
     layout->addWidget(m_tabs, 1);
 
     connect(m_continue, &QPushButton::clicked, this, &DebugView::continueRequested);
@@ -178,6 +181,7 @@ void DebugView::setState(State state, const QString &text)
     if (state != State::Running)
         m_progress->hide();
     if (state != State::Paused) {
+        m_tabs->setTabText(0, tr("Variables"));
         m_variables->clear();
         m_locals->clear();
         m_frames->clear();

@@ -167,7 +167,13 @@ bool DebugCoordinator::debugLaunch()
             args << qs(a);
     }
     m_folder = std::move(folder);
-    return start(args, qs(request->kernel), editor, file,
+    // Stops name the source as its tab does.
+    QString shown = QFileInfo(userPath).fileName();
+    for (int i = 0; shown.isEmpty() && i < m_editors->count(); ++i) {
+        if (m_editors->editor(i) == editor)
+            shown = m_editors->tabText(i).remove(u'&').remove(u'*').trimmed();
+    }
+    return start(args, qs(request->kernel), editor, shown.isEmpty() ? QFileInfo(file).fileName() : shown,
                  tr("Running %1 on Oclgrind to its first breakpoint…").arg(qs(request->kernel)));
 }
 

@@ -243,7 +243,12 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(rooflineDock, debugDock);
     m_debugger =
         new DebugCoordinator(m_arguments, m_builds, m_captures, m_editors, debugView, statusBar(), this);
-    connect(m_debugger, &DebugCoordinator::stopped, debugDock, &QDockWidget::raise);
+    connect(m_debugger, &DebugCoordinator::stopped, this, [this, debugDock] {
+        debugDock->raise();
+        // Variables need room: the bottom panels get nearly half the height, as a capture's do.
+        if (!debugDock->isFloating() && debugDock->height() < height() * 2 / 5)
+            keepArgumentsRoom(height() * 9 / 20);
+    });
     connect(m_debugger->debugAction(), &QAction::triggered, debugDock, &QDockWidget::raise);
     connect(m_debugger, &DebugCoordinator::finished, debugDock, [debugDock](const QString &error) {
         if (!error.isEmpty())
