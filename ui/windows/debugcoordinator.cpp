@@ -200,7 +200,8 @@ bool DebugCoordinator::start(const QStringList &args, const QString &kernel, Ker
 {
     std::unique_ptr<DebugSession> session;
     try {
-        const std::string plugin = findLineProfiler(QCoreApplication::applicationDirPath().toStdString());
+        // The plugin beside the clscope-cli that runs the launch (a build tree's app folder, or the package's).
+        const std::string plugin = findLineProfiler(QFileInfo(m_cli).absolutePath().toStdString());
         std::vector<std::string> environment;
         for (const QString &e : QProcessEnvironment::systemEnvironment().toStringList())
             environment.push_back(e.toStdString());

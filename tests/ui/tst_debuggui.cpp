@@ -1,0 +1,176 @@
+// The kernel debugger through the real main window, offscreen (issue 29's "done when"): the reduction sample
+// is built on PoCL, a breakpoint set in the editor's margin for work-item 5 only, Debug (F6) runs the launch
+// on Oclgrind in a child and stops there (the line marked, the work-item's variables in the Debugger panel),
+// F10 steps over and across the barrier (the whole group arrived: the local sum has everyone's element),
+// work-item 6 is chosen and read, F6 continues to the end; a breakpoint on a line no work-item reaches lets
+// the launch end and says so; Stop ends a paused launch.
+#include "widgets/argumentspanel.h"
+#include "widgets/debugview.h"
+#include "widgets/editortabs.h"
+#include "widgets/kerneleditor.h"
+#include "windowparts.h"
+#include "windows/buildcoordinator.h"
+#include "windows/debugcoordinator.h"
+#include "windows/mainwindow.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace clscope;
+using namespace clscope::ui;
+using clscope::test::part;
+
+namespace {
+int lineOf(const KernelEditor *editor, const char *text)
+{
+    for (int i = 0; i < editor->lines(); ++i) {
+        if (editor->text(i).contains(QLatin1String(text)))
+            return i + 1;
+    }
+    return 0;
+}
+} // namespace
+
+class TestDebugGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+    KernelEditor *m_editor = nullptr;
+
+    DebugCoordinator *debugger() { return part<DebugCoordinator>(*m_window); }
+    DebugView *view() { return m_window->findChild<DebugView *>(QStringLiteral("debugView")); }
+
+    // Presses key and waits until the stop's views are filled.
+    bool stopAfter(Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+    {
+        QSignalSpy shown(debugger(), &DebugCoordinator::stopShown);
+        QTest::keyClick(m_window.get(), key, modifiers);
+        return shown.wait(120000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFile::exists(QStringLiteral("/usr/bin/oclgrind")))
+            QSKIP("Oclgrind is not installed (packaging/install-deps.sh installs it)");
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("CLSCOPE_CACHE_DIR", m_dir.path().toLocal8Bit());
+        qputenv("CLSCOPE_DEVICE", "pocl");
+        m_window = std::make_unique<MainWindow>();
+        debugger()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        m_window->resize(1280, 800);
+        m_window->show();
+        QSignalSpy ready(m_window.get(), &MainWindow::ready);
+        QVERIFY(m_window->isReady() || ready.wait(120000));
+        QVERIFY(part<EditorTabs>(*m_window)->openSample(QStringLiteral("reduction.cl")));
+        QSignalSpy built(part<BuildCoordinator>(*m_window), &BuildCoordinator::buildFinished);
+        QVERIFY(part<BuildCoordinator>(*m_window)->buildCurrent());
+        QVERIFY(built.wait(120000));
+        m_editor = part<BuildCoordinator>(*m_window)->builtEditor();
+        QVERIFY(m_editor);
+    }
+
+    void breakStepAcrossBarrierSwitchContinue()
+    {
+        const int store = lineOf(m_editor, "scratch[lid] = gid < n");
+        const int barrier = lineOf(m_editor, "barrier(CLK_LOCAL_MEM_FENCE);");
+        const int loop = lineOf(m_editor, "for (size_t stride");
+        QVERIFY(store > 0 && barrier == store + 1 && loop > barrier);
+        // A click in the margin left of the line numbers sets a breakpoint.
+        QSignalSpy changed(m_editor, &KernelEditor::breakpointsChanged);
+        emit m_editor->marginClicked(1, store - 1, Qt::NoModifier);
+        QCOMPARE(m_editor->breakpointLines(), QVector<int>{store});
+        QCOMPARE(changed.size(), 1);
+        view()->onlyItemEdit()->setText(QStringLiteral("5"));
+
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QCOMPARE(debugger()->lastStop().reason, std::string("breakpoint"));
+        QCOMPARE(debugger()->lastStop().line, store);
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{5, 0, 0}));
+        QCOMPARE(m_editor->executionLine(), store);
+        QCOMPARE(view()->valueOf({QStringLiteral("gid")}), QStringLiteral("5"));
+        QCOMPARE(view()->valueOf({QStringLiteral("lid")}), QStringLiteral("5"));
+        QCOMPARE(view()->valueOf({QStringLiteral("n")}), QStringLiteral("4096"));
+        QVERIFY(view()->statusText().contains(QStringLiteral("reduction.cl")));
+        // The group's work-items with where each is: 0-4 wait at the barrier, 5 stopped, the rest not
+        // started.
+        QComboBox *chooser = view()->itemChooser();
+        QCOMPARE(chooser->count(), 256);
+        QVERIFY2(chooser->itemText(0).contains(QStringLiteral("barrier")), qPrintable(chooser->itemText(0)));
+        QVERIFY(chooser->itemText(5).contains(QStringLiteral("stopped")));
+        QVERIFY(chooser->itemText(6).contains(QStringLiteral("not started")));
+        QCOMPARE(view()->framesTree()->topLevelItemCount(), 1);
+
+        QVERIFY(stopAfter(Qt::Key_F10));
+        QCOMPARE(debugger()->lastStop().line, barrier);
+        QCOMPARE(view()->valueOf({QStringLiteral("scratch"), QStringLiteral("*scratch")}),
+                 QStringLiteral("1"));
+        QVERIFY(stopAfter(Qt::Key_F10));
+        QCOMPARE(debugger()->lastStop().reason, std::string("barrier"));
+        QCOMPARE(debugger()->lastStop().line, loop);
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{5, 0, 0}));
+        QVERIFY(view()->statusText().contains(QStringLiteral("256 work-items reached the barrier")));
+        QVERIFY(view()->itemChooser()->itemText(255).contains(QStringLiteral("ready")));
+
+        // Work-item 6 by its id: its own variables; the stop stays work-item 5's.
+        QSignalSpy shown(debugger(), &DebugCoordinator::stopShown);
+        view()->itemEdit()->setText(QStringLiteral("6"));
+        QTest::keyClick(view()->itemEdit(), Qt::Key_Return);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(view()->valueOf({QStringLiteral("gid")}), QStringLiteral("6"));
+        QVERIFY(view()->tabs()->tabText(0).contains(QStringLiteral("(6,0,0)")));
+        // A work-item of another group cannot be read while this one runs: said, not guessed.
+        QSignalSpy again(debugger(), &DebugCoordinator::stopShown);
+        debugger()->selectItem({300, 0, 0});
+        QVERIFY(again.wait(30000));
+        QVERIFY(
+            view()->variablesTree()->topLevelItem(0)->text(0).contains(QStringLiteral("not in the running")));
+
+        QSignalSpy finished(debugger(), &DebugCoordinator::finished);
+        QTest::keyClick(m_window.get(), Qt::Key_F6);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        QCOMPARE(m_editor->executionLine(), 0);
+        QVERIFY(!debugger()->isActive());
+        QVERIFY(view()->statusText().contains(QStringLiteral("ran to its end")));
+        emit m_editor->marginClicked(1, store - 1, Qt::NoModifier);
+        QVERIFY(m_editor->breakpointLines().isEmpty());
+    }
+
+    void stopEndsAPausedLaunch()
+    {
+        view()->onlyItemEdit()->clear();
+        // No breakpoint: the first work-item stops at its first line.
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QCOMPARE(debugger()->lastStop().reason, std::string("start"));
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{0, 0, 0}));
+        QSignalSpy finished(debugger(), &DebugCoordinator::finished);
+        QTest::keyClick(m_window.get(), Qt::Key_F6, Qt::ShiftModifier);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!debugger()->isActive());
+        QVERIFY(view()->statusText().contains(QStringLiteral("Stopped")));
+    }
+
+    void aBadLaunchIsSaid()
+    {
+        QString error;
+        QVERIFY(part<ArgumentsPanel>(*m_window)->applySpec(QStringLiteral("n=uint:4096"), &error));
+        part<ArgumentsPanel>(*m_window)->setRange(QStringLiteral("4096"), QStringLiteral("3000"));
+        QSignalSpy finished(debugger(), &DebugCoordinator::finished);
+        QTest::keyClick(m_window.get(), Qt::Key_F6);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!finished.at(0).at(0).toString().isEmpty());
+        QVERIFY(view()->statusText().startsWith(QStringLiteral("Not debugged")) ||
+                view()->statusText().startsWith(QStringLiteral("Cannot debug")));
+        part<ArgumentsPanel>(*m_window)->setRange(QStringLiteral("4096"), QStringLiteral("256"));
+    }
+};
+
+QTEST_MAIN(TestDebugGui)
+#include "tst_debuggui.moc"
