@@ -24,6 +24,7 @@
 #include "WorkItem.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 
@@ -44,6 +45,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 
 namespace clscope::debugplugin {
 namespace {
@@ -237,6 +239,20 @@ std::optional<Breakpoint> parseCondition(const std::string &text, std::string &w
 
 enum class Mode { Run, Start, StepInto, StepOver, StepOut };
 
+// An instruction's line without its file's name: what the hot path compares (no string per instruction).
+struct Line
+{
+    unsigned number = 0;
+    const llvm::DIFile *file = nullptr;
+    bool operator==(const Line &) const = default;
+};
+
+Line lineOf(const llvm::Instruction *instruction)
+{
+    const llvm::DILocation *location = instruction->getDebugLoc().get();
+    return location ? Line{location->getLine(), location->getFile()} : Line{};
+}
+
 class Debugger : public oclgrind::Plugin
 {
 public:
@@ -331,7 +347,7 @@ public:
         if (const auto resumed = m_resuming.find(item); resumed != m_resuming.end()) {
             m_resuming.erase(resumed);
             m_lastItem.reset();
-            if (!isDebugIntrinsic(instruction) && positionOf(instruction).line != 0)
+            if (!isDebugIntrinsic(instruction) && lineOf(instruction).number != 0)
                 consider(item, id, instruction, item->getCallStack().size(), /*after=*/true, false);
         }
 
@@ -343,8 +359,8 @@ public:
                                      item->getState() == oclgrind::WorkItem::READY;
         const bool returned = llvm::isa<llvm::ReturnInst>(instruction);
         const std::size_t depthOfThis = enteredFunction ? depth - 1 : returned ? depth + 1 : depth;
-        const SourcePosition here = positionOf(instruction);
-        if (here.line != 0 && !isDebugIntrinsic(instruction))
+        const Line here = lineOf(instruction);
+        if (here.number != 0 && !isDebugIntrinsic(instruction))
             m_lastItem = LastLine{id, here, depthOfThis};
 
         switch (item->getState()) {
@@ -400,7 +416,7 @@ private:
     struct LastLine
     {
         Id item;
-        SourcePosition position;
+        Line line;
         std::size_t depth = 0;
     };
 
@@ -451,14 +467,17 @@ private:
     void consider(const oclgrind::WorkItem *item, const Id &id, const llvm::Instruction *next,
                   std::size_t depth, bool after, bool returning)
     {
-        if (isDebugIntrinsic(next))
+        const Line line = lineOf(next);
+        if (line.number == 0 || isDebugIntrinsic(next))
             return;
-        const SourcePosition position = positionOf(next);
-        if (position.line == 0)
-            return;
-        if (!after && m_lastItem && m_lastItem->item == id && m_lastItem->position == position &&
+        if (!after && m_lastItem && m_lastItem->item == id && m_lastItem->line == line &&
             m_lastItem->depth == depth)
             return; // the same line goes on
+        // Running with no breakpoint on this line: nothing to decide (the common case, kept cheap).
+        if (m_mode == Mode::Run && !m_pauseRequested &&
+            (line.number >= m_breakLines.size() || !m_breakLines[line.number]))
+            return;
+        const SourcePosition position = positionOf(next);
         const char *reason = nullptr;
         std::string message;
         if (m_pauseRequested) {
@@ -483,8 +502,10 @@ private:
                         continue;
                 }
                 reason = b->temporary ? "cursor" : "breakpoint";
-                if (b->temporary)
+                if (b->temporary) {
                     m_breakpoints.erase(b);
+                    indexBreakpoints();
+                }
                 break;
             }
         }
@@ -650,6 +671,7 @@ private:
             if (temporary != m_breakpoints.end())
                 list.push_back(*temporary);
             m_breakpoints = std::move(list);
+            indexBreakpoints();
             reply({{"breakpoints", m_breakpoints.size()}});
             return false;
         }
@@ -691,6 +713,7 @@ private:
             b.temporary = true;
             std::erase_if(m_breakpoints, [](const Breakpoint &x) { return x.temporary; });
             m_breakpoints.push_back(b);
+            indexBreakpoints();
             m_mode = Mode::Run;
             return true;
         }
@@ -760,6 +783,17 @@ private:
         return false;
     }
 
+    void indexBreakpoints()
+    {
+        m_breakLines.assign(1, false);
+        for (const Breakpoint &b : m_breakpoints) {
+            if (b.line >= m_breakLines.size())
+                m_breakLines.resize(std::min<std::size_t>(b.line + 1, 1u << 24), false);
+            if (b.line < m_breakLines.size())
+                m_breakLines[b.line] = true;
+        }
+    }
+
     void checkForPause()
     {
         while (const auto request = m_connection->poll()) {
@@ -784,8 +818,9 @@ private:
     bool m_barrierStep = false;
     bool m_pauseRequested = false;
     std::vector<Breakpoint> m_breakpoints;
+    std::vector<bool> m_breakLines; // by line number: a breakpoint (of any file) is there
     std::optional<LastLine> m_lastItem;
-    std::set<const oclgrind::WorkItem *> m_resuming;
+    std::unordered_set<const oclgrind::WorkItem *> m_resuming;
     const oclgrind::WorkItem *m_stopped = nullptr;
     const llvm::Instruction *m_stoppedNext = nullptr;
     std::size_t m_stoppedDepth = 0;
