@@ -130,6 +130,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_open(new QPushButton(tr("Open in workbench")))
     , m_replay(new QPushButton(tr("Replay on every device")))
     , m_export(new QPushButton(tr("Export as pyopencl script…")))
+    , m_debug(new QPushButton(tr("Debug")))
     , m_launchProblem(new QLabel)
     , m_tabs(new QTabWidget)
     , m_kernels(makeTable(QStringLiteral("captureKernels"), {tr("Kernel"), tr("Launches"), tr("Device time"),
@@ -164,12 +165,16 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_open->setObjectName(QStringLiteral("captureOpenInWorkbench"));
     m_replay->setObjectName(QStringLiteral("captureReplayEverywhere"));
     m_export->setObjectName(QStringLiteral("captureExport"));
+    m_debug->setObjectName(QStringLiteral("captureDebug"));
+    m_debug->setToolTip(
+        tr("Debug this launch: replay it on the Oclgrind simulator stopped at its first line, its "
+           "program's source open (breakpoints in its margin)"));
     m_launchProblem->setObjectName(QStringLiteral("captureLaunchProblem"));
     m_launchProblem->setWordWrap(true);
     m_launchProblem->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_launchProblem->setStyleSheet(QStringLiteral("color: #c62828"));
     m_launchProblem->hide();
-    for (QPushButton *b : {m_open, m_replay, m_export})
+    for (QPushButton *b : {m_open, m_replay, m_export, m_debug})
         b->setEnabled(false);
 
     auto *head = new QHBoxLayout;
@@ -182,6 +187,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     launchRow->addWidget(m_open);
     launchRow->addWidget(m_replay);
     launchRow->addWidget(m_export);
+    launchRow->addWidget(m_debug);
 
     // Programs: the list, and the selected one's sources, options and logs.
     m_programs->setObjectName(QStringLiteral("capturePrograms"));
@@ -240,6 +246,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     connect(m_open, &QPushButton::clicked, this, [this] { emit openInWorkbenchRequested(currentLaunch()); });
     connect(m_replay, &QPushButton::clicked, this, [this] { emit replayRequested(currentLaunch()); });
     connect(m_export, &QPushButton::clicked, this, [this] { emit exportRequested(currentLaunch()); });
+    connect(m_debug, &QPushButton::clicked, this, [this] { emit debugRequested(currentLaunch()); });
     connect(m_launch, &QSpinBox::valueChanged, this, [this] {
         updateLaunchLabel();
         emit currentLaunchChanged(currentLaunch());
@@ -321,7 +328,7 @@ void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
         m_launch->setRange(
             0, int(std::max<std::int64_t>(0, std::min<std::int64_t>(s.launchCount, INT32_MAX) - 1)));
     }
-    for (QPushButton *b : {m_open, m_replay, m_export})
+    for (QPushButton *b : {m_open, m_replay, m_export, m_debug})
         b->setEnabled(s.launchCount > 0);
     updateLaunchLabel();
 

@@ -95,6 +95,7 @@ signals:
     void openInWorkbenchRequested(qint64 launch);
     void replayRequested(qint64 launch);
     void exportRequested(qint64 launch);
+    void debugRequested(qint64 launch);
     // A program's sources into the editor: read-only, or as an unsaved copy.
     void programOpenRequested(int program, bool copy);
     void currentLaunchChanged(qint64 launch);
@@ -117,6 +118,7 @@ private:
     QPushButton *m_open;
     QPushButton *m_replay;
     QPushButton *m_export;
+    QPushButton *m_debug;
     QLabel *m_launchProblem;
     QTabWidget *m_tabs;
     QTableWidget *m_kernels;

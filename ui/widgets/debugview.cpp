@@ -72,6 +72,7 @@ DebugView::DebugView(QWidget *parent)
     , m_stepInto(new QPushButton(tr("Step into"), this))
     , m_stepOut(new QPushButton(tr("Step out"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
+    , m_pause(new QPushButton(tr("Pause"), this))
     , m_chooser(new QComboBox(this))
     , m_itemEdit(new QLineEdit(this))
     , m_onlyItem(new QLineEdit(this))
@@ -87,6 +88,8 @@ DebugView::DebugView(QWidget *parent)
     m_stepInto->setObjectName(QStringLiteral("debugStepInto"));
     m_stepOut->setObjectName(QStringLiteral("debugStepOut"));
     m_stop->setObjectName(QStringLiteral("debugStop"));
+    m_pause->setObjectName(QStringLiteral("debugPause"));
+    m_pause->setToolTip(tr("Stop the running launch at the next line any work-item starts"));
     m_chooser->setObjectName(QStringLiteral("debugItemChooser"));
     m_itemEdit->setObjectName(QStringLiteral("debugItemEdit"));
     m_status->setObjectName(QStringLiteral("debugStatus"));
@@ -127,7 +130,7 @@ DebugView::DebugView(QWidget *parent)
     m_tabs->addTab(m_frames, tr("Call stack"));
 
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_stop})
+    for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_pause, m_stop})
         buttons->addWidget(b);
     buttons->addStretch(1);
     buttons->addWidget(new QLabel(tr("Breakpoints stop:"), this));
@@ -154,6 +157,7 @@ DebugView::DebugView(QWidget *parent)
     connect(m_stepInto, &QPushButton::clicked, this, [this] { emit stepRequested(QStringLiteral("into")); });
     connect(m_stepOut, &QPushButton::clicked, this, [this] { emit stepRequested(QStringLiteral("out")); });
     connect(m_stop, &QPushButton::clicked, this, &DebugView::stopRequested);
+    connect(m_pause, &QPushButton::clicked, this, &DebugView::pauseRequested);
     connect(m_chooser, &QComboBox::activated, this, [this](int index) {
         if (!m_filling && index >= 0 && std::size_t(index) < m_items.size())
             emit itemRequested(m_items[std::size_t(index)].global);
@@ -163,9 +167,11 @@ DebugView::DebugView(QWidget *parent)
         connect(e, &QLineEdit::editingFinished, this, &DebugView::conditionsChanged);
     connect(m_frames, &QTreeWidget::itemActivated, this,
             [this](QTreeWidgetItem *item) { emit frameActivated(item->text(1), item->text(2).toInt()); });
-    setState(State::Idle, tr("Set breakpoints with a click left of a line's number (F9), then Build > Debug "
-                             "launch (F6) runs the launch on the Oclgrind simulator to the first one. A "
-                             "captured launch: right-click it in the timeline, Debug this launch."));
+    setState(
+        State::Idle,
+        tr("Set breakpoints with a click left of a line's number (F9), then Debug > Debug launch (F6) runs "
+           "the launch on the Oclgrind simulator to the first one. A captured launch: Debug in the Capture "
+           "panel, or right-click it in the timeline."));
 }
 
 void DebugView::setState(State state, const QString &text)
@@ -175,6 +181,7 @@ void DebugView::setState(State state, const QString &text)
     for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut})
         b->setEnabled(paused);
     m_stop->setEnabled(state != State::Idle);
+    m_pause->setEnabled(state == State::Running);
     m_chooser->setEnabled(paused);
     m_itemEdit->setEnabled(paused);
     m_status->setText(text);

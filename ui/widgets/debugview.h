@@ -52,6 +52,7 @@ public:
     QPushButton *stepIntoButton() const { return m_stepInto; }
     QPushButton *stepOutButton() const { return m_stepOut; }
     QPushButton *stopButton() const { return m_stop; }
+    QPushButton *pauseButton() const { return m_pause; }
     QTabWidget *tabs() const { return m_tabs; }
     // The breakpoints' conditions: only this work-item (its global id), only when this holds
     // ("VARIABLE OP NUMBER"). Either may be empty. The work-item's text is checked: *ok false when it is not
@@ -67,6 +68,7 @@ signals:
     void continueRequested();
     void stepRequested(const QString &kind); // over, into, out
     void stopRequested();
+    void pauseRequested();
     void itemRequested(const clscope::WorkItemId &global);
     void frameActivated(const QString &file, int line);
     void conditionsChanged();
@@ -83,6 +85,7 @@ private:
     QPushButton *m_stepInto;
     QPushButton *m_stepOut;
     QPushButton *m_stop;
+    QPushButton *m_pause;
     QComboBox *m_chooser;
     QLineEdit *m_itemEdit;
     QLineEdit *m_onlyItem;

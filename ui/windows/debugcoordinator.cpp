@@ -103,6 +103,7 @@ DebugCoordinator::DebugCoordinator(ArgumentsPanel *panel, BuildCoordinator *buil
     connect(m_view, &DebugView::continueRequested, this, &DebugCoordinator::continueRun);
     connect(m_view, &DebugView::stepRequested, this, &DebugCoordinator::step);
     connect(m_view, &DebugView::stopRequested, this, &DebugCoordinator::stop);
+    connect(m_view, &DebugView::pauseRequested, this, &DebugCoordinator::pause);
     connect(m_view, &DebugView::itemRequested, this, &DebugCoordinator::selectItem);
     connect(m_view, &DebugView::conditionsChanged, this, [this] {
         if (m_debugging)
@@ -200,7 +201,8 @@ bool DebugCoordinator::start(const QStringList &args, const QString &kernel, Ker
 {
     std::unique_ptr<DebugSession> session;
     try {
-        // The plugin beside the clscope-cli that runs the launch (a build tree's app folder, or the package's).
+        // The plugin beside the clscope-cli that runs the launch (a build tree's app folder, or the
+        // package's).
         const std::string plugin = findLineProfiler(QFileInfo(m_cli).absolutePath().toStdString());
         std::vector<std::string> environment;
         for (const QString &e : QProcessEnvironment::systemEnvironment().toStringList())
@@ -486,6 +488,12 @@ void DebugCoordinator::selectItem(const WorkItemId &global)
     if (!m_paused)
         return;
     send(debugSelectRequest(global), "select");
+}
+
+void DebugCoordinator::pause()
+{
+    if (m_debugging && !m_paused)
+        send(debugSimpleRequest("pause"));
 }
 
 void DebugCoordinator::stop()

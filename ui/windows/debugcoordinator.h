@@ -65,6 +65,7 @@ public:
     void step(const QString &kind);
     void runToCursor();
     void selectItem(const WorkItemId &global);
+    void pause(); // a running launch stops at the next line any work-item starts
     void stop();
 
     bool isActive() const { return m_process != nullptr; }
