@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -196,6 +198,7 @@ int runDebug(DebugOptionsCli opts)
     bool ended = false;
     int stepsLeft = opts.steps;
     int stopCount = 0;
+    auto resumed = std::chrono::steady_clock::now(); // the last run or step sent: a stop's answer time
     if (!opts.common.json)
         std::cout << "Debugging " << target.kernel << " on Oclgrind (" << target.mainFile << ")\n";
     while (!ended) {
@@ -219,6 +222,7 @@ int runDebug(DebugOptionsCli opts)
                 if (!reply.error.empty())
                     throw CliFailure{ExitUsage, reply.error};
             }
+            resumed = std::chrono::steady_clock::now();
             child.send(debugRunRequest(breakpoints.empty(), item));
             break;
         case DebugMessage::Kind::KernelEnd:
@@ -227,6 +231,8 @@ int runDebug(DebugOptionsCli opts)
             break;
         case DebugMessage::Kind::Stopped: {
             const DebugStop &stop = message->stop;
+            const double resumeMs =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - resumed).count();
             ++stopCount;
             const DebugMessage values = opts.printed.empty()
                                             ? child.request(debugSimpleRequest("variables"), kReplyTimeout)
@@ -240,6 +246,7 @@ int runDebug(DebugOptionsCli opts)
                                   {"source_line", text},
                                   {"function", stop.function},
                                   {"depth", stop.depth},
+                                  {"ms_since_resumed", std::round(resumeMs * 1000) / 1000},
                                   {"item",
                                    {{"global", debugIdJson(stop.item.global)},
                                     {"local", debugIdJson(stop.item.local)},
@@ -269,6 +276,7 @@ int runDebug(DebugOptionsCli opts)
             }
             if (stepsLeft > 0) {
                 --stepsLeft;
+                resumed = std::chrono::steady_clock::now();
                 child.send(debugStepRequest(opts.stepKind));
             } else {
                 child.send(debugSimpleRequest("detach"));
