@@ -1,7 +1,7 @@
 #!/bin/bash
 # The kernel debugger's cost and answer time (issue 29): run from the repository root after
 # cmake --build build/release --target clscope-cli clscope-oclgrind. N=1048576 for a million work-items.
-CLI=${CLI:-/work/main/build/release/app/clscope-cli}
+CLI=${CLI:-build/release/app/clscope-cli}
 N=${N:-262144}
 L="--kernel work --global $N --local 64 --arg in=buffer:float:$N:iota --arg out=buffer:float:$N --arg n=int:$N"
 V=$(mktemp -d); echo /usr/lib/oclgrind/liboclgrind-rt-icd.so > $V/o.icd
