@@ -14,6 +14,7 @@
 // its end as if no debugger were there.
 #include "debugger.h"
 
+#include "debugconnection.h"
 #include "debugvalues.h"
 
 #include "Context.h"
@@ -51,192 +52,15 @@ namespace clscope::debugplugin {
 namespace {
 
 using nlohmann::json;
-using Id = std::array<std::size_t, 3>;
 
-constexpr std::size_t kMaxLine = 1 << 20;        // a controller's request longer than this is refused
 constexpr std::uint64_t kPauseCheckEvery = 4096; // instructions between looks for a pause request
 constexpr auto kProgressEvery = std::chrono::milliseconds(100);
 
 // The socket to the controller: whole lines out, whole lines in.
-class Connection
-{
-public:
-    explicit Connection(int fd)
-        : m_fd(fd)
-    {}
-    ~Connection() { ::close(m_fd); }
-    Connection(const Connection &) = delete;
-    Connection &operator=(const Connection &) = delete;
-
-    bool open() const { return m_open; }
-
-    void send(const json &message)
-    {
-        if (!m_open)
-            return;
-        const std::string text = message.dump(-1, ' ', false, json::error_handler_t::replace) + '\n';
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const ssize_t n = ::send(m_fd, text.data() + done, text.size() - done, MSG_NOSIGNAL);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                m_open = false;
-                return;
-            }
-            done += std::size_t(n);
-        }
-    }
-
-    // The next request, waiting for it; nothing when the controller has gone (or sent something too long).
-    std::optional<json> receive()
-    {
-        for (;;) {
-            if (const auto line = takeLine())
-                return line;
-            if (!m_open || !fill(-1))
-                return std::nullopt;
-        }
-    }
-
-    // A request already sent, without waiting.
-    std::optional<json> poll()
-    {
-        if (const auto line = takeLine())
-            return line;
-        if (m_open && fill(0))
-            return takeLine();
-        return std::nullopt;
-    }
-
-private:
-    std::optional<json> takeLine()
-    {
-        for (;;) {
-            const std::size_t end = m_buffer.find('\n');
-            if (end == std::string::npos) {
-                if (m_buffer.size() > kMaxLine)
-                    m_open = false;
-                return std::nullopt;
-            }
-            const std::string line = m_buffer.substr(0, end);
-            m_buffer.erase(0, end + 1);
-            json parsed = json::parse(line, nullptr, false);
-            if (!parsed.is_discarded() && parsed.is_object())
-                return parsed;
-            send({{"reply", "error"}, {"error", "not a JSON object"}});
-        }
-    }
-
-    // Reads what is there; timeout -1 waits. False when nothing came (closed, or nothing within timeout).
-    bool fill(int timeout)
-    {
-        pollfd p{m_fd, POLLIN, 0};
-        int ready = 0;
-        do {
-            ready = ::poll(&p, 1, timeout);
-        } while (ready < 0 && errno == EINTR);
-        if (ready <= 0)
-            return false;
-        char chunk[65536];
-        ssize_t n = 0;
-        do {
-            n = ::recv(m_fd, chunk, sizeof chunk, 0);
-        } while (n < 0 && errno == EINTR);
-        if (n <= 0) {
-            m_open = false;
-            return false;
-        }
-        m_buffer.append(chunk, std::size_t(n));
-        return true;
-    }
-
-    int m_fd;
-    bool m_open = true;
-    std::string m_buffer;
-};
-
 Id idOf(const oclgrind::Size3 &s)
 {
     return {s.x, s.y, s.z};
 }
-json jsonOf(const Id &id)
-{
-    return json::array({id[0], id[1], id[2]});
-}
-
-std::optional<Id> idFrom(const json &value)
-{
-    if (!value.is_array() || value.empty() || value.size() > 3)
-        return std::nullopt;
-    Id id{0, 0, 0};
-    for (std::size_t i = 0; i < value.size(); ++i) {
-        if (!value[i].is_number_unsigned())
-            return std::nullopt;
-        id[i] = value[i].get<std::size_t>();
-    }
-    return id;
-}
-
-struct Breakpoint
-{
-    std::string file; // "" matches any file
-    unsigned line = 0;
-    std::optional<Id> item;
-    // VARIABLE OP NUMBER; empty: always
-    std::string variable;
-    std::string op;
-    double value = 0;
-    bool temporary = false; // run to cursor: removed when hit
-};
-
-bool compare(double a, const std::string &op, double b)
-{
-    if (op == "==")
-        return a == b;
-    if (op == "!=")
-        return a != b;
-    if (op == "<")
-        return a < b;
-    if (op == "<=")
-        return a <= b;
-    if (op == ">")
-        return a > b;
-    if (op == ">=")
-        return a >= b;
-    return false;
-}
-
-// "i == 3", "sum>0.5": nothing when the text is not of that form.
-std::optional<Breakpoint> parseCondition(const std::string &text, std::string &why)
-{
-    static const char *const ops[] = {"==", "!=", "<=", ">=", "<", ">"};
-    for (const char *op : ops) {
-        const std::size_t at = text.find(op);
-        if (at == std::string::npos)
-            continue;
-        Breakpoint b;
-        b.variable = text.substr(0, at);
-        b.op = op;
-        const std::string number = text.substr(at + std::strlen(op));
-        while (!b.variable.empty() && b.variable.back() == ' ')
-            b.variable.pop_back();
-        while (!b.variable.empty() && b.variable.front() == ' ')
-            b.variable.erase(0, 1);
-        char *end = nullptr;
-        b.value = std::strtod(number.c_str(), &end);
-        while (end && *end == ' ')
-            ++end;
-        if (b.variable.empty() || end == number.c_str() || (end && *end != '\0')) {
-            why = "a condition is VARIABLE OP NUMBER (OP one of == != < <= > >=): " + text;
-            return std::nullopt;
-        }
-        return b;
-    }
-    why = "a condition is VARIABLE OP NUMBER (OP one of == != < <= > >=): " + text;
-    return std::nullopt;
-}
-
 enum class Mode { Run, Start, StepInto, StepOver, StepOut };
 
 // An instruction's line without its file's name: what the hot path compares (no string per instruction).
