@@ -304,6 +304,15 @@ void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, con
         emit checkFailed(m_last.summary);
 }
 
+QString childStatusLine(const QByteArray &err)
+{
+    const QList<QByteArray> lines = err.trimmed().split('\n');
+    QString line = lines.isEmpty() ? QString() : QString::fromUtf8(lines.back()).trimmed();
+    if (line.startsWith(QLatin1String("clscope-cli: ")))
+        line = line.mid(13);
+    return line;
+}
+
 void terminateChild(QProcess *process, QObject *context)
 {
     process->terminate();

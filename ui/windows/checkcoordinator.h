@@ -28,6 +28,8 @@ inline constexpr int kChildKillAfterMs = 2000;
 // Tells a child to stop: SIGTERM now, SIGKILL after kChildKillAfterMs if it is still there (timed on
 // context).
 void terminateChild(QProcess *process, QObject *context);
+// A child clscope-cli's last line of stderr without the program's prefix: what it is doing, or why it failed.
+QString childStatusLine(const QByteArray &err);
 
 class ArgumentsPanel;
 class BuildCoordinator;

@@ -31,15 +31,6 @@ namespace {
 constexpr qsizetype kMaxMessageBytes = 64 * 1024 * 1024; // a line longer than this is not the plugin's
 constexpr qsizetype kMaxStderrBytes = 1024 * 1024;
 
-QString lastLine(const QByteArray &err)
-{
-    const QList<QByteArray> lines = err.trimmed().split('\n');
-    QString line = lines.isEmpty() ? QString() : QString::fromUtf8(lines.back()).trimmed();
-    if (line.startsWith(QLatin1String("clscope-cli: ")))
-        line = line.mid(13);
-    return line;
-}
-
 QAction *makeAction(QObject *parent, const QString &text, const char *name, const QKeySequence &key,
                     const QString &tip)
 {
@@ -273,11 +264,12 @@ bool DebugCoordinator::start(const QStringList &args, const QString &kernel, Ker
                 error = tr("the debugged launch ended by a signal");
             else if (!m_helloSeen)
                 error = tr("the launch ended before the debugger could stop it: %1")
-                            .arg(lastLine(m_err).isEmpty() ? tr("the plugin did not load") : lastLine(m_err));
+                            .arg(childStatusLine(m_err).isEmpty() ? tr("the plugin did not load")
+                                                                  : childStatusLine(m_err));
             else if (!m_debugging)
-                error = tr("the launch never ran %1 on Oclgrind: %2").arg(m_kernel, lastLine(m_err));
+                error = tr("the launch never ran %1 on Oclgrind: %2").arg(m_kernel, childStatusLine(m_err));
             else if (exitCode != 0 && !(m_lastArgs.value(0) == QLatin1String("replay") && exitCode == 1))
-                error = tr("the launch failed: %1").arg(lastLine(m_err));
+                error = tr("the launch failed: %1").arg(childStatusLine(m_err));
         }
         end(error);
     });

@@ -31,15 +31,6 @@ namespace {
 // A roofline document of a capture is kilobytes per kernel; more than this is not one.
 constexpr qint64 kMaxRooflineBytes = 64 * 1024 * 1024;
 
-// The child's last line of stderr without the program's prefix: what it is doing, or why it failed.
-QString childStatusLine(const QByteArray &err)
-{
-    const QList<QByteArray> lines = err.trimmed().split('\n');
-    QString line = lines.isEmpty() ? QString() : QString::fromUtf8(lines.back()).trimmed();
-    if (line.startsWith(QLatin1String("clscope-cli: ")))
-        line = line.mid(13);
-    return line;
-}
 } // namespace
 
 RooflineCoordinator::RooflineCoordinator(CaptureCoordinator *captures, RooflineView *captureView,
