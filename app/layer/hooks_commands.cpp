@@ -358,7 +358,7 @@ cl_int CL_API_CALL hFinish(cl_command_queue q)
         timer.result(r);
     }
     if (r == CL_SUCCESS)
-        readFinishedEvents();
+        readFinishedEvents(h(q));
     return r;
 }
 

@@ -308,8 +308,10 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
         g_repeats.store(0);
     }
     if (!g_dying.exchange(true) && !g_broken.load()) {
-        // Wait (briefly) for the writer to finish the send it is in, then send the rest ourselves.
-        for (int i = 0; i < 2000 && g_writerBusy.load(); ++i) {
+        // Wait for the writer to finish the send it is in, then send the rest ourselves. The recorder may be
+        // slow to read on a loaded machine (a clean-clone CI run lost a crashed program's 50 launches when
+        // this waited 200 ms): up to 5 s, which only a dying program waits.
+        for (int i = 0; i < 50000 && g_writerBusy.load(); ++i) {
             const timespec ms{0, 100000};
             nanosleep(&ms, nullptr);
         }
@@ -565,7 +567,7 @@ void guardCrashHandler() noexcept
     guardCrashHandlerNow();
 }
 
-void readFinishedEvents() noexcept
+void readFinishedEvents(std::optional<std::uint64_t> finishedQueue) noexcept
 {
     Stream *s = g_stream;
     if (!s || !g_pending || g_broken.load(std::memory_order_relaxed))
@@ -574,6 +576,18 @@ void readFinishedEvents() noexcept
         std::lock_guard poll(g_pollMutex);
         takeNewEvents();
         pollEvents(*g_pending, false);
+        // After clFinish every command of the queue has finished, but a driver may set its events' status a
+        // moment later (PoCL on a loaded machine: a program that aborted right after clFinish kept none of
+        // its device times): wait for them, a little.
+        if (finishedQueue) {
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+            for (auto q = g_pending->find(*finishedQueue);
+                 q != g_pending->end() && !q->second.empty() && std::chrono::steady_clock::now() < deadline;
+                 q = g_pending->find(*finishedQueue)) {
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+                pollEvents(*g_pending, false);
+            }
+        }
     } catch (...) {
         return; // the writer reads them later
     }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace clscope::layer {
 
@@ -78,7 +79,8 @@ void watchEvent(cl_event event, std::uint64_t command, std::uint64_t queue,
 // Sends the timestamps of the commands that have finished now, from the calling thread, and wakes the
 // writer to send them: called when a call that waits for commands returns (clFinish, clWaitForEvents), so
 // that a program that dies right after waiting keeps the device times of what it waited for. Never throws.
-void readFinishedEvents() noexcept;
+// finishedQueue: the queue a clFinish waited for, whose events are all complete (their status may lag).
+void readFinishedEvents(std::optional<std::uint64_t> finishedQueue = std::nullopt) noexcept;
 
 // Puts the layer's crash path back on top of a fatal-signal handler installed after it (which it then
 // calls): the records buffered when the program dies are sent whichever handler came last. Cheap (one
