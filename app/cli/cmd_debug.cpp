@@ -36,6 +36,7 @@ struct DebugOptionsCli : LaunchOptions
     std::string item;
     std::string condition;
     std::vector<std::string> printed;
+    std::string watch;
     int steps = 0;
     std::string stepKind = "over";
 };
@@ -184,6 +185,15 @@ int runDebug(DebugOptionsCli opts)
     }
     if (!opts.condition.empty() && opts.breaks.empty())
         throw CliFailure{ExitUsage, "--if needs a --break to be the condition of"};
+    std::optional<std::pair<std::string, std::uint64_t>> watch;
+    if (!opts.watch.empty()) {
+        watch = parseWatchSpec(opts.watch);
+        if (!watch)
+            throw CliFailure{ExitUsage,
+                             "--watch " + opts.watch +
+                                 ": an element is NAME[INDEX] (a global buffer argument by name or "
+                                 "index, the element's index)"};
+    }
     const DebugTarget target = capture ? captureTarget(opts) : sourceTarget(opts);
     const std::vector<DebugBreakpoint> breakpoints = breakpointsOf(opts, item);
 
@@ -216,6 +226,12 @@ int runDebug(DebugOptionsCli opts)
                          {"global", debugIdJson(message->kernel.global)},
                          {"local", debugIdJson(message->kernel.local)},
                          {"groups", debugIdJson(message->kernel.groups)}};
+            if (watch) {
+                const DebugMessage reply =
+                    child.request(debugWatchRequest(watch->first, watch->second), kReplyTimeout);
+                if (!reply.error.empty())
+                    throw CliFailure{ExitUsage, "--watch " + opts.watch + ": " + reply.error};
+            }
             if (!breakpoints.empty()) {
                 const DebugMessage reply =
                     child.request(debugBreakRequest(breakpoints, target.mainFile), kReplyTimeout);
@@ -223,7 +239,7 @@ int runDebug(DebugOptionsCli opts)
                     throw CliFailure{ExitUsage, reply.error};
             }
             resumed = std::chrono::steady_clock::now();
-            child.send(debugRunRequest(breakpoints.empty(), item));
+            child.send(debugRunRequest(breakpoints.empty() && !watch, item));
             break;
         case DebugMessage::Kind::KernelEnd:
             if (debugged && message->kernel.name == target.kernel)
@@ -305,6 +321,8 @@ int runDebug(DebugOptionsCli opts)
         missed = "the launch ended without reaching line " + missed +
                  (item ? " in work-item " + formatWorkItemId(*item) : std::string()) +
                  (opts.condition.empty() ? std::string() : " with " + opts.condition);
+        if (watch && breakpoints.empty())
+            missed = "no work-item wrote " + opts.watch;
     }
     if (opts.common.json) {
         ordered_json doc = {{"kernel", kernelDoc}, {"stops", stops}, {"reached", reached}};
@@ -338,6 +356,10 @@ void addDebugCommand(CLI::App &app, Action &action)
         "--print", opts->printed,
         "At each stop print this (NAME, NAME.FIELD, NAME[INDEX], NAME->FIELD, *NAME; repeatable); "
         "default: every variable");
+    sub->add_option(
+        "--watch", opts->watch,
+        "Stop the work-item that first writes this element of a global buffer argument: NAME[INDEX] "
+        "(or ARGNO[INDEX]); what wrote a wrong result");
     sub->add_option("--step", opts->steps, "Steps after the first stop, each printed (default 0)");
     sub->add_option("--step-kind", opts->stepKind, "over (default), into or out")
         ->check(CLI::IsMember({"over", "into", "out"}));

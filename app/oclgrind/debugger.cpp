@@ -20,6 +20,7 @@
 #include "Context.h"
 #include "Kernel.h"
 #include "KernelInvocation.h"
+#include "Memory.h"
 #include "Plugin.h"
 #include "WorkGroup.h"
 #include "WorkItem.h"
@@ -28,6 +29,7 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -36,6 +38,7 @@
 
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -93,6 +96,7 @@ public:
         if (!m_connection->open())
             return;
         m_invocation = invocation;
+        m_watch.reset();
         m_resuming.clear();
         m_pauseRequested = false;
         m_mode = Mode::Run;
@@ -223,6 +227,41 @@ public:
         stop(item, next, item->getCallStack().size(), "barrier",
              "the work-group's " + std::to_string(size.x * size.y * size.z) +
                  " work-items reached the barrier");
+    }
+
+    // A watched element written: the work-item that writes it stops at the store's line (before the next
+    // instruction; the value is the one being stored).
+    void memoryStore(const oclgrind::Memory *memory, const oclgrind::WorkItem *item, std::size_t address,
+                     std::size_t size, const std::uint8_t *data) override
+    {
+        if (!m_debugging || !m_watch || memory != m_context->getGlobalMemory() ||
+            address + size <= m_watch->address || address >= m_watch->address + m_watch->bytes)
+            return;
+        const Watch hit = *m_watch;
+        m_watch.reset(); // the first writer
+        std::string value;
+        if (data && size == hit.bytes) {
+            char text[64] = "";
+            if (hit.element && hit.element->isFloatTy()) {
+                float f = 0;
+                std::memcpy(&f, data, sizeof f);
+                *std::to_chars(text, text + sizeof text - 1, f).ptr = '\0'; // as the variables show it
+            } else if (hit.element && hit.element->isDoubleTy()) {
+                double d = 0;
+                std::memcpy(&d, data, sizeof d);
+                *std::to_chars(text, text + sizeof text - 1, d).ptr = '\0';
+            } else if (hit.element && hit.element->isIntegerTy() && size <= 8) {
+                std::int64_t v = 0;
+                std::memcpy(&v, data, size);
+                const unsigned shift = unsigned(64 - 8 * size);
+                std::snprintf(text, sizeof text, "%lld", static_cast<long long>((v << shift) >> shift));
+            }
+            value = text;
+        }
+        stop(item, item->getCurrentInstruction(), item->getCallStack().size(), "watch",
+             "work-item (" + std::to_string(item->getGlobalID().x) + "," +
+                 std::to_string(item->getGlobalID().y) + "," + std::to_string(item->getGlobalID().z) +
+                 ") writes " + hit.what + (value.empty() ? std::string() : ": " + value));
     }
 
     void log(oclgrind::MessageType type, const char *message) override
@@ -499,6 +538,15 @@ private:
             reply({{"breakpoints", m_breakpoints.size()}});
             return false;
         }
+        if (command == "watch") {
+            std::string why;
+            if (!watch(request, why)) {
+                fail(why);
+                return false;
+            }
+            reply({{"watching", m_watch->what}});
+            return false;
+        }
         if (!stopped) {
             fail("the kernel is not paused");
             return false;
@@ -607,6 +655,68 @@ private:
         return false;
     }
 
+    struct Watch
+    {
+        std::size_t address = 0;
+        std::size_t bytes = 0;
+        const llvm::Type *element = nullptr;
+        std::string what; // "out[5]"
+    };
+
+    // {"cmd": "watch", "arg": NAME or INDEX, "index": ELEMENT}: a global buffer argument's element of the
+    // kernel that begins.
+    bool watch(const json &request, std::string &why)
+    {
+        if (!m_invocation) {
+            why = "watch is set when a kernel begins";
+            return false;
+        }
+        const oclgrind::Kernel *kernel = m_invocation->getKernel();
+        const llvm::Function *function = kernel->getFunction();
+        const json &arg = request.contains("arg") ? request["arg"] : json();
+        std::optional<unsigned> index;
+        for (unsigned i = 0; i < kernel->getNumArguments(); ++i) {
+            if ((arg.is_string() && kernel->getArgumentName(i) == arg.get<std::string>()) ||
+                (arg.is_number_unsigned() && arg.get<unsigned>() == i))
+                index = i;
+        }
+        if (!index || *index >= function->arg_size()) {
+            why = "the kernel has no argument " + arg.dump();
+            return false;
+        }
+        const llvm::Argument *argument = function->getArg(*index);
+        auto *pointer = llvm::dyn_cast<llvm::PointerType>(argument->getType());
+        if (!pointer || pointer->isOpaque() || pointer->getAddressSpace() != oclgrind::AddrSpaceGlobal) {
+            why = "argument " + kernel->getArgumentName(*index).str() + " is not a global buffer";
+            return false;
+        }
+        const llvm::Type *element = pointer->getNonOpaquePointerElementType();
+        const std::size_t bytes =
+            function->getParent()->getDataLayout().getTypeStoreSize(const_cast<llvm::Type *>(element));
+        if (!request.contains("index") || !request["index"].is_number_unsigned() || bytes == 0) {
+            why = "watch needs an element index";
+            return false;
+        }
+        std::optional<std::size_t> base;
+        for (auto v = kernel->values_begin(); v != kernel->values_end(); ++v) {
+            if (v->first == argument && v->second.size == sizeof(std::size_t))
+                base = v->second.getPointer();
+        }
+        if (!base) {
+            why = "argument " + kernel->getArgumentName(*index).str() + " has no buffer";
+            return false;
+        }
+        const std::size_t elementIndex = request["index"].get<std::size_t>();
+        m_watch = Watch{*base + elementIndex * bytes, bytes, element,
+                        kernel->getArgumentName(*index).str() + "[" + std::to_string(elementIndex) + "]"};
+        if (!m_context->getGlobalMemory()->isAddressValid(m_watch->address, bytes)) {
+            why = m_watch->what + " is outside its buffer";
+            m_watch.reset();
+            return false;
+        }
+        return true;
+    }
+
     void indexBreakpoints()
     {
         m_breakLines.assign(1, false);
@@ -643,6 +753,7 @@ private:
     bool m_pauseRequested = false;
     std::vector<Breakpoint> m_breakpoints;
     std::vector<bool> m_breakLines; // by line number: a breakpoint (of any file) is there
+    std::optional<Watch> m_watch;
     std::optional<LastLine> m_lastItem;
     std::unordered_set<const oclgrind::WorkItem *> m_resuming;
     const oclgrind::WorkItem *m_stopped = nullptr;

@@ -268,6 +268,35 @@ private slots:
             QStringLiteral("0"));
     }
 
+    // What wrote an element: the work-item that stores C[45] of the 8x8 matmul is (5,5), at the store's line,
+    // with the value it stores; a name that is no argument is one clear line.
+    void watchFindsTheWriter()
+    {
+        const QJsonObject doc =
+            debugJson(QStringList{kKernels} + clitest::words(kCases[0].launch) +
+                          clitest::words("--watch C[45] --print row --print col --print acc"),
+                      m_cache.path());
+        const QJsonArray stops = doc.value(QLatin1String("stops")).toArray();
+        QCOMPARE(stops.size(), 1);
+        const QJsonObject stop = stops[0].toObject();
+        QCOMPARE(stop.value(QLatin1String("reason")).toString(), QStringLiteral("watch"));
+        QCOMPARE(stop.value(QLatin1String("line")).toInt(), lineWith("C[row * n + col] = acc;"));
+        QCOMPARE(valueNamed(stop, QStringLiteral("row")).value(QLatin1String("value")).toString(),
+                 QStringLiteral("5"));
+        QCOMPARE(valueNamed(stop, QStringLiteral("col")).value(QLatin1String("value")).toString(),
+                 QStringLiteral("5"));
+        const QString acc = valueNamed(stop, QStringLiteral("acc")).value(QLatin1String("value")).toString();
+        QVERIFY2(
+            stop.value(QLatin1String("message")).toString().endsWith(QStringLiteral("writes C[45]: ") + acc),
+            qPrintable(stop.value(QLatin1String("message")).toString()));
+        const clitest::Result bad =
+            clitest::run(QStringList{QStringLiteral("debug"), kKernels} + clitest::words(kCases[0].launch) +
+                             clitest::words("--watch Z[1]"),
+                         m_cache.path());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("no argument \"Z\""), bad.err.constData());
+    }
+
     void aLineNeverReachedFails()
     {
         int code = 0;

@@ -11,6 +11,7 @@
 #include "widgets/argumentspanel.h"
 #include "widgets/capturedock.h"
 #include "widgets/capturememoryview.h"
+#include "widgets/debugview.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/profiledialog.h"
@@ -21,6 +22,7 @@
 #include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/capturecoordinator.h"
+#include "windows/debugcoordinator.h"
 #include "windows/mainwindow.h"
 #include "windows/rooflinecoordinator.h"
 #include "windows/runcoordinator.h"
@@ -455,6 +457,52 @@ private slots:
         for (int r = 0; r < t->rowCount(); ++r)
             QVERIFY2(t->item(r, 2)->text() == QStringLiteral("equal"),
                      qPrintable(t->item(r, 0)->text() + QStringLiteral(": ") + t->item(r, 2)->text()));
+    }
+
+    // Issue 29 from a capture: demo.py's launch debugged in the window (its program opens read-only, the
+    // first work-item stops at its first line), then the element a replay got wrong: the work-item that
+    // writes res_g[7] stops at the line that writes it, with the value it stores.
+    void debugTheCapturedLaunch()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        if (!m_haveOclgrind)
+            QSKIP("Oclgrind is not installed");
+        auto *debugger = part<DebugCoordinator>(*m_window);
+        debugger->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        auto *view = m_window->findChild<DebugView *>(QStringLiteral("debugView"));
+        QVERIFY(view);
+        {
+            QSignalSpy shown(debugger, &DebugCoordinator::stopShown);
+            QTest::mouseClick(m_window->findChild<QPushButton *>(QStringLiteral("captureDebug")),
+                              Qt::LeftButton);
+            QVERIFY2(shown.wait(120000), qPrintable(view->statusText()));
+            QCOMPARE(debugger->lastStop().reason, std::string("start"));
+            QCOMPARE(debugger->lastStop().item.global, (WorkItemId{0, 0, 0}));
+            QVERIFY(debugger->debuggedEditor() && debugger->debuggedEditor()->isReadOnly());
+            QVERIFY(debugger->debuggedEditor()
+                        ->text(debugger->lastStop().line - 1)
+                        .contains(QStringLiteral("get_global_id")));
+            QVERIFY(!view->valueOf({QStringLiteral("a_g"), QStringLiteral("*a_g")}).isEmpty());
+            QSignalSpy finished(debugger, &DebugCoordinator::finished);
+            debugger->stop();
+            QVERIFY(finished.wait(30000));
+        }
+        dock()->clearReplays();
+        dock()->setFirstDifference(0, QStringLiteral("2[7]"));
+        QVERIFY(dock()->debugDifferenceButton()->isEnabled());
+        QSignalSpy shown(debugger, &DebugCoordinator::stopShown);
+        QTest::mouseClick(dock()->debugDifferenceButton(), Qt::LeftButton);
+        QVERIFY2(shown.wait(120000), qPrintable(view->statusText()));
+        QCOMPARE(debugger->lastStop().reason, std::string("watch"));
+        QCOMPARE(debugger->lastStop().item.global, (WorkItemId{7, 0, 0}));
+        QVERIFY2(view->statusText().contains(QStringLiteral("writes res_g[7]")),
+                 qPrintable(view->statusText()));
+        QCOMPARE(view->valueOf({QStringLiteral("gid")}), QStringLiteral("7"));
+        QSignalSpy finished(debugger, &DebugCoordinator::finished);
+        QTest::keyClick(m_window.get(), Qt::Key_F6);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.at(0).at(0).toString(), QString());
+        dock()->clearReplays();
     }
 
     void exportAsPyopenclScript()

@@ -131,6 +131,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_replay(new QPushButton(tr("Replay on every device")))
     , m_export(new QPushButton(tr("Export as pyopencl script…")))
     , m_debug(new QPushButton(tr("Debug")))
+    , m_debugDifference(new QPushButton(tr("Debug the first difference")))
     , m_launchProblem(new QLabel)
     , m_tabs(new QTabWidget)
     , m_kernels(makeTable(QStringLiteral("captureKernels"), {tr("Kernel"), tr("Launches"), tr("Device time"),
@@ -224,7 +225,25 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_tabs->addTab(programsPage, tr("Programs"));
     m_tabs->addTab(m_api, tr("API calls"));
     m_tabs->addTab(m_console, tr("Console"));
-    m_tabs->addTab(m_replays, tr("Replay"));
+    // The replays, and the debugger for the first element a device got wrong.
+    m_debugDifference->setObjectName(QStringLiteral("captureDebugDifference"));
+    m_debugDifference->setToolTip(
+        tr("Replay the launch on the Oclgrind simulator and stop the work-item that "
+           "writes the first element that differed"));
+    m_debugDifference->setEnabled(false);
+    auto *replayPage = new QWidget;
+    auto *replayLayout = new QVBoxLayout(replayPage);
+    replayLayout->setContentsMargins(0, 0, 0, 0);
+    auto *replayButtons = new QHBoxLayout;
+    replayButtons->addStretch(1);
+    replayButtons->addWidget(m_debugDifference);
+    replayLayout->addLayout(replayButtons);
+    replayLayout->addWidget(m_replays, 1);
+    connect(m_debugDifference, &QPushButton::clicked, this, [this] {
+        if (m_differenceLaunch >= 0)
+            emit debugDifferenceRequested(m_differenceLaunch, m_difference);
+    });
+    m_tabs->addTab(replayPage, tr("Replay"));
     m_kernels->setSortingEnabled(true);
     m_api->setSortingEnabled(true);
     // Names take the room; the numbers their width.
@@ -526,6 +545,20 @@ void CaptureDock::updateLaunchLabel()
 void CaptureDock::clearReplays()
 {
     m_replays->setRowCount(0);
+    m_differenceLaunch = -1;
+    m_difference.clear();
+    m_debugDifference->setEnabled(false);
+    m_debugDifference->setText(tr("Debug the first difference"));
+}
+
+void CaptureDock::setFirstDifference(qint64 launch, const QString &element)
+{
+    if (m_differenceLaunch >= 0)
+        return; // the first device's first difference
+    m_differenceLaunch = launch;
+    m_difference = element;
+    m_debugDifference->setText(tr("Debug the first difference (%1)").arg(element));
+    m_debugDifference->setEnabled(true);
 }
 
 void CaptureDock::addReplay(const QString &device, const QString &time, const QString &verdict, bool ok)

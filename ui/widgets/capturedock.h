@@ -75,6 +75,10 @@ public:
     // A replay's outcome on one device (the Replay tab: device, time, equal or where it differs).
     void clearReplays();
     void addReplay(const QString &device, const QString &time, const QString &verdict, bool ok);
+    // A replay whose outputs differ: its first differing element (a global buffer argument's, "ARGNO[INDEX]")
+    // can be debugged: the work-item that writes it stops there (Debug the first difference).
+    void setFirstDifference(qint64 launch, const QString &element);
+    QPushButton *debugDifferenceButton() const { return m_debugDifference; }
     // Why the current launch cannot be replayed or opened, and which capture option keeps what it lacks.
     void showLaunchProblem(const QString &text);
 
@@ -96,6 +100,7 @@ signals:
     void replayRequested(qint64 launch);
     void exportRequested(qint64 launch);
     void debugRequested(qint64 launch);
+    void debugDifferenceRequested(qint64 launch, const QString &element);
     // A program's sources into the editor: read-only, or as an unsaved copy.
     void programOpenRequested(int program, bool copy);
     void currentLaunchChanged(qint64 launch);
@@ -119,6 +124,9 @@ private:
     QPushButton *m_replay;
     QPushButton *m_export;
     QPushButton *m_debug;
+    QPushButton *m_debugDifference;
+    qint64 m_differenceLaunch = -1;
+    QString m_difference;
     QLabel *m_launchProblem;
     QTabWidget *m_tabs;
     QTableWidget *m_kernels;

@@ -219,6 +219,8 @@ void DebugView::setStop(const DebugStop &stop, const QString &sourceLine)
         reason = tr("its first line");
     else if (stop.reason == "cursor")
         reason = tr("run to cursor");
+    else if (stop.reason == "watch")
+        reason = tr("it writes the watched element");
     QString text =
         tr("Stopped before line %1 of %2 in %3 (%4): work-item %5, local %6, group %7")
             .arg(stop.line)

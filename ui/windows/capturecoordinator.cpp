@@ -45,7 +45,8 @@ CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, D
     connect(m_dock, &CaptureDock::openInWorkbenchRequested, this, &CaptureCoordinator::openInWorkbench);
     connect(m_dock, &CaptureDock::replayRequested, this, &CaptureCoordinator::replayOnEveryDevice);
     connect(m_dock, &CaptureDock::exportRequested, this, [this](qint64 launch) { exportPyopencl(launch); });
-    connect(m_dock, &CaptureDock::debugRequested, this, &CaptureCoordinator::debugLaunch);
+    connect(m_dock, &CaptureDock::debugRequested, this, [this](qint64 launch) { debugLaunch(launch); });
+    connect(m_dock, &CaptureDock::debugDifferenceRequested, this, &CaptureCoordinator::debugLaunch);
     connect(m_dock, &CaptureDock::programOpenRequested, this, &CaptureCoordinator::openProgram);
     connect(m_timeline, &TimelineDock::launchRequested, this, &CaptureCoordinator::onLaunchAction);
     // A launch picked in the timeline or its events is the one the panel's actions work on.

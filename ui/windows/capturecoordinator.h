@@ -59,7 +59,8 @@ public:
     void replayOnEveryDevice(qint64 launch);
     void exportPyopencl(qint64 launch, const QString &directory = {});
     // Debug this launch: finds its program and asks the debugger (debugRequested), or says why not.
-    void debugLaunch(qint64 launch);
+    // watch: "ARGNO[INDEX]", an element whose writer the debugger stops ("" none: its first line).
+    void debugLaunch(qint64 launch, const QString &watch = {});
     // A captured program's sources into an editor tab, read-only or as an unsaved copy; its editor, or null
     // when the program has no sources (a binary) or there is none of that index.
     KernelEditor *openProgram(int index, bool copy);
@@ -79,7 +80,7 @@ signals:
     void launchBound(qint64 launch, const QString &problem);
     void replayFinished(qint64 launch, int devices);
     void exportFinished(const QString &directory, const QString &error);
-    void debugRequested(qint64 launch, const QString &kernel, int programIndex);
+    void debugRequested(qint64 launch, const QString &kernel, int programIndex, const QString &watch);
 
 private:
     void requestRead();

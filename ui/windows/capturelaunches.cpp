@@ -266,6 +266,9 @@ void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
                             for (const ReplayOutput &o : res.outputs) {
                                 if (o.equal)
                                     continue;
+                                if (o.firstDifference)
+                                    m_dock->setFirstDifference(
+                                        index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
                                 verdict +=
                                     tr("%1 differs at element %2 (expected %3, got %4) ")
                                         .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
@@ -320,9 +323,9 @@ void CaptureCoordinator::exportPyopencl(qint64 launch, const QString &directory)
     });
 }
 
-void CaptureCoordinator::debugLaunch(qint64 launch)
+void CaptureCoordinator::debugLaunch(qint64 launch, const QString &watch)
 {
-    withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
+    withLaunch(launch, [this, watch](std::shared_ptr<const CapturedLaunch> l) {
         if (const std::string why = replayBlocker(*l); !why.empty()) {
             message(tr("Launch %1 cannot be debugged: %2").arg(l->index).arg(whyNot(*l)), 15000);
             return;
@@ -331,7 +334,7 @@ void CaptureCoordinator::debugLaunch(qint64 launch)
         for (std::size_t i = 0; i < m_snapshot.programs.size(); ++i) {
             const CapturedProgram &p = m_snapshot.programs[i];
             if (p.kind == "source" && p.sources == l->sources) {
-                emit debugRequested(l->index, qs(l->kernel), int(i));
+                emit debugRequested(l->index, qs(l->kernel), int(i), watch);
                 return;
             }
         }

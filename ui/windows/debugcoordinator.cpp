@@ -126,6 +126,7 @@ bool DebugCoordinator::refuse(const QString &why)
 
 bool DebugCoordinator::debugLaunch()
 {
+    m_watch.clear();
     if (isActive())
         return refuse(tr("a launch is already being debugged (Shift+F6 stops it)"));
     QString error;
@@ -169,7 +170,8 @@ bool DebugCoordinator::debugLaunch()
                  tr("Running %1 on Oclgrind to its first breakpoint…").arg(qs(request->kernel)));
 }
 
-bool DebugCoordinator::debugCapturedLaunch(qint64 launch, const QString &kernel, int programIndex)
+bool DebugCoordinator::debugCapturedLaunch(qint64 launch, const QString &kernel, int programIndex,
+                                           const QString &watch)
 {
     if (isActive())
         return refuse(tr("a launch is already being debugged (Shift+F6 stops it)"));
@@ -179,6 +181,16 @@ bool DebugCoordinator::debugCapturedLaunch(qint64 launch, const QString &kernel,
     KernelEditor *editor = m_captures->openProgram(programIndex, false);
     if (!editor)
         return refuse(tr("launch %1's program has no sources to show (built from a binary)").arg(launch));
+    const auto element = parseWatchSpec(watch.toStdString());
+    if (!watch.isEmpty() && !element)
+        return refuse(tr("%1 is not an element of a buffer argument").arg(watch));
+    m_watch = watch;
+    if (element)
+        return start({QStringLiteral("replay"), path, QStringLiteral("--launch"), QString::number(launch)},
+                     kernel, editor, QStringLiteral("program"),
+                     tr("Replaying launch %1 (%2) on Oclgrind to the work-item that writes %3…")
+                         .arg(launch)
+                         .arg(kernel, watch));
     return start({QStringLiteral("replay"), path, QStringLiteral("--launch"), QString::number(launch)},
                  kernel, editor, QStringLiteral("program"),
                  tr("Replaying launch %1 (%2) on Oclgrind: it stops at its first line; breakpoints go in its "
@@ -353,7 +365,10 @@ void DebugCoordinator::handle(const DebugMessage &m)
         }
         m_debugging = true;
         sendBreakpoints();
-        const bool none = !m_editor || m_editor->breakpointLines().isEmpty();
+        const auto element = parseWatchSpec(m_watch.toStdString());
+        if (element)
+            send(debugWatchRequest(element->first, element->second), "watch");
+        const bool none = (!m_editor || m_editor->breakpointLines().isEmpty()) && !element;
         // No breakpoint: stop at the first line of the chosen work-item, or of the first.
         bool ok = true;
         send(debugRunRequest(none, m_view->onlyItem(&ok)));
@@ -427,6 +442,9 @@ void DebugCoordinator::handle(const DebugMessage &m)
             send(debugSimpleRequest("stack"), "stack");
             send(debugSimpleRequest("items"), "items");
         }
+    } else if (due == "watch" && !error.isEmpty()) {
+        m_error = tr("cannot watch %1: %2").arg(m_watch, error);
+        stop();
     } else if (due == "break" && !error.isEmpty()) {
         m_statusBar->showMessage(tr("Debugger: breakpoints not set: %1").arg(error), 10000);
     }

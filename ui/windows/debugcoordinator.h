@@ -60,7 +60,9 @@ public:
     // in the panel when there is none.
     bool debugLaunch();
     // Debugs a captured launch (its program's sources open read-only; its breakpoints are that editor's).
-    bool debugCapturedLaunch(qint64 launch, const QString &kernel, int programIndex);
+    // watch "ARGNO[INDEX]": it stops the work-item that writes that element, instead of at the first line.
+    bool debugCapturedLaunch(qint64 launch, const QString &kernel, int programIndex,
+                             const QString &watch = {});
     void continueRun();
     void step(const QString &kind);
     void runToCursor();
@@ -118,6 +120,7 @@ private:
     QProcess *m_process = nullptr;
     QPointer<KernelEditor> m_editor;
     QString m_kernel;
+    QString m_watch;
     std::string m_mainFile;
     QByteArray m_buffer;
     QByteArray m_err;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clscope {
@@ -124,6 +125,11 @@ std::string debugStepRequest(std::string_view kind); // over, into, out
 std::string debugRunToRequest(const std::string &file, int line, const std::string &mainFile);
 std::string debugSelectRequest(const WorkItemId &global);
 std::string debugPrintRequest(const std::vector<std::string> &paths);
+// Stop the work-item that first writes element `index` of a global buffer argument (by name, or by index
+// when name is a number), at the store's line: what wrote a wrong result.
+std::string debugWatchRequest(const std::string &argument, std::uint64_t index);
+// "out[5]" or "2[5]" (the argument's index): the argument and the element; nothing when it is not that.
+std::optional<std::pair<std::string, std::uint64_t>> parseWatchSpec(std::string_view text);
 
 // "X[,Y[,Z]]" as a work-item id; nothing when it is not that.
 std::optional<WorkItemId> parseWorkItemId(std::string_view text);

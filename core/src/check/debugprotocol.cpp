@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <charconv>
 
 namespace clscope {
@@ -272,6 +273,36 @@ std::string debugSelectRequest(const WorkItemId &global)
 std::string debugPrintRequest(const std::vector<std::string> &paths)
 {
     return requestLine({{"cmd", "print"}, {"paths", paths}});
+}
+
+std::string debugWatchRequest(const std::string &argument, std::uint64_t index)
+{
+    json request = {{"cmd", "watch"}, {"index", index}};
+    std::uint32_t number = 0;
+    const auto [end, ec] = std::from_chars(argument.data(), argument.data() + argument.size(), number);
+    if (ec == std::errc() && end == argument.data() + argument.size())
+        request["arg"] = number;
+    else
+        request["arg"] = argument;
+    return requestLine(request);
+}
+
+std::optional<std::pair<std::string, std::uint64_t>> parseWatchSpec(std::string_view text)
+{
+    const std::size_t open = text.find('[');
+    if (open == 0 || open == std::string_view::npos || text.size() < open + 3 || text.back() != ']')
+        return std::nullopt;
+    const std::string_view name = text.substr(0, open);
+    const std::string_view number = text.substr(open + 1, text.size() - open - 2);
+    std::uint64_t index = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), index);
+    if (ec != std::errc() || end != number.data() + number.size())
+        return std::nullopt;
+    for (const char c : name) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+            return std::nullopt;
+    }
+    return std::pair{std::string(name), index};
 }
 
 std::optional<WorkItemId> parseWorkItemId(std::string_view text)
