@@ -643,6 +643,10 @@ private:
                    {"arrays", localArraysOf(m_context, ItemPosition{stopped, m_stoppedNext})}});
             return false;
         }
+        if (command == "buffers") {
+            reply({{"buffers", globalBuffersOf(m_context, ItemPosition{stopped, m_stoppedNext})}});
+            return false;
+        }
         if (command == "stack") {
             reply({{"item", itemState(m_selected)}, {"frames", callStackOf(at)}});
             return false;

@@ -182,6 +182,18 @@ struct LocalArray
     Place place;
 };
 
+// The kernel: the outermost frame's function.
+const llvm::Function *kernelFunction(const oclgrind::WorkItem *item, const llvm::Instruction *where)
+{
+    const llvm::Function *function = where->getFunction();
+    std::stack<const llvm::Instruction *> calls = item->getCallStack();
+    while (!calls.empty()) {
+        function = calls.top()->getFunction();
+        calls.pop();
+    }
+    return function;
+}
+
 std::vector<LocalArray> localArrays(const ItemPosition &at)
 {
     std::vector<LocalArray> out;
@@ -190,13 +202,7 @@ std::vector<LocalArray> localArrays(const ItemPosition &at)
         at.next ? at.next : (at.item ? at.item->getCurrentInstruction() : nullptr);
     if (!group || !where)
         return out;
-    const llvm::Function *function = where->getFunction();
-    // The kernel: the outermost frame's function.
-    std::stack<const llvm::Instruction *> calls = at.item->getCallStack();
-    while (!calls.empty()) {
-        function = calls.top()->getFunction();
-        calls.pop();
-    }
+    const llvm::Function *function = kernelFunction(at.item, where);
     const auto functions = reachableFunctions(function);
     for (const llvm::GlobalVariable &global : function->getParent()->globals()) {
         if (global.getAddressSpace() != oclgrind::AddrSpaceLocal || !usedBy(&global, functions))
@@ -434,6 +440,69 @@ json localArraysOf(const oclgrind::Context *context, const ItemPosition &at)
     json out = json::array();
     for (const LocalArray &a : localArrays(at))
         out.push_back(values.node(a.name, a.place, 0));
+    return out;
+}
+
+json globalBuffersOf(const oclgrind::Context *context, const ItemPosition &at)
+{
+    json out = json::array();
+    const llvm::Instruction *where =
+        at.next ? at.next : (at.item ? at.item->getCurrentInstruction() : nullptr);
+    if (!at.item || !where)
+        return out;
+    const Reader reader{context, at.item, layoutOf(at)};
+    const Values values(reader);
+    const llvm::Function *kernel = kernelFunction(at.item, where);
+    std::vector<std::pair<unsigned, json>> found;
+    std::set<const llvm::DILocalVariable *> seen;
+    for (const llvm::BasicBlock &block : *kernel) {
+        for (const llvm::Instruction &instruction : block) {
+            const auto *declare = llvm::dyn_cast<llvm::DbgDeclareInst>(&instruction);
+            const llvm::DILocalVariable *variable = declare ? declare->getVariable() : nullptr;
+            if (!variable || variable->getArg() == 0 || !seen.insert(variable).second)
+                continue;
+            const auto *alloca = llvm::dyn_cast_or_null<llvm::AllocaInst>(declare->getVariableLocationOp(0));
+            const unsigned char *data = alloca ? at.item->getValueData(alloca) : nullptr;
+            if (!data)
+                continue;
+            Place pointer;
+            pointer.type = variable->getType();
+            pointer.ir = alloca->getAllocatedType();
+            std::memcpy(&pointer.address, data, sizeof pointer.address);
+            std::string why;
+            const auto target = values.pointee(pointer, why);
+            if (!target ||
+                (target->space != oclgrind::AddrSpaceGlobal && target->space != oclgrind::AddrSpaceConstant))
+                continue;
+            const std::uint64_t elementSize = sizeOf(target->type);
+            oclgrind::Memory *memory = context->getGlobalMemory();
+            const auto *buffer =
+                memory->isAddressValid(target->address) ? memory->getBuffer(target->address) : nullptr;
+            if (!buffer || elementSize == 0)
+                continue;
+            const std::uint64_t offset = memory->extractOffset(target->address);
+            const std::uint64_t count = buffer->size > offset ? (buffer->size - offset) / elementSize : 0;
+            json node = {{"name", variable->getName().str()},
+                         {"type", typeName(target->type) + "[" + std::to_string(count) + "]"},
+                         {"elements", count}};
+            json children = json::array();
+            std::string summary;
+            for (std::uint64_t i = 0; i < count && i < 1024; ++i) {
+                Place element = *target;
+                element.address += i * elementSize;
+                json child = values.node("[" + std::to_string(i) + "]", element, 1);
+                if (i < 8)
+                    summary += (i ? ", " : "") + child.value("value", std::string("?"));
+                children.push_back(std::move(child));
+            }
+            node["value"] = "[" + summary + (count > 8 ? ", ...]" : "]");
+            node["children"] = std::move(children);
+            found.emplace_back(variable->getArg(), std::move(node));
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (auto &[arg, node] : found)
+        out.push_back(std::move(node));
     return out;
 }
 

@@ -58,6 +58,10 @@ nlohmann::json variablesOf(const oclgrind::Context *context, const ItemPosition 
 // kernel's functions use), read through the running work-group.
 nlohmann::json localArraysOf(const oclgrind::Context *context, const ItemPosition &at);
 
+// The kernel's global and constant buffer arguments as they are now, element by element (the first 1024;
+// "elements" says how many the buffer holds from where the argument points).
+nlohmann::json globalBuffersOf(const oclgrind::Context *context, const ItemPosition &at);
+
 // One value by a path: NAME, then any of .FIELD, [INDEX], ->FIELD, or a leading * ("a[5]", "p.x",
 // "*out", "s->count"). Vector components by .x .y .z .w or .s0 ... .sF. An error document when the path
 // names nothing. The scalar of a path, for a breakpoint's condition: nothing when it is not a number.

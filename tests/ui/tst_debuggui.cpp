@@ -113,6 +113,17 @@ private slots:
                  QStringLiteral("1"));
         QVERIFY(stopAfter(Qt::Key_F10));
         QCOMPARE(debugger()->lastStop().reason, std::string("barrier"));
+        // The global buffers as they are: input's 4096 ones, partial's zeros (no group has written yet).
+        QTreeWidget *buffers = view()->buffersTree();
+        QCOMPARE(buffers->topLevelItemCount(), 2);
+        QCOMPARE(buffers->topLevelItem(0)->text(0), QStringLiteral("input"));
+        QVERIFY2(buffers->topLevelItem(0)->text(2).startsWith(QStringLiteral("const float[4096]")),
+                 qPrintable(buffers->topLevelItem(0)->text(2)));
+        QCOMPARE(buffers->topLevelItem(0)->childCount(), 1024); // the first 1024 are shown, and said so
+        QVERIFY(buffers->topLevelItem(0)->text(2).contains(QStringLiteral("first 1024 of 4096")));
+        QCOMPARE(buffers->topLevelItem(0)->child(1023)->text(1), QStringLiteral("1"));
+        QCOMPARE(buffers->topLevelItem(1)->text(0), QStringLiteral("partial"));
+        QCOMPARE(buffers->topLevelItem(1)->child(0)->text(1), QStringLiteral("0"));
         QCOMPARE(debugger()->lastStop().line, loop);
         QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{5, 0, 0}));
         QVERIFY(view()->statusText().contains(QStringLiteral("256 work-items reached the barrier")));

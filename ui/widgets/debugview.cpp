@@ -80,6 +80,7 @@ DebugView::DebugView(QWidget *parent)
     , m_tabs(new QTabWidget(this))
     , m_variables(valueTree(QStringLiteral("debugVariables")))
     , m_locals(valueTree(QStringLiteral("debugLocalMemory")))
+    , m_buffers(valueTree(QStringLiteral("debugBuffers")))
     , m_frames(new QTreeWidget)
 {
     setObjectName(QStringLiteral("debugView"));
@@ -127,6 +128,7 @@ DebugView::DebugView(QWidget *parent)
     m_frames->setRootIsDecorated(false);
     m_tabs->addTab(m_variables, tr("Variables"));
     m_tabs->addTab(m_locals, tr("Local memory"));
+    m_tabs->addTab(m_buffers, tr("Buffers"));
     m_tabs->addTab(m_frames, tr("Call stack"));
 
     auto *buttons = new QHBoxLayout;
@@ -191,6 +193,7 @@ void DebugView::setState(State state, const QString &text)
         m_tabs->setTabText(0, tr("Variables"));
         m_variables->clear();
         m_locals->clear();
+        m_buffers->clear();
         m_frames->clear();
         m_filling = true;
         m_chooser->clear();
@@ -287,6 +290,11 @@ void DebugView::setLocalArrays(const std::vector<DebugValue> &values)
                      tr("The kernel declares no __local arrays (a __local pointer argument is a variable)"));
         row->setFirstColumnSpanned(true);
     }
+}
+
+void DebugView::setBuffers(const std::vector<DebugValue> &values)
+{
+    fill(m_buffers, values);
 }
 
 void DebugView::setFrames(const std::vector<DebugFrame> &frames)

@@ -38,12 +38,14 @@ public:
 
     void setVariables(const DebugItem &item, const std::vector<DebugValue> &values, const QString &error);
     void setLocalArrays(const std::vector<DebugValue> &values);
+    void setBuffers(const std::vector<DebugValue> &values);
     void setFrames(const std::vector<DebugFrame> &frames);
     void setItems(const std::vector<DebugItem> &items, const WorkItemId &selected);
 
     QString statusText() const;
     QTreeWidget *variablesTree() const { return m_variables; }
     QTreeWidget *localsTree() const { return m_locals; }
+    QTreeWidget *buffersTree() const { return m_buffers; }
     QTreeWidget *framesTree() const { return m_frames; }
     QComboBox *itemChooser() const { return m_chooser; }
     QLineEdit *itemEdit() const { return m_itemEdit; }
@@ -93,6 +95,7 @@ private:
     QTabWidget *m_tabs;
     QTreeWidget *m_variables;
     QTreeWidget *m_locals;
+    QTreeWidget *m_buffers;
     QTreeWidget *m_frames;
     std::vector<DebugItem> m_items;
     bool m_filling = false;

@@ -432,6 +432,8 @@ void DebugCoordinator::handle(const DebugMessage &m)
         m_view->setItems(m.items, m_selected.global);
     } else if (due == "locals") {
         m_view->setLocalArrays(m.values);
+    } else if (due == "buffers") {
+        m_view->setBuffers(m.values);
     } else if (due == "select") {
         if (!error.isEmpty()) {
             m_statusBar->showMessage(tr("Debugger: %1").arg(error), 10000);
@@ -458,6 +460,7 @@ void DebugCoordinator::requestStopViews()
     send(debugSimpleRequest("stack"), "stack");
     send(debugSimpleRequest("items"), "items");
     send(debugSimpleRequest("locals"), "locals");
+    send(debugSimpleRequest("buffers"), "buffers");
 }
 
 void DebugCoordinator::resume(const std::string &request, const QString &what)

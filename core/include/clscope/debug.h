@@ -91,7 +91,7 @@ struct DebugMessage
     // Reply: the request it answers ("variables", "print", ...), or its error.
     std::string reply;
     std::string error;
-    std::vector<DebugValue> values; // variables, print, locals
+    std::vector<DebugValue> values; // variables, print, locals, buffers
     std::vector<DebugFrame> frames; // stack
     std::vector<DebugItem> items;   // items
     std::optional<DebugItem> item;  // the selected work-item of variables, print, select, stack
@@ -119,7 +119,7 @@ std::string debugBreakRequest(const std::vector<DebugBreakpoint> &breakpoints, c
 // run: debug this kernel (start: stop at the first line of item, or of the first work-item); skip: let it
 // run.
 std::string debugRunRequest(bool start, const std::optional<WorkItemId> &item);
-// continue, skip, detach, variables, locals, stack, items, pause.
+// continue, skip, detach, variables, locals, buffers, stack, items, pause.
 std::string debugSimpleRequest(std::string_view command);
 std::string debugStepRequest(std::string_view kind); // over, into, out
 std::string debugRunToRequest(const std::string &file, int line, const std::string &mainFile);

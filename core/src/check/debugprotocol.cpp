@@ -208,7 +208,10 @@ DebugMessage parseDebugMessage(std::string_view text, const std::string &mainFil
     m.error = textField(doc, "error");
     if (doc.contains("item"))
         m.item = read.item(doc["item"]);
-    m.values = read.values(doc, m.reply == "locals" ? "arrays" : m.reply == "print" ? "values" : "variables");
+    m.values = read.values(doc, m.reply == "locals"    ? "arrays"
+                                : m.reply == "print"   ? "values"
+                                : m.reply == "buffers" ? "buffers"
+                                                       : "variables");
     if (const auto frames = doc.find("frames"); frames != doc.end()) {
         if (!frames->is_array())
             malformedMessage("frames are not a list");
