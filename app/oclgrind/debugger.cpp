@@ -283,6 +283,11 @@ private:
         std::size_t depth = 0;
     };
 
+    bool steppingMode() const
+    {
+        return m_mode == Mode::StepInto || m_mode == Mode::StepOver || m_mode == Mode::StepOut;
+    }
+
     bool stepping(const Id &id) const
     {
         return (m_mode == Mode::StepInto || m_mode == Mode::StepOver || m_mode == Mode::StepOut) &&
@@ -354,7 +359,9 @@ private:
             reason = "step";
         } else if (m_mode == Mode::Start && (!m_startItem || *m_startItem == id)) {
             reason = "start";
-        } else if (!returning) {
+        } else if (!returning && (!steppingMode() || id == m_stepItem)) {
+            // While a work-item is stepped the others run to where it waits (a barrier): their breakpoints
+            // would stop each of them there.
             for (auto b = m_breakpoints.begin(); b != m_breakpoints.end(); ++b) {
                 if (b->line != position.line || (!b->file.empty() && b->file != position.file) ||
                     (b->item && *b->item != id))

@@ -224,6 +224,22 @@ private slots:
                 QStringLiteral("0"));
     }
 
+    // A breakpoint on the barrier's own line, for every work-item: the step over it stays with the stepped
+    // work-item (the others run to the barrier without stopping there) and stops when the group is released.
+    void stepOverABarrierWithABreakpointOnIt()
+    {
+        const int barrierLine = lineWith("scratch[lid] = in[gid];") + 1;
+        const QJsonObject doc =
+            debugJson(QStringList{kKernels} + clitest::words(kCases[1].launch) + clitest::words("--step 1") +
+                          QStringList{QStringLiteral("--break"), QString::number(barrierLine)},
+                      m_cache.path());
+        const QJsonArray stops = doc.value(QLatin1String("stops")).toArray();
+        QCOMPARE(stops.size(), 2);
+        QCOMPARE(stops[1].toObject().value(QLatin1String("reason")).toString(), QStringLiteral("barrier"));
+        QCOMPARE(stops[1].toObject().value(QLatin1String("item")).toObject().value(QLatin1String("global")),
+                 stops[0].toObject().value(QLatin1String("item")).toObject().value(QLatin1String("global")));
+    }
+
     // The helper two calls deep: its frame, its arguments, and a step out back to poly.
     void helperFunctions()
     {
