@@ -24,6 +24,7 @@ namespace oclgrind {
 class Context;
 class Memory;
 class WorkItem;
+struct Image;
 } // namespace oclgrind
 
 namespace clscope::debugplugin {

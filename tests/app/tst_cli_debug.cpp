@@ -313,6 +313,30 @@ private slots:
         QVERIFY2(bad.err.contains("no argument \"Z\""), bad.err.constData());
     }
 
+    // Images show their type, size and format (their pixels are not the plugin's to read); a sampler says
+    // that its settings are not shown.
+    void imagesAndSamplers()
+    {
+        const QJsonObject doc = debugJson(
+            QStringList{QStringLiteral(CLSCOPE_TEST_DATA "/images/sampling.cl")} +
+                clitest::words(
+                    "--kernel sample --global 4 --arg img=image2d:RGBA:UNORM_INT8:8x8:gradient "
+                    "--arg s=sampler:normalized,repeat,linear --arg coords=buffer:float2:4:fill=0.5 "
+                    "--arg out=buffer:float4:4 --item 1"),
+            m_cache.path());
+        const QJsonArray stops = doc.value(QLatin1String("stops")).toArray();
+        QCOMPARE(stops.size(), 1);
+        const QJsonObject img = valueNamed(stops[0].toObject(), QStringLiteral("img"));
+        QCOMPARE(img.value(QLatin1String("type")).toString(), QStringLiteral("read_only image2d_t"));
+        QVERIFY2(img.value(QLatin1String("value"))
+                     .toString()
+                     .startsWith(QStringLiteral("image2d 8 x 8, CL_RGBA CL_UNORM_INT8")),
+                 qPrintable(img.value(QLatin1String("value")).toString()));
+        const QJsonObject sampler = valueNamed(stops[0].toObject(), QStringLiteral("s"));
+        QCOMPARE(sampler.value(QLatin1String("type")).toString(), QStringLiteral("sampler_t"));
+        QVERIFY(sampler.value(QLatin1String("error")).toString().contains(QLatin1String("not shown")));
+    }
+
     void aLineNeverReachedFails()
     {
         int code = 0;
