@@ -136,6 +136,14 @@ private slots:
         QVERIFY(shown.wait(30000));
         QCOMPARE(view()->valueOf({QStringLiteral("gid")}), QStringLiteral("6"));
         QVERIFY(view()->tabs()->tabText(0).contains(QStringLiteral("(6,0,0)")));
+        // By its local id in the group: local 7 is work-item 7 of group 0.
+        {
+            QSignalSpy byLocal(debugger(), &DebugCoordinator::stopShown);
+            view()->itemEdit()->setText(QStringLiteral("local 7"));
+            QTest::keyClick(view()->itemEdit(), Qt::Key_Return);
+            QVERIFY(byLocal.wait(30000));
+            QCOMPARE(view()->valueOf({QStringLiteral("lid")}), QStringLiteral("7"));
+        }
         // A work-item of another group cannot be read while this one runs: said, not guessed.
         QSignalSpy again(debugger(), &DebugCoordinator::stopShown);
         debugger()->selectItem({300, 0, 0});

@@ -105,8 +105,9 @@ DebugView::DebugView(QWidget *parent)
                              "its variables; step and continue act on it"));
     m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_chooser->setMinimumContentsLength(28);
-    m_itemEdit->setPlaceholderText(tr("global id X,Y,Z"));
-    m_itemEdit->setToolTip(tr("A work-item of the stopped group by its global id; Enter shows it"));
+    m_itemEdit->setPlaceholderText(tr("X,Y,Z or local X,Y,Z"));
+    m_itemEdit->setToolTip(tr("A work-item of the stopped group by its global id, or by its local id "
+                              "(local 2,0,0); Enter shows it"));
     m_itemEdit->setMaximumWidth(140);
     m_onlyItem->setObjectName(QStringLiteral("debugOnlyItem"));
     m_onlyWhen->setObjectName(QStringLiteral("debugOnlyWhen"));
@@ -322,13 +323,32 @@ void DebugView::setItems(const std::vector<DebugItem> &items, const WorkItemId &
 
 void DebugView::chooseTypedItem()
 {
-    const auto id = parseWorkItemId(m_itemEdit->text().trimmed().toStdString());
+    // "X,Y,Z": a global id; "local X,Y,Z": the stopped group's work-item of that local id.
+    QString text = m_itemEdit->text().trimmed();
+    const bool local = text.startsWith(QLatin1String("local"), Qt::CaseInsensitive);
+    if (local)
+        text = text.mid(5).trimmed();
+    const auto id = parseWorkItemId(text.toStdString());
     if (!id) {
         m_status->setText(m_status->text().section(u'\n', 0, 0) +
-                          tr("\nA work-item is X[,Y[,Z]], its global id: %1").arg(m_itemEdit->text()));
+                          tr("\nA work-item is X[,Y[,Z]], its global id, or local X[,Y[,Z]] in the stopped "
+                             "group: %1")
+                              .arg(m_itemEdit->text()));
         return;
     }
-    emit itemRequested(*id);
+    if (!local) {
+        emit itemRequested(*id);
+        return;
+    }
+    for (const DebugItem &item : m_items) {
+        if (item.local == *id) {
+            emit itemRequested(item.global);
+            return;
+        }
+    }
+    m_status->setText(
+        m_status->text().section(u'\n', 0, 0) +
+        tr("\nThe stopped group has no work-item of local id %1").arg(qs(formatWorkItemId(*id))));
 }
 
 std::optional<WorkItemId> DebugView::onlyItem(bool *ok) const
