@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <set>
 #include <stack>
 #include <stdexcept>
@@ -71,6 +72,15 @@ std::vector<Variable> frameVariables(const Reader &reader, const ItemPosition &a
         return out;
     const llvm::Function *function = at.next->getFunction();
     const llvm::DILocation *location = at.next->getDebugLoc().get();
+    // How many locations each variable is given: one that changes along the function (several llvm.dbg.value)
+    // is not evaluated from any one of them.
+    std::map<const llvm::DILocalVariable *, int> locations;
+    for (const llvm::BasicBlock &block : *function) {
+        for (const llvm::Instruction &instruction : block) {
+            if (const auto *intrinsic = llvm::dyn_cast<llvm::DbgVariableIntrinsic>(&instruction))
+                ++locations[intrinsic->getVariable()];
+        }
+    }
     std::set<const llvm::DILocalVariable *> seen;
     for (const llvm::BasicBlock &block : *function) {
         for (const llvm::Instruction &instruction : block) {
@@ -115,13 +125,29 @@ std::vector<Variable> frameVariables(const Reader &reader, const ItemPosition &a
             } else {
                 const llvm::Value *value = intrinsic->getVariableLocationOp(0);
                 const auto *constant = llvm::dyn_cast_or_null<llvm::Constant>(value);
-                if (constant && !llvm::isa<llvm::UndefValue>(constant) && reader.layout) {
+                if (constant && !llvm::isa<llvm::UndefValue>(constant) && locations[variable] == 1 &&
+                    reader.layout) {
                     Place p;
                     p.type = variable->getType();
                     p.ir = constant->getType();
                     p.held.resize(reader.layout->getTypeStoreSize(constant->getType()));
                     if (!p.held.empty()) {
                         oclgrind::getConstantData(p.held.data(), constant);
+                        v.place = p;
+                    }
+                }
+                // An argument of the function: the simulator holds it for the whole call (an optimised build
+                // describes arguments this way).
+                const auto *argument = llvm::dyn_cast_or_null<llvm::Argument>(value);
+                if (!v.place && argument && argument->getParent() == function && locations[variable] == 1 &&
+                    reader.layout && argument->getType()->isSized()) {
+                    const unsigned char *data = at.item->getValueData(argument);
+                    const std::uint64_t size = reader.layout->getTypeStoreSize(argument->getType());
+                    if (data && size > 0 && size <= 4096) {
+                        Place p;
+                        p.type = variable->getType();
+                        p.ir = argument->getType();
+                        p.held.assign(data, data + size);
                         v.place = p;
                     }
                 }

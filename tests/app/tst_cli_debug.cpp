@@ -337,6 +337,25 @@ private slots:
         QVERIFY(sampler.value(QLatin1String("error")).toString().contains(QLatin1String("not shown")));
     }
 
+    // An optimised build (-O2): the arguments are still read (the simulator holds them), a local the compiler
+    // kept in no place says so and how to see it, never a guess.
+    void optimisedOutSaysSo()
+    {
+        const QJsonObject doc =
+            debugJson(QStringList{QStringLiteral(CLSCOPE_SOURCE_DIR "/resources/kernels/reduction.cl")} +
+                          clitest::words("--options -O2 --break 16 --item 5 --print n --print gid"),
+                      m_cache.path());
+        const QJsonArray stops = doc.value(QLatin1String("stops")).toArray();
+        QCOMPARE(stops.size(), 1);
+        QCOMPARE(
+            valueNamed(stops[0].toObject(), QStringLiteral("n")).value(QLatin1String("value")).toString(),
+            QStringLiteral("4096"));
+        QVERIFY(valueNamed(stops[0].toObject(), QStringLiteral("gid"))
+                    .value(QLatin1String("error"))
+                    .toString()
+                    .contains(QLatin1String("optimised out (rebuild with -cl-opt-disable)")));
+    }
+
     void aLineNeverReachedFails()
     {
         int code = 0;
