@@ -79,6 +79,21 @@ std::atomic<std::size_t> g_flightSize{0};
 std::atomic<std::size_t> g_flightSent{0};
 std::atomic<bool> g_dying{false};
 std::atomic<bool> g_writerBusy{false};
+// The writer runs, and (once the crash path began) has stopped for good, touching no buffer again.
+std::atomic<bool> g_writerRunning{false};
+std::atomic<bool> g_writerParked{false};
+
+// The crash path sends what is left from the writer's buffers: once it began, the writer stops where it
+// is, for the process's last moments (returning freed a buffer under the handler's send: ASan's
+// heap-use-after-free in onFatalSignal, exit 1 instead of the program's SIGABRT).
+void parkIfDying()
+{
+    if (!g_dying.load())
+        return;
+    g_writerParked.store(true);
+    for (;;)
+        pause();
+}
 
 void guardCrashHandlerNow() noexcept;
 
@@ -198,6 +213,7 @@ void writerLoopBody()
                 g_stream->wake.wait_for(lock, kWriterPeriod);
             finishing = g_stream->stop;
         }
+        parkIfDying();
         // A handler installed after ours (PoCL's LLVM installs its own when it first compiles) would run
         // instead of the crash path: ours goes back on top, and calls it afterwards.
         guardCrashHandlerNow();
@@ -244,16 +260,12 @@ void writerLoopBody()
             g_writerBusy.store(true);
             if (g_dying.load()) {
                 g_writerBusy.store(false);
-                // The crash path sends the rest from this very buffer, so the writer parks here for the
-                // process's last moments: returning freed the buffer under the handler's send (ASan's
-                // heap-use-after-free in onFatalSignal, exit 1 instead of the program's SIGABRT, seen
-                // with two captures of an aborting program at once).
-                for (;;)
-                    pause();
+                parkIfDying(); // the crash path sends this very buffer
             }
             const bool ok = sendAll(flight.data(), flight.size(), &g_flightSent);
             g_flightSize.store(0);
             g_writerBusy.store(false);
+            parkIfDying();
             if (!ok) {
                 // The recorder is gone: the program runs on without it.
                 g_broken.store(true);
@@ -275,6 +287,7 @@ void writerLoop()
         g_broken.store(true);
         g_recording.store(false);
     }
+    g_writerRunning.store(false);
 }
 
 // ---- Fatal signals: send what is buffered, then let the program die as it would have ----------------
@@ -308,14 +321,16 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
         g_repeats.store(0);
     }
     if (!g_dying.exchange(true) && !g_broken.load()) {
-        // Wait for the writer to finish the send it is in, then send the rest ourselves. The recorder may be
-        // slow to read on a loaded machine (a clean-clone CI run lost a crashed program's 50 launches when
-        // this waited 200 ms): up to 5 s, which only a dying program waits.
-        for (int i = 0; i < 50000 && g_writerBusy.load(); ++i) {
+        // Wait for the writer to stop where it is (after the send it is in), then send the rest ourselves.
+        // The recorder may be slow to read on a loaded machine (a clean-clone CI run lost a crashed program's
+        // 50 launches when this waited 200 ms): up to 5 s, which only a dying program waits. A writer that
+        // never stops (blocked on a lock the crashed thread held) leaves its buffers alone: nothing is sent
+        // then rather than a torn record.
+        for (int i = 0; i < 50000 && g_writerRunning.load() && !g_writerParked.load(); ++i) {
             const timespec ms{0, 100000};
             nanosleep(&ms, nullptr);
         }
-        if (!g_writerBusy.load()) {
+        if (!g_writerRunning.load() || g_writerParked.load()) {
             const unsigned char *flight = g_flightData.load();
             const std::size_t size = g_flightSize.load(), sent = g_flightSent.load();
             if (flight && size > sent)
@@ -406,6 +421,7 @@ void onForkChild()
     // The writer thread does not exist in the child; the child forwards only.
     g_recording.store(false);
     g_broken.store(true);
+    g_writerRunning.store(false);
     g_stream = nullptr;
 }
 
@@ -461,8 +477,10 @@ void startStream()
         g_stream->active.reserve(std::size_t(4) << 20);
         g_activeData.store(g_stream->active.data());
         g_recording.store(true);
+        g_writerRunning.store(true); // before it starts: a crash right now waits for it to park
         g_stream->writer = std::thread(writerLoop);
     } catch (...) {
+        g_writerRunning.store(false);
         g_recording.store(false);
         return;
     }
