@@ -15,6 +15,7 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -174,6 +175,39 @@ private slots:
         QVERIFY(finished.wait(30000));
         QVERIFY(!debugger()->isActive());
         QVERIFY(view()->statusText().contains(QStringLiteral("Stopped")));
+    }
+
+    // A variable the compiler optimised out makes the panel offer to debug again without optimisation; the
+    // launch is then run again, built with -cl-opt-disable, to the same breakpoint.
+    void optimisedOutOffersARebuild()
+    {
+        const int loop = lineOf(m_editor, "for (size_t stride");
+        m_editor->setBreakpoint(loop, true);
+        view()->onlyItemEdit()->setText(QStringLiteral("5"));
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QVERIFY(!view()->unoptimisedButton()->isVisible());
+        DebugValue gone;
+        gone.name = "gid";
+        gone.type = "size_t";
+        gone.error = "optimised out (rebuild with -cl-opt-disable)";
+        view()->setVariables(debugger()->lastStop().item, {gone}, QString());
+        QVERIFY(view()->unoptimisedButton()->isVisible());
+        QSignalSpy shown(debugger(), &DebugCoordinator::stopShown);
+        QTest::mouseClick(view()->unoptimisedButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(120000));
+        const QStringList args = debugger()->lastArguments();
+        QVERIFY2(args.contains(QStringLiteral("--options")) &&
+                     args.at(args.indexOf(QStringLiteral("--options")) + 1)
+                         .contains(QStringLiteral("-cl-opt-disable")),
+                 qPrintable(args.join(u' ')));
+        QCOMPARE(debugger()->lastStop().line, loop);
+        QCOMPARE(view()->valueOf({QStringLiteral("gid")}), QStringLiteral("5"));
+        QVERIFY(!view()->unoptimisedButton()->isVisible());
+        QSignalSpy finished(debugger(), &DebugCoordinator::finished);
+        debugger()->stop();
+        QVERIFY(finished.wait(30000));
+        m_editor->setBreakpoint(loop, false);
+        view()->onlyItemEdit()->clear();
     }
 
     void aBadLaunchIsSaid()

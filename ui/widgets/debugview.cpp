@@ -4,6 +4,8 @@
 #include "display/stdstring.h"
 
 #include <QComboBox>
+
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -73,6 +75,7 @@ DebugView::DebugView(QWidget *parent)
     , m_stepOut(new QPushButton(tr("Step out"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
     , m_pause(new QPushButton(tr("Pause"), this))
+    , m_unoptimised(new QPushButton(tr("Debug again with -cl-opt-disable"), this))
     , m_chooser(new QComboBox(this))
     , m_itemEdit(new QLineEdit(this))
     , m_onlyItem(new QLineEdit(this))
@@ -90,6 +93,11 @@ DebugView::DebugView(QWidget *parent)
     m_stepOut->setObjectName(QStringLiteral("debugStepOut"));
     m_stop->setObjectName(QStringLiteral("debugStop"));
     m_pause->setObjectName(QStringLiteral("debugPause"));
+    m_unoptimised->setObjectName(QStringLiteral("debugUnoptimised"));
+    m_unoptimised->setToolTip(
+        tr("Variables the compiler optimised out have no place to be read from: end this "
+           "launch and debug it again built without optimisation"));
+    m_unoptimised->hide();
     m_pause->setToolTip(tr("Stop the running launch at the next line any work-item starts"));
     m_chooser->setObjectName(QStringLiteral("debugItemChooser"));
     m_itemEdit->setObjectName(QStringLiteral("debugItemEdit"));
@@ -133,7 +141,7 @@ DebugView::DebugView(QWidget *parent)
     m_tabs->addTab(m_frames, tr("Call stack"));
 
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_pause, m_stop})
+    for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_pause, m_stop, m_unoptimised})
         buttons->addWidget(b);
     buttons->addStretch(1);
     buttons->addWidget(new QLabel(tr("Breakpoints stop:"), this));
@@ -161,6 +169,7 @@ DebugView::DebugView(QWidget *parent)
     connect(m_stepOut, &QPushButton::clicked, this, [this] { emit stepRequested(QStringLiteral("out")); });
     connect(m_stop, &QPushButton::clicked, this, &DebugView::stopRequested);
     connect(m_pause, &QPushButton::clicked, this, &DebugView::pauseRequested);
+    connect(m_unoptimised, &QPushButton::clicked, this, &DebugView::unoptimisedRequested);
     connect(m_chooser, &QComboBox::activated, this, [this](int index) {
         if (!m_filling && index >= 0 && std::size_t(index) < m_items.size())
             emit itemRequested(m_items[std::size_t(index)].global);
@@ -191,6 +200,7 @@ void DebugView::setState(State state, const QString &text)
     if (state != State::Running)
         m_progress->hide();
     if (state != State::Paused) {
+        m_unoptimised->hide();
         m_tabs->setTabText(0, tr("Variables"));
         m_variables->clear();
         m_locals->clear();
@@ -280,6 +290,10 @@ void DebugView::setVariables(const DebugItem &item, const std::vector<DebugValue
         return;
     }
     fill(m_variables, values);
+    const bool optimisedOut = std::any_of(values.begin(), values.end(), [](const DebugValue &v) {
+        return v.error.find("optimised out") != std::string::npos;
+    });
+    m_unoptimised->setVisible(optimisedOut);
 }
 
 void DebugView::setLocalArrays(const std::vector<DebugValue> &values)

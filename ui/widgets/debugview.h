@@ -55,6 +55,8 @@ public:
     QPushButton *stepOutButton() const { return m_stepOut; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *pauseButton() const { return m_pause; }
+    // Shown while a variable of the stop is optimised out: debug again with -cl-opt-disable.
+    QPushButton *unoptimisedButton() const { return m_unoptimised; }
     QTabWidget *tabs() const { return m_tabs; }
     // The breakpoints' conditions: only this work-item (its global id), only when this holds
     // ("VARIABLE OP NUMBER"). Either may be empty. The work-item's text is checked: *ok false when it is not
@@ -71,6 +73,7 @@ signals:
     void stepRequested(const QString &kind); // over, into, out
     void stopRequested();
     void pauseRequested();
+    void unoptimisedRequested();
     void itemRequested(const clscope::WorkItemId &global);
     void frameActivated(const QString &file, int line);
     void conditionsChanged();
@@ -88,6 +91,7 @@ private:
     QPushButton *m_stepOut;
     QPushButton *m_stop;
     QPushButton *m_pause;
+    QPushButton *m_unoptimised;
     QComboBox *m_chooser;
     QLineEdit *m_itemEdit;
     QLineEdit *m_onlyItem;

@@ -22,6 +22,7 @@
 #include <QProcessEnvironment>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <stdexcept>
 
@@ -95,6 +96,15 @@ DebugCoordinator::DebugCoordinator(ArgumentsPanel *panel, BuildCoordinator *buil
     connect(m_view, &DebugView::stepRequested, this, &DebugCoordinator::step);
     connect(m_view, &DebugView::stopRequested, this, &DebugCoordinator::stop);
     connect(m_view, &DebugView::pauseRequested, this, &DebugCoordinator::pause);
+    connect(m_view, &DebugView::unoptimisedRequested, this, [this] {
+        if (m_lastArgs.value(0) != QLatin1String("run")) {
+            m_statusBar->showMessage(tr("Debugger: a captured launch is built with its captured options"),
+                                     10000);
+            return;
+        }
+        m_restartUnoptimised = true;
+        stop();
+    });
     connect(m_view, &DebugView::itemRequested, this, &DebugCoordinator::selectItem);
     connect(m_view, &DebugView::conditionsChanged, this, [this] {
         if (m_debugging)
@@ -148,6 +158,8 @@ bool DebugCoordinator::debugLaunch()
     if (const QString why = writeFileSafely(file, editor->text().toUtf8()); !why.isEmpty())
         return refuse(tr("cannot write %1: %2").arg(file, why));
     std::string options = withoutDebugOption(request->build.userOptions());
+    if (m_unoptimised)
+        options += options.empty() ? "-cl-opt-disable" : " -cl-opt-disable";
     const QString userFolder = userPath.isEmpty() ? QString() : QFileInfo(userPath).absolutePath();
     if (!userFolder.isEmpty() && !userFolder.contains(u' '))
         options += (options.empty() ? "-I " : " -I ") + userFolder.toStdString();
@@ -549,6 +561,15 @@ void DebugCoordinator::end(const QString &error)
     m_stopping = false;
     updateActions();
     emit finished(error);
+    if (m_restartUnoptimised) {
+        // Debug again, built without optimisation (the breakpoints stay in the editor).
+        m_restartUnoptimised = false;
+        QTimer::singleShot(0, this, [this] {
+            m_unoptimised = true;
+            debugLaunch();
+            m_unoptimised = false;
+        });
+    }
 }
 
 void DebugCoordinator::updateActions()

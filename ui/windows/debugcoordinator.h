@@ -121,6 +121,8 @@ private:
     QPointer<KernelEditor> m_editor;
     QString m_kernel;
     QString m_watch;
+    bool m_unoptimised = false; // the next workbench launch builds with -cl-opt-disable
+    bool m_restartUnoptimised = false;
     std::string m_mainFile;
     QByteArray m_buffer;
     QByteArray m_err;
