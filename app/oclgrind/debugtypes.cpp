@@ -197,6 +197,8 @@ std::string vectorComponent(std::uint64_t i, std::uint64_t count)
 // The images of the kernel that runs: Oclgrind's descriptions, by the address a kernel argument carries.
 std::map<std::size_t, oclgrind::Image> g_images;
 
+// The names core's clnames.cpp also has: the plugin links Oclgrind and LLVM and nothing of ours (it is loaded
+// into any program that Oclgrind runs), so it keeps its own short table of the formats Oclgrind supports.
 const char *channelOrderName(cl_channel_order order)
 {
     switch (order) {
