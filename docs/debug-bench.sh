@@ -6,7 +6,7 @@ N=${N:-262144}
 L="--kernel work --global $N --local 64 --arg in=buffer:float:$N:iota --arg out=buffer:float:$N --arg n=int:$N"
 V=$(mktemp -d); echo /usr/lib/oclgrind/liboclgrind-rt-icd.so > $V/o.icd
 t() { local s=$(date +%s.%N); "$@" > /dev/null 2>&1 < /dev/null; echo "$(date +%s.%N) - $s" | bc; }
-for round in 1 2 3; do
+for round in ${ROUNDS:-1 2 3}; do
   plain=$(OCL_ICD_VENDORS=$V CLSCOPE_DEVICE=oclgrind CLSCOPE_NO_CACHE=1 t $CLI run tests/data/debug/bench.cl $L)
   debugbuild=$(OCL_ICD_VENDORS=$V CLSCOPE_DEVICE=oclgrind CLSCOPE_NO_CACHE=1 OCLGRIND_INTERACTIVE=1 t $CLI run tests/data/debug/bench.cl $L)
   armed=$(t $CLI debug tests/data/debug/bench.cl $L --break 9)
