@@ -163,6 +163,26 @@ private slots:
         QVERIFY(m_editor->breakpointLines().isEmpty());
     }
 
+    // A breakpoint's own condition (a right click on the margin asks for it): the first work-item where it
+    // holds stops; removing the breakpoint removes its condition.
+    void aBreakpointsOwnCondition()
+    {
+        view()->onlyItemEdit()->clear();
+        const int store = lineOf(m_editor, "scratch[lid] = gid < n");
+        m_editor->setBreakpointCondition(store, QStringLiteral("lid == 9"));
+        QCOMPARE(m_editor->breakpointLines(), QVector<int>{store});
+        QCOMPARE(m_editor->breakpointCondition(store), QStringLiteral("lid == 9"));
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QCOMPARE(debugger()->lastStop().line, store);
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{9, 0, 0}));
+        QSignalSpy finished(debugger(), &DebugCoordinator::finished);
+        debugger()->stop();
+        QVERIFY(finished.wait(30000));
+        m_editor->setBreakpoint(store, false);
+        QVERIFY(m_editor->breakpointLines().isEmpty());
+        QCOMPARE(m_editor->breakpointCondition(store), QString());
+    }
+
     void stopEndsAPausedLaunch()
     {
         view()->onlyItemEdit()->clear();

@@ -9,6 +9,9 @@
 #include <QCursor>
 #include <QFontDatabase>
 #include <QFontMetrics>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QSignalBlocker>
 #include <QToolTip>
 
 #include <algorithm>
@@ -54,6 +57,21 @@ KernelEditor::KernelEditor(QWidget *parent)
         if (margin == MarkerMargin)
             toggleBreakpoint(line + 1);
     });
+    // A right click on the margin: the breakpoint's own condition.
+    connect(
+        this, &QsciScintilla::marginRightClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+            if (margin != MarkerMargin)
+                return;
+            bool ok = false;
+            const QString condition = QInputDialog::getText(
+                this, tr("Breakpoint condition"),
+                tr("Stop at line %1 only when this holds: VARIABLE OP NUMBER (OP one of == != < <= > >=; the "
+                   "variable may be a[2], p.x, v.y). Empty: always.")
+                    .arg(line + 1),
+                QLineEdit::Normal, breakpointCondition(line + 1), &ok);
+            if (ok)
+                setBreakpointCondition(line + 1, condition);
+        });
     // The heat is of the text that was counted: an edit makes it stale.
     connect(this, &QsciScintilla::textChanged, this, [this] {
         if (hasLineHeat())
@@ -89,6 +107,7 @@ KernelEditor::KernelEditor(QWidget *parent)
     m_executionMarker = markerDefine(RightArrow, 4);
     setMarkerBackgroundColor(QColor(0xf0, 0xd0, 0x20), m_executionMarker);
     setMarkerForegroundColor(QColor(0x60, 0x50, 0x00), m_executionMarker);
+    m_conditionMarker = markerDefine(Invisible, 6);
     m_executionTint = markerDefine(Background, 5);
     setMarkerBackgroundColor(QColor(0xff, 0xf4, 0xb0), m_executionTint);
     setAnnotationDisplay(AnnotationBoxed);
@@ -226,11 +245,51 @@ void KernelEditor::setBreakpoint(int line, bool on)
     const bool was = markersAtLine(line - 1) & (1u << m_breakpointMarker);
     if (was == on)
         return;
-    if (on)
+    if (on) {
         markerAdd(line - 1, m_breakpointMarker);
-    else
+    } else {
         markerDelete(line - 1, m_breakpointMarker);
+        // Its condition goes with it (the markers of deleted lines are gone too).
+        for (auto it = m_conditions.begin(); it != m_conditions.end();) {
+            const int at = markerLine(it.key());
+            if (at < 0 || at == line - 1) {
+                markerDeleteHandle(it.key());
+                it = m_conditions.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
     emit breakpointsChanged();
+}
+
+void KernelEditor::setBreakpointCondition(int line, const QString &condition)
+{
+    if (line < 1 || line > lines())
+        return;
+    const QSignalBlocker quiet(this); // one breakpointsChanged for both changes
+    setBreakpoint(line, true);
+    // The condition rides on an invisible marker of its own, which moves with the line as the text changes.
+    for (auto it = m_conditions.begin(); it != m_conditions.end();) {
+        if (markerLine(it.key()) == line - 1 || markerLine(it.key()) < 0) {
+            markerDeleteHandle(it.key());
+            it = m_conditions.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (!condition.trimmed().isEmpty())
+        m_conditions.insert(markerAdd(line - 1, m_conditionMarker), condition.trimmed());
+    QMetaObject::invokeMethod(this, &KernelEditor::breakpointsChanged, Qt::QueuedConnection);
+}
+
+QString KernelEditor::breakpointCondition(int line) const
+{
+    for (auto it = m_conditions.begin(); it != m_conditions.end(); ++it) {
+        if (markerLine(it.key()) == line - 1)
+            return it.value();
+    }
+    return {};
 }
 
 QVector<int> KernelEditor::breakpointLines() const

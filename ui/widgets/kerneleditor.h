@@ -5,6 +5,7 @@
 #include <Qsci/qsciscintilla.h>
 #include <Qsci/qscistyle.h>
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -52,6 +53,10 @@ public:
     void toggleBreakpoint(int line);
     void setBreakpoint(int line, bool on);
     QVector<int> breakpointLines() const; // 1-based, in order
+    // A breakpoint's own condition, "VARIABLE OP NUMBER" (a right click on the margin asks for it); "" none.
+    // Setting one sets the breakpoint; it moves with the line.
+    void setBreakpointCondition(int line, const QString &condition);
+    QString breakpointCondition(int line) const;
     // The line a debugged work-item stops before: an arrow in the margin and a tint; 0 clears it.
     void setExecutionLine(int line);
     int executionLine() const { return m_executionLine; }
@@ -84,6 +89,8 @@ private:
     int m_executionMarker = 4;
     int m_executionTint = 5;
     int m_executionLine = 0;
+    int m_conditionMarker = 6;
+    QHash<int, QString> m_conditions; // by marker handle
     int m_annotationStyleBase = 0;
     QWidget *m_noticeArea = nullptr;
     std::vector<QsciStyle> m_heatStyles; // by level, made when first shown

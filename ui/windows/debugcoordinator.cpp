@@ -358,8 +358,12 @@ void DebugCoordinator::sendBreakpoints()
         m_statusBar->showMessage(
             tr("Debugger: a work-item is X[,Y[,Z]], its global id; breakpoints stop any"), 10000);
     if (m_editor) {
-        for (int line : m_editor->breakpointLines())
-            list.push_back({m_mainFile, line, item, m_view->onlyWhen().toStdString()});
+        // A breakpoint's own condition, else the panel's for all of them.
+        for (int line : m_editor->breakpointLines()) {
+            const QString own = m_editor->breakpointCondition(line);
+            list.push_back(
+                {m_mainFile, line, item, (own.isEmpty() ? m_view->onlyWhen() : own).toStdString()});
+        }
     }
     send(debugBreakRequest(list, m_mainFile), "break");
 }
