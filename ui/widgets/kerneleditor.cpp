@@ -6,6 +6,7 @@
 
 #include <Qsci/qscistyle.h>
 
+#include <QContextMenuEvent>
 #include <QCursor>
 #include <QFontDatabase>
 #include <QFontMetrics>
@@ -229,6 +230,18 @@ void KernelEditor::showHeatDetails(int margin, int line)
 int KernelEditor::heatLevelAt(int line) const
 {
     return line >= 1 && line <= m_heatLevels.size() ? m_heatLevels[line - 1] : 0;
+}
+
+void KernelEditor::contextMenuEvent(QContextMenuEvent *event)
+{
+    int width = 0;
+    for (int m = 0; m <= HeatMargin; ++m)
+        width += marginWidth(m);
+    if (event->pos().x() < width) {
+        event->accept();
+        return;
+    }
+    QsciScintilla::contextMenuEvent(event);
 }
 
 void KernelEditor::toggleBreakpoint(int line)

@@ -72,6 +72,8 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    // Not over the margins: a right click there is the breakpoint's condition, not the text's menu.
+    void contextMenuEvent(QContextMenuEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
