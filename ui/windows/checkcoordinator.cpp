@@ -313,6 +313,27 @@ QString childStatusLine(const QByteArray &err)
     return line;
 }
 
+std::optional<WorkbenchSource> writeWorkbenchSource(const KernelEditor &editor, const QString &userPath,
+                                                    QString *error)
+{
+    WorkbenchSource out;
+    out.folder = std::make_unique<QTemporaryDir>();
+    if (!out.folder->isValid()) {
+        *error = QObject::tr("cannot make a folder for the source: %1").arg(out.folder->errorString());
+        return std::nullopt;
+    }
+    out.file = out.folder->filePath(userPath.isEmpty() ? QStringLiteral("untitled.cl")
+                                                       : QFileInfo(userPath).fileName());
+    if (const QString why = writeFileSafely(out.file, editor.text().toUtf8()); !why.isEmpty()) {
+        *error = QObject::tr("cannot write %1: %2").arg(out.file, why);
+        return std::nullopt;
+    }
+    const QString userFolder = userPath.isEmpty() ? QString() : QFileInfo(userPath).absolutePath();
+    if (!userFolder.isEmpty() && !userFolder.contains(u' '))
+        out.includeOption = "-I " + userFolder.toStdString();
+    return out;
+}
+
 void terminateChild(QProcess *process, QObject *context)
 {
     process->terminate();

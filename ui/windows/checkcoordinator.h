@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <optional>
@@ -30,6 +31,20 @@ inline constexpr int kChildKillAfterMs = 2000;
 void terminateChild(QProcess *process, QObject *context);
 // A child clscope-cli's last line of stderr without the program's prefix: what it is doing, or why it failed.
 QString childStatusLine(const QByteArray &err);
+
+class KernelEditor;
+
+// The text the user sees in a private folder, named as the user's file (userPath, "" for an unsaved
+// buffer), for a child clscope-cli to run; includeOption "-I <the user's folder>" (or "") keeps the headers
+// beside the user's file found. Nothing, with *error, when the folder or the file cannot be made.
+struct WorkbenchSource
+{
+    std::unique_ptr<QTemporaryDir> folder;
+    QString file;
+    std::string includeOption;
+};
+std::optional<WorkbenchSource> writeWorkbenchSource(const KernelEditor &editor, const QString &userPath,
+                                                    QString *error);
 
 class ArgumentsPanel;
 class BuildCoordinator;

@@ -5,7 +5,6 @@
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "display/stdstring.h"
-#include "files/safewrite.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/debugview.h"
 #include "widgets/editortabs.h"
@@ -149,20 +148,17 @@ bool DebugCoordinator::debugLaunch()
     KernelEditor *editor = m_builds->builtEditor();
     if (!editor)
         return refuse(tr("the built kernel's tab is closed; build it again"));
-    auto folder = std::make_unique<QTemporaryDir>();
     const QString userPath = m_builds->builtPath();
-    const QString file =
-        folder->filePath(userPath.isEmpty() ? QStringLiteral("untitled.cl") : QFileInfo(userPath).fileName());
-    if (!folder->isValid())
-        return refuse(tr("cannot make a folder for the source: %1").arg(folder->errorString()));
-    if (const QString why = writeFileSafely(file, editor->text().toUtf8()); !why.isEmpty())
-        return refuse(tr("cannot write %1: %2").arg(file, why));
+    QString why;
+    std::optional<WorkbenchSource> source = writeWorkbenchSource(*editor, userPath, &why);
+    if (!source)
+        return refuse(why);
+    const QString file = source->file;
     std::string options = withoutDebugOption(request->build.userOptions());
     if (m_unoptimised)
         options += options.empty() ? "-cl-opt-disable" : " -cl-opt-disable";
-    const QString userFolder = userPath.isEmpty() ? QString() : QFileInfo(userPath).absolutePath();
-    if (!userFolder.isEmpty() && !userFolder.contains(u' '))
-        options += (options.empty() ? "-I " : " -I ") + userFolder.toStdString();
+    if (!source->includeOption.empty())
+        options += (options.empty() ? "" : " ") + source->includeOption;
     request->repeat = 1;
     request->readBack.clear();
     request->readBackAll = false;
@@ -171,7 +167,7 @@ bool DebugCoordinator::debugLaunch()
         if (a != "--check" && a != "--json")
             args << qs(a);
     }
-    m_folder = std::move(folder);
+    m_folder = std::move(source->folder);
     // Stops name the source as its tab does.
     QString shown = QFileInfo(userPath).fileName();
     for (int i = 0; shown.isEmpty() && i < m_editors->count(); ++i) {

@@ -6,7 +6,6 @@
 #include "checkcoordinator.h"
 #include "controllers/devicemanager.h"
 #include "display/stdstring.h"
-#include "files/safewrite.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/rooflineview.h"
@@ -137,18 +136,13 @@ bool RooflineCoordinator::countLaunch()
     if (!device.isValid())
         return refuse(m_launchView, tr("no device is chosen"));
     // The text the user sees, in a private folder; headers are still found beside the user's file (-I).
-    auto folder = std::make_unique<QTemporaryDir>();
-    const QString userPath = m_builds->builtPath();
-    const QString file =
-        folder->filePath(userPath.isEmpty() ? QStringLiteral("untitled.cl") : QFileInfo(userPath).fileName());
-    if (!folder->isValid())
-        return refuse(m_launchView, tr("cannot make a folder for the source: %1").arg(folder->errorString()));
-    if (const QString why = writeFileSafely(file, editor->text().toUtf8()); !why.isEmpty())
-        return refuse(m_launchView, tr("cannot write %1: %2").arg(file, why));
+    QString why;
+    std::optional<WorkbenchSource> source = writeWorkbenchSource(*editor, m_builds->builtPath(), &why);
+    if (!source)
+        return refuse(m_launchView, why);
     std::string options = request->build.userOptions();
-    const QString userFolder = userPath.isEmpty() ? QString() : QFileInfo(userPath).absolutePath();
-    if (!userFolder.isEmpty() && !userFolder.contains(u' '))
-        options += (options.empty() ? "-I " : " -I ") + userFolder.toStdString();
+    if (!source->includeOption.empty())
+        options += (options.empty() ? "" : " ") + source->includeOption;
     // The child's loader may list the platforms in another order than this process does (the window prepares
     // its own): the platform by its name, the device by its index in it, as drivers keep their order.
     std::string spec = std::to_string(device.platform) + ":" + std::to_string(device.device);
@@ -162,9 +156,9 @@ bool RooflineCoordinator::countLaunch()
         }
     }
     QStringList args;
-    for (const std::string &a : rooflineArguments(*request, file.toStdString(), options, spec))
+    for (const std::string &a : rooflineArguments(*request, source->file.toStdString(), options, spec))
         args << qs(a);
-    m_folder = std::move(folder);
+    m_folder = std::move(source->folder);
     m_countedEditor = editor;
     m_countedText = editor->text();
     return start(Target::Launch, args,
