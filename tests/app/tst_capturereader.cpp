@@ -102,6 +102,16 @@ QString recordLine(const clscope::CommandRecord &r)
     return f.join(QLatin1Char('|'));
 }
 
+// Every record as its line, sorted: the same records in any order.
+QStringList recordKeys(const std::vector<clscope::CommandRecord> &records)
+{
+    QStringList lines;
+    for (const clscope::CommandRecord &r : records)
+        lines << recordLine(r);
+    lines.sort();
+    return lines;
+}
+
 // The queries CaptureReader ran before (commands_host and its joins, a UNION of the API calls and the
 // enqueues by duration), as the lines recordLine() writes.
 QStringList oldCommandRecords(const QString &file)
@@ -399,6 +409,100 @@ private slots:
         QVERIFY(reader.apiTotals().front().maxNs >= 1000000000);
         QVERIFY(totals.empty() || totals.front().maxNs < 1000000000);
         QCOMPARE(reader.commandRecords().size(), records + 1);
+    }
+
+    // update() follows a file the recorder is writing: the first gives what commandRecords() and
+    // apiCallRecords() give; later ones what was added, clock shifts (the narrowest enqueue bracket came in
+    // the second half) and the times of commands written late (an UPDATE). Applied to what was given, the
+    // records equal a fresh read of the whole file.
+    void updateFollowsTheFile_data()
+    {
+        QTest::addColumn<QString>("source");
+        for (const QString &f : {QStringLiteral("demo.py.clscope"), QStringLiteral("demo_array.py.clscope"),
+                                 QStringLiteral("testapp-1.clscope")})
+            QTest::newRow(qPrintable(f)) << f;
+    }
+
+    void updateFollowsTheFile()
+    {
+        QFETCH(QString, source);
+        QVERIFY2(QFile::exists(path(source)), qPrintable(source));
+        const QString full = path(QStringLiteral("follow-full-") + source);
+        const QString growing = path(QStringLiteral("follow-growing-") + source);
+        for (const QString &f : {full, growing}) {
+            QFile::remove(f);
+            QVERIFY(QFile::copy(path(source), f));
+        }
+        // The narrowest bracket of each queue into the second half: its clock moves when that half comes.
+        sql(full, QStringLiteral("UPDATE commands SET host_duration_ns = 1 WHERE id IN (SELECT MAX(id) FROM "
+                                 "commands WHERE queued_ns > 0 GROUP BY queue)"));
+        QFile::remove(growing);
+        QVERIFY(QFile::copy(full, growing));
+        const QString half = sql(full, QStringLiteral("SELECT MAX(id) / 2 FROM commands"));
+        const QString apiHalf = sql(full, QStringLiteral("SELECT MAX(id) / 2 FROM api_calls"));
+        sql(growing,
+            QStringLiteral("DELETE FROM commands WHERE id > %1; DELETE FROM api_calls WHERE id > %2; "
+                           "UPDATE commands SET queued_ns = NULL, submit_ns = NULL, start_ns = NULL, "
+                           "end_ns = NULL WHERE id %% 3 = 1 AND own_event != 2 AND result = 0")
+                .arg(half, apiHalf)
+                .replace(QStringLiteral("%%"), QStringLiteral("%")));
+        const qint64 untimed = sql(growing, QStringLiteral("SELECT COUNT(*) FROM commands WHERE start_ns IS "
+                                                           "NULL AND own_event != 2 AND result = 0"))
+                                   .toLongLong();
+        QVERIFY(untimed > 0);
+
+        clscope::CaptureReader reader(growing.toStdString());
+        const clscope::CaptureUpdate first = reader.update();
+        {
+            const clscope::CaptureReader fresh(growing.toStdString());
+            QCOMPARE(recordKeys(first.commands), recordKeys(fresh.commandRecords()));
+            QCOMPARE(recordKeys(first.apiCalls), recordKeys(fresh.apiCallRecords()));
+        }
+        QCOMPARE(first.apiCallsLeftOut, std::uint64_t(0));
+        // Nothing new: an empty update, and the other calls still answer.
+        const clscope::CaptureUpdate none = reader.update();
+        QVERIFY(none.commands.empty() && none.apiCalls.empty() && none.late.empty() &&
+                none.clockShifts.empty());
+        const std::uint64_t commandsBefore = reader.progress().commands;
+
+        // The rest as the recorder writes it: new rows, and the late commands' times.
+        sql(growing,
+            QStringLiteral("ATTACH '%1' AS f; INSERT INTO commands SELECT * FROM f.commands WHERE id > "
+                           "%2; INSERT INTO api_calls SELECT * FROM f.api_calls WHERE id > %3; UPDATE "
+                           "commands SET queued_ns = (SELECT queued_ns FROM f.commands g WHERE g.id = "
+                           "commands.id), submit_ns = (SELECT submit_ns FROM f.commands g WHERE g.id = "
+                           "commands.id), start_ns = (SELECT start_ns FROM f.commands g WHERE g.id = "
+                           "commands.id), end_ns = (SELECT end_ns FROM f.commands g WHERE g.id = "
+                           "commands.id) WHERE start_ns IS NULL")
+                .arg(full, half, apiHalf));
+        const clscope::CaptureUpdate second = reader.update();
+        QVERIFY(!second.commands.empty());
+        QVERIFY(!second.clockShifts.empty());
+        QCOMPARE(qint64(second.late.size()), untimed);
+        QVERIFY(reader.progress().commands > commandsBefore);
+
+        std::vector<clscope::CommandRecord> followed = first.commands;
+        second.applyTo(followed.size(),
+                       [&followed](std::uint64_t n) -> clscope::CommandRecord & { return followed[n]; });
+        followed.insert(followed.end(), second.commands.begin(), second.commands.end());
+        std::vector<clscope::CommandRecord> apiFollowed = first.apiCalls;
+        apiFollowed.insert(apiFollowed.end(), second.apiCalls.begin(), second.apiCalls.end());
+        const clscope::CaptureReader whole(full.toStdString());
+        QCOMPARE(recordKeys(followed), recordKeys(whole.commandRecords()));
+        QCOMPARE(recordKeys(apiFollowed), recordKeys(whole.apiCallRecords()));
+        // And the totals of the pass that went on equal a fresh one's.
+        QCOMPARE(reader.launchCount(), whole.launchCount());
+        QCOMPARE(reader.progress().commands, whole.progress().commands);
+        const auto a = reader.apiTotals(), b = whole.apiTotals();
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY(a[i].name == b[i].name && a[i].calls == b[i].calls && a[i].totalNs == b[i].totalNs);
+
+        // A limit on the API calls: what is over it is counted, not given.
+        clscope::CaptureReader limited(full.toStdString());
+        const clscope::CaptureUpdate few = limited.update(10);
+        QCOMPARE(few.apiCalls.size(), std::size_t(10));
+        QCOMPARE(few.apiCallsLeftOut + 10, std::uint64_t(whole.apiCallRecords().size()));
     }
 };
 

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -320,6 +321,39 @@ struct CaptureApiTotal
     std::uint64_t maxNs = 0;
 };
 
+// What a capture file gained since a reader's last update(): a reader follows a capture that the recorder
+// is still writing without reading it again (the window's live views; a read costs what the file gained).
+// Commands are numbered across updates in the order given (0, 1, ...).
+struct CaptureUpdate
+{
+    // The commands that succeeded, host clock, in enqueue order within the update (a command whose
+    // timestamps came late may follow later ones of an earlier update).
+    std::vector<CommandRecord> commands;
+    // The API calls (the enqueues included) as host spans on lanes per thread, in start order; at most the
+    // limit given to update() in all: the ones over it are counted in apiCallsLeftOut.
+    std::vector<CommandRecord> apiCalls;
+    std::uint64_t apiCallsLeftOut = 0;
+    // Queues whose device clock maps to host time anew (a narrower enqueue bracket pinned it): add deltaNs
+    // to each non-zero device time of the queue's commands given before.
+    struct ClockShift
+    {
+        std::string queue; // CommandRecord::queue
+        std::int64_t deltaNs = 0;
+    };
+    std::vector<ClockShift> clockShifts;
+    // Commands given before without device times whose times have come since (host clock).
+    struct LateTimes
+    {
+        std::uint64_t command = 0; // its number
+        std::uint64_t queued = 0, submit = 0, start = 0, end = 0;
+    };
+    std::vector<LateTimes> late;
+
+    // Moves the `given` commands given before (command(n) is number n) as this update says: clock shifts,
+    // then late times. The update's own commands are given after them.
+    void applyTo(std::uint64_t given, const std::function<CommandRecord &(std::uint64_t)> &command) const;
+};
+
 class CaptureReader
 {
 public:
@@ -357,6 +391,11 @@ public:
     // Each launch's program (programs.id of its kernel object): kernels of one name from several programs
     // (pyopencl's transpose.py builds three "transpose") are different kernels.
     std::map<std::int64_t, std::int64_t> launchPrograms() const;
+
+    // The first call: every command that succeeded and the API calls, as commandRecords() and
+    // apiCallRecords(apiLimit) give them; then what the file gained since (see CaptureUpdate). The other
+    // calls keep working meanwhile, each brought up to date with the file.
+    CaptureUpdate update(std::size_t apiLimit = 200000);
 
 private:
     struct Impl;

@@ -38,7 +38,8 @@ const ApiScan &CaptureReader::Impl::apiCalls()
     const std::int64_t version = dataVersion();
     if (apiScan.dataVersion == version)
         return apiScan;
-    ApiScan scan;
+    // Rows are only added: the pass goes on from the last one it read.
+    ApiScan &scan = apiScan;
     std::unordered_map<std::int64_t, std::optional<std::string>> names;
     {
         Stmt n(db, "SELECT id, name FROM api_names");
@@ -46,25 +47,26 @@ const ApiScan &CaptureReader::Impl::apiCalls()
             names[n.i64(0)] = n.isNull(1) ? std::nullopt : std::optional<std::string>(n.text(1));
     }
     // GROUP BY api (NULL a group of its own); consecutive calls of one function are the common case.
-    std::unordered_map<std::int64_t, std::uint32_t> byApi;
-    std::optional<std::uint32_t> nullApi;
     std::int64_t lastApi = 0;
     bool lastNull = false;
     std::uint32_t last = UINT32_MAX;
-    Stmt q(db, "SELECT api, thread, start_ns, duration_ns, result FROM api_calls ORDER BY id");
+    Stmt q(db,
+           "SELECT id, api, thread, start_ns, duration_ns, result FROM api_calls WHERE id > ? ORDER BY id");
+    q.bind(1, scan.lastId);
     while (q.step()) {
-        const bool apiNull = q.isNull(0);
-        const std::int64_t api = q.i64(0);
+        scan.lastId = q.i64(0);
+        const bool apiNull = q.isNull(1);
+        const std::int64_t api = q.i64(1);
         if (last == UINT32_MAX || apiNull != lastNull || api != lastApi) {
             const auto index = std::uint32_t(scan.functions.size());
             bool added = false;
             if (apiNull) {
-                added = !nullApi;
+                added = !scan.nullApi;
                 if (added)
-                    nullApi = index;
-                last = *nullApi;
+                    scan.nullApi = index;
+                last = *scan.nullApi;
             } else {
-                auto it = byApi.try_emplace(api, index);
+                auto it = scan.byApi.try_emplace(api, index);
                 added = it.second;
                 last = it.first->second;
             }
@@ -80,14 +82,32 @@ const ApiScan &CaptureReader::Impl::apiCalls()
             lastApi = api;
             lastNull = apiNull;
         }
-        const bool durationNull = q.isNull(3);
-        const std::int64_t duration = q.i64(3);
-        scan.functions[last].add(q.isNull(4), q.i64(4), durationNull, duration);
-        scan.spans.push_back({q.i64(2), duration, q.i64(1), last, durationNull});
+        const bool durationNull = q.isNull(4);
+        const std::int64_t duration = q.i64(4);
+        scan.functions[last].add(q.isNull(5), q.i64(5), durationNull, duration);
+        scan.spans.push_back({q.i64(3), duration, q.i64(2), last, durationNull});
     }
     scan.dataVersion = version;
-    apiScan = std::move(scan);
-    return apiScan;
+    return scan;
+}
+
+std::string capture::spanName(const std::string &raw)
+{
+    return raw.rfind("cl", 0) == 0 ? raw : enqueueName(raw);
+}
+
+CommandRecord capture::hostSpanRecord(const HostSpan &s, std::string name, std::string thread)
+{
+    CommandRecord r;
+    r.type = CommandRecord::Type::Marker;
+    r.hostSpan = true;
+    r.name = std::move(name);
+    r.queue = std::move(thread);
+    r.device = "host";
+    r.start = std::uint64_t(s.start);
+    r.end = r.start + std::uint64_t(std::max<std::int64_t>(s.duration, 1));
+    r.hostSubmitNs = r.start;
+    return r;
 }
 
 namespace {
@@ -338,23 +358,12 @@ std::vector<CommandRecord> CaptureReader::apiCallRecords(std::size_t limit) cons
     for (const Pick &p : picks) {
         const HostSpan &s = *p.span;
         std::optional<std::string> &name = (p.enqueue ? enqueueNames : apiNames)[s.name];
-        if (!name) {
-            const std::string &raw = p.enqueue ? commands.enqueues[s.name].name : api.functions[s.name].name;
-            name = raw.rfind("cl", 0) == 0 ? raw : enqueueName(raw);
-        }
+        if (!name)
+            name = spanName(p.enqueue ? commands.enqueues[s.name].name : api.functions[s.name].name);
         auto [thread, added] = threads.try_emplace(s.thread);
         if (added)
             thread->second = "thread " + std::to_string(s.thread);
-        CommandRecord r;
-        r.type = CommandRecord::Type::Marker;
-        r.hostSpan = true;
-        r.name = *name;
-        r.queue = thread->second;
-        r.device = "host";
-        r.start = std::uint64_t(s.start);
-        r.end = r.start + std::uint64_t(std::max<std::int64_t>(s.duration, 1));
-        r.hostSubmitNs = r.start;
-        out.push_back(std::move(r));
+        out.push_back(hostSpanRecord(s, *name, thread->second));
     }
     return out;
 }

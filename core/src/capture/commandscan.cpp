@@ -57,65 +57,81 @@ std::int64_t CaptureReader::Impl::dataVersion()
     return s.step() ? s.i64(0) : 0;
 }
 
-const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *records)
+namespace {
+
+// The records a pass makes: device times until every queue's clock of the pass is known.
+struct RecordSink
 {
-    const std::int64_t version = dataVersion();
-    if (!records && commandScan.dataVersion == version)
-        return commandScan;
-    CommandScan scan;
+    std::vector<CommandRecord> &records;
+    std::vector<std::pair<std::int64_t, std::int64_t>> &order; // (process, seq), NULL as INT64_MIN
+    std::vector<CommandScan::Queue *> &queues;                 // null: none (no clock)
+};
 
-    // What the old query joined per row (kernels, queues, devices, the view queue_clock), once per object,
-    // looked up only when a row's object differs from the row before's.
-    struct Kernel
-    {
-        std::optional<std::string> name; // kernels.name; none: no such kernel, or a NULL name
-        std::uint64_t *launches = nullptr;
-    };
-    std::unordered_map<std::int64_t, Kernel> kernels;
-    Kernel noKernel;
-    {
-        Stmt k(db, "SELECT id, name FROM kernels");
-        while (k.step())
-            kernels[k.i64(0)].name = k.isNull(1) ? std::nullopt : std::optional<std::string>(k.text(1));
+// The kernels and queues (with their devices' names) added since the pass last looked.
+void lookUpObjects(const Db &db, CommandScan &scan)
+{
+    Stmt k(db, "SELECT id, name FROM kernels WHERE id > ? ORDER BY id");
+    k.bind(1, scan.lastKernelId);
+    while (k.step()) {
+        scan.kernels[k.i64(0)].name = k.isNull(1) ? std::nullopt : std::optional<std::string>(k.text(1));
+        scan.lastKernelId = k.i64(0);
     }
-    struct Queue
-    {
-        std::string name;   // "queue N"
-        std::string device; // CL_DEVICE_NAME of its device, "" without one
-        // queue_clock: the enqueue call with the narrowest host bracket (NULL first, then the first in id
-        // order) pins its CL_PROFILING_COMMAND_QUEUED to the middle of the bracket.
-        bool clock = false;
-        bool durationNull = false;
-        std::int64_t duration = 0;
-        bool offsetNull = false;
-        std::int64_t offset = 0;
-    };
-    std::unordered_map<std::int64_t, Queue> queues;
-    Queue noQueue{"queue 0", {}}; // a NULL queue joins nothing: no device, no clock
-    {
-        Stmt q(db, "SELECT q.id, d.name FROM queues q JOIN devices d ON d.id = q.device");
-        while (q.step())
-            queues[q.i64(0)].device = q.text(1);
+    Stmt q(db, "SELECT q.id, d.name FROM queues q JOIN devices d ON d.id = q.device WHERE q.id > ? ORDER BY "
+               "q.id");
+    q.bind(1, scan.lastQueueId);
+    while (q.step()) {
+        scan.queues[q.i64(0)].device = q.text(1);
+        scan.lastQueueId = q.i64(0);
     }
-    struct Row
-    {
-        std::int64_t process, seq; // ORDER BY process, seq (NULL first)
-        const Queue *queue;
-    };
-    std::vector<Row> rows;
+}
+
+// queue_clock: a narrower host bracket (or a NULL one, first) around an enqueue pins the queue's clock.
+void offerClock(CommandScan::Queue &queue, std::int64_t queued, bool durationNull, std::int64_t duration,
+                bool hostStartNull, std::int64_t hostStart)
+{
+    if (queued <= 0 || !(!queue.clock || (durationNull && !queue.durationNull) ||
+                         (!durationNull && !queue.durationNull && duration < queue.duration)))
+        return;
+    queue.clock = true;
+    queue.durationNull = durationNull;
+    queue.duration = duration;
+    queue.offsetNull = durationNull || hostStartNull;
+    queue.offset =
+        std::int64_t(std::uint64_t(hostStart) + std::uint64_t(duration / 2) - std::uint64_t(queued));
+}
+
+std::uint64_t mapped(std::uint64_t deviceTime, std::uint64_t offset)
+{
+    return std::int64_t(deviceTime) > 0 ? deviceTime + offset : 0;
+}
+
+void toHostClock(CommandRecord &r, const CommandScan::Queue &queue)
+{
+    const std::uint64_t offset = queue.hostOffset();
+    for (std::uint64_t *t : {&r.queued, &r.submit, &r.start, &r.end})
+        *t = mapped(*t, offset);
+}
+
+// Reads the rows after scan.lastId into scan; with a sink, the records of the rows that succeeded too.
+void scanRows(const Db &db, CommandScan &scan, RecordSink *sink)
+{
+    lookUpObjects(db, scan);
     // Every row: reserved, the vectors of a million rows are not moved a dozen times as they grow.
-    const auto expected = std::size_t(count(db, "SELECT COUNT(*) FROM commands"));
-    scan.spans.reserve(expected);
-    if (records) {
-        records->reserve(expected);
-        rows.reserve(expected);
+    {
+        Stmt n(db, "SELECT COUNT(*) FROM commands WHERE id > ?");
+        n.bind(1, scan.lastId);
+        const auto expected = std::size_t(n.step() ? n.i64(0) : 0);
+        scan.spans.reserve(scan.spans.size() + expected);
+        if (sink) {
+            sink->records.reserve(sink->records.size() + expected);
+            sink->order.reserve(sink->order.size() + expected);
+            sink->queues.reserve(sink->queues.size() + expected);
+        }
     }
-
-    // GROUP BY type, kernel (summary) with NULL a group of its own, GROUP BY type_name (apiTotals).
-    using GroupKey = std::tuple<std::int64_t, bool, std::int64_t, bool>;
-    std::map<GroupKey, std::size_t> groupIndex;
-    std::vector<GroupKey> groupKeys;
+    CommandScan::Kernel noKernel;
+    CommandScan::Queue noQueue{"queue 0", {}}; // a NULL queue joins nothing: no device, no clock
     std::size_t lastGroup = SIZE_MAX;
+    CommandScan::GroupKey lastKey{};
     std::uint32_t lastEnqueue = UINT32_MAX;
     auto enqueueIndex = [&scan](std::string_view name) {
         for (std::size_t i = scan.enqueues.size(); i-- > 0;)
@@ -124,14 +140,16 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         scan.enqueues.push_back({std::string(name)});
         return std::uint32_t(scan.enqueues.size() - 1);
     };
-    Kernel *kernel = nullptr;
+    CommandScan::Kernel *kernel = nullptr;
     std::int64_t kernelId = 0;
     bool kernelWasNull = false;
-    Queue *queue = nullptr;
+    CommandScan::Queue *queue = nullptr;
     std::int64_t queueId = 0;
     bool queueWasNull = false;
 
     enum Col {
+        Id,
+        OwnEvent,
         Process,
         Seq,
         Launch,
@@ -154,16 +172,18 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         LocalX = GlobalX + 3,
         LocalGiven = LocalX + 3
     };
-    Stmt q(db, records
-                   ? "SELECT process, seq, launch, type, type_name, queue, kernel, result, bytes, thread, "
-                     "host_start_ns, host_duration_ns, queued_ns, submit_ns, start_ns, end_ns, mem, dims, "
-                     "global_x, global_y, global_z, local_x, local_y, local_z, local_given "
-                     "FROM commands ORDER BY id"
-                   : "SELECT process, seq, launch, type, type_name, queue, kernel, result, bytes, thread, "
-                     "host_start_ns, host_duration_ns, queued_ns, submit_ns, start_ns, end_ns "
-                     "FROM commands ORDER BY id");
+    Stmt q(db,
+           sink ? "SELECT id, own_event, process, seq, launch, type, type_name, queue, kernel, result, "
+                  "bytes, thread, host_start_ns, host_duration_ns, queued_ns, submit_ns, start_ns, end_ns, "
+                  "mem, dims, global_x, global_y, global_z, local_x, local_y, local_z, local_given "
+                  "FROM commands WHERE id > ? ORDER BY id"
+                : "SELECT id, own_event, process, seq, launch, type, type_name, queue, kernel, result, "
+                  "bytes, thread, host_start_ns, host_duration_ns, queued_ns, submit_ns, start_ns, end_ns "
+                  "FROM commands WHERE id > ? ORDER BY id");
+    q.bind(1, scan.lastId);
     while (q.step()) {
         ++scan.rows;
+        scan.lastId = q.i64(Id);
         const Stmt::Value launchV = q.value(Launch), resultV = q.value(Result), typeV = q.value(Type),
                           kernelV = q.value(KernelCol), queueV = q.value(QueueCol), startV = q.value(Start),
                           endV = q.value(End), durationV = q.value(HostDuration),
@@ -177,12 +197,12 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         const bool ok = !resultNull && result == 0;
 
         if (!kernel || kernelNull != kernelWasNull || k != kernelId) {
-            kernel = kernelNull ? &noKernel : &kernels[k];
+            kernel = kernelNull ? &noKernel : &scan.kernels[k];
             kernelId = k;
             kernelWasNull = kernelNull;
         }
         if (!queue || queueNull != queueWasNull || qu != queueId) {
-            queue = queueNull ? &noQueue : &queues[qu];
+            queue = queueNull ? &noQueue : &scan.queues[qu];
             if (queue->name.empty())
                 queue->name = "queue " + std::to_string(qu);
             queueId = qu;
@@ -198,14 +218,14 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
             ++*kernel->launches;
         }
 
-        const GroupKey key{type, typeNull, k, kernelNull};
-        if (lastGroup == SIZE_MAX || groupKeys[lastGroup] != key) {
-            auto [it, added] = groupIndex.try_emplace(key, scan.groups.size());
-            if (added) {
+        // GROUP BY type, kernel (summary) with NULL a group of its own, GROUP BY type_name (apiTotals).
+        const CommandScan::GroupKey key{type, typeNull, k, kernelNull};
+        if (lastGroup == SIZE_MAX || lastKey != key) {
+            auto [it, added] = scan.groupIndex.try_emplace(key, scan.groups.size());
+            if (added)
                 scan.groups.push_back({type, k});
-                groupKeys.push_back(key);
-            }
             lastGroup = it->second;
+            lastKey = key;
         }
         CommandScan::Group &g = scan.groups[lastGroup];
         g.launches += launch;
@@ -225,20 +245,23 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         scan.enqueues[lastEnqueue].add(resultNull, result, durationNull, duration);
         scan.spans.push_back({hostStart, duration, q.i64(Thread), lastEnqueue, durationNull});
 
-        if (!queueNull && queued > 0 &&
-            (!queue->clock || (durationNull && !queue->durationNull) ||
-             (!durationNull && !queue->durationNull && duration < queue->duration))) {
-            queue->clock = true;
-            queue->durationNull = durationNull;
-            queue->duration = duration;
-            queue->offsetNull = durationNull || hostStartV.isNull();
-            queue->offset =
-                std::int64_t(std::uint64_t(hostStart) + std::uint64_t(duration / 2) - std::uint64_t(queued));
+        if (!queueNull)
+            offerClock(*queue, queued, durationNull, duration, hostStartV.isNull(), hostStart);
+
+        // Its times may still be written (an UPDATE of a late command's row).
+        const bool untimed = ok && startNull && q.i64(OwnEvent) != 2 && !queueNull; // 2: none taken
+        if (untimed) {
+            if (scan.untimed.size() == CommandScan::kMaxUntimed)
+                scan.untimed.pop_front();
+            scan.untimed.push_back(
+                {scan.lastId, lastGroup, queue, hostStart, duration, durationNull, hostStartV.isNull()});
         }
 
-        if (!records || !ok)
+        if (!sink || !ok)
             continue;
-        CommandRecord &r = records->emplace_back();
+        if (untimed)
+            scan.untimed.back().record = scan.recordsGiven + sink->records.size();
+        CommandRecord &r = sink->records.emplace_back();
         r.type = recordType(type);
         if (kernel->name) {
             r.name = *kernel->name;
@@ -256,7 +279,6 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
             r.global[std::size_t(i)] = std::size_t(q.i64(GlobalX + i));
             r.local[std::size_t(i)] = localGiven ? std::size_t(q.i64(LocalX + i)) : 0;
         }
-        // Device times for now: mapped to host time once every queue's clock is known.
         r.queued = std::uint64_t(queued);
         r.submit = std::uint64_t(q.i64(Submit));
         r.start = std::uint64_t(start);
@@ -264,38 +286,207 @@ const CommandScan &CaptureReader::Impl::commands(std::vector<CommandRecord> *rec
         r.hostSubmitNs = std::uint64_t(hostStart);
         r.launch = launch ? launchV.i64() : -1;
         const Stmt::Value process = q.value(Process), seq = q.value(Seq);
-        rows.push_back(
-            {process.isNull() ? INT64_MIN : process.i64(), seq.isNull() ? INT64_MIN : seq.i64(), queue});
+        sink->order.push_back(
+            {process.isNull() ? INT64_MIN : process.i64(), seq.isNull() ? INT64_MIN : seq.i64()});
+        sink->queues.push_back(queueNull ? nullptr : queue);
+    }
+}
+
+// The rows kept as untimed whose times have been written since: their group's device time, the queue's
+// clock, and (following) their records' times.
+void checkUntimed(const Db &db, CommandScan &scan)
+{
+    if (scan.untimed.empty())
+        return;
+    Stmt q(db, "SELECT queued_ns, submit_ns, start_ns, end_ns FROM commands WHERE id = ? AND start_ns IS NOT "
+               "NULL");
+    for (auto it = scan.untimed.begin(); it != scan.untimed.end();) {
+        q.bind(1, it->id);
+        if (!q.step()) {
+            q.reset();
+            ++it;
+            continue;
+        }
+        const std::int64_t queued = q.i64(0), submit = q.i64(1), start = q.i64(2), end = q.i64(3);
+        const bool endNull = q.isNull(3);
+        q.reset();
+        CommandScan::Group &g = scan.groups[it->group];
+        if (!endNull && end >= start && start > 0) {
+            g.deviceNs += std::uint64_t(end - start);
+            ++g.timed;
+        }
+        offerClock(*it->queue, queued, it->durationNull, it->duration, it->hostStartNull, it->hostStart);
+        if (scan.following && it->record != UINT64_MAX)
+            scan.late.push_back({{it->record, std::uint64_t(queued), std::uint64_t(submit),
+                                  std::uint64_t(start), std::uint64_t(end)},
+                                 it->queue});
+        it = scan.untimed.erase(it);
+    }
+}
+
+// Host times for the records of a pass, then enqueue order: rows are written when their timestamps arrive,
+// so id order is not always seq order. The untimed rows' record numbers (base + index) follow the sort.
+void finishRecords(RecordSink &sink, CommandScan &scan, std::uint64_t base)
+{
+    auto &records = sink.records;
+    for (std::size_t i = 0; i < records.size(); ++i)
+        if (const CommandScan::Queue *queue = sink.queues[i])
+            toHostClock(records[i], *queue);
+    const auto &order = sink.order;
+    if (std::is_sorted(order.begin(), order.end()))
+        return;
+    std::vector<std::size_t> index(records.size());
+    for (std::size_t i = 0; i < index.size(); ++i)
+        index[i] = i;
+    std::stable_sort(index.begin(), index.end(),
+                     [&](std::size_t a, std::size_t b) { return order[a] < order[b]; });
+    std::vector<CommandRecord> sorted;
+    sorted.reserve(index.size());
+    std::vector<std::uint64_t> position(index.size());
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        sorted.push_back(std::move(records[index[i]]));
+        position[index[i]] = i;
+    }
+    records = std::move(sorted);
+    for (CommandScan::Untimed &u : scan.untimed)
+        if (u.record != UINT64_MAX && u.record >= base && u.record - base < position.size())
+            u.record = base + position[u.record - base];
+}
+
+} // namespace
+
+const CommandScan &CaptureReader::Impl::commands()
+{
+    const std::int64_t version = dataVersion();
+    if (commandScan.dataVersion == version)
+        return commandScan;
+    CommandScan &scan = commandScan;
+    checkUntimed(db, scan);
+    if (!scan.following) {
+        scanRows(db, scan, nullptr);
+    } else {
+        // The records of the new rows wait for update(), mapped to host time there.
+        RecordSink sink{scan.newRecords, scan.newOrder, scan.newQueues};
+        scanRows(db, scan, &sink);
     }
     scan.dataVersion = version;
-    commandScan = std::move(scan);
-    if (!records)
-        return commandScan;
+    return scan;
+}
 
-    for (std::size_t i = 0; i < records->size(); ++i) {
-        CommandRecord &r = (*records)[i];
-        const Queue &c = *rows[i].queue;
-        const std::uint64_t offset = c.clock && !c.offsetNull ? std::uint64_t(c.offset) : 0;
-        for (std::uint64_t *t : {&r.queued, &r.submit, &r.start, &r.end})
-            *t = std::int64_t(*t) > 0 ? *t + offset : 0;
+void CaptureReader::Impl::commandsWithRecords(std::vector<CommandRecord> &records)
+{
+    CommandScan scan;
+    std::vector<std::pair<std::int64_t, std::int64_t>> order;
+    std::vector<CommandScan::Queue *> queues;
+    RecordSink sink{records, order, queues};
+    scanRows(db, scan, &sink);
+    finishRecords(sink, scan, 0);
+    scan.dataVersion = dataVersion();
+    if (!commandScan.following)
+        commandScan = std::move(scan);
+}
+
+void CaptureUpdate::applyTo(std::uint64_t given,
+                            const std::function<CommandRecord &(std::uint64_t)> &command) const
+{
+    for (const ClockShift &shift : clockShifts) {
+        for (std::uint64_t n = 0; n < given; ++n) {
+            CommandRecord &r = command(n);
+            if (r.queue != shift.queue)
+                continue;
+            for (std::uint64_t *t : {&r.queued, &r.submit, &r.start, &r.end})
+                if (*t)
+                    *t = std::uint64_t(std::int64_t(*t) + shift.deltaNs);
+        }
     }
-    // Enqueue order: rows are written when their timestamps arrive, so id order is not always seq order.
-    auto before = [](const Row &a, const Row &b) {
-        return a.process != b.process ? a.process < b.process : a.seq < b.seq;
-    };
-    if (!std::is_sorted(rows.begin(), rows.end(), before)) {
-        std::vector<std::size_t> order(rows.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return before(rows[a], rows[b]); });
-        std::vector<CommandRecord> sorted;
-        sorted.reserve(order.size());
-        for (std::size_t i : order)
-            sorted.push_back(std::move((*records)[i]));
-        *records = std::move(sorted);
+    for (const LateTimes &t : late) {
+        if (t.command >= given)
+            continue;
+        CommandRecord &r = command(t.command);
+        r.queued = t.queued;
+        r.submit = t.submit;
+        r.start = t.start;
+        r.end = t.end;
     }
-    return commandScan;
+}
+
+CaptureUpdate CaptureReader::update(std::size_t apiLimit)
+{
+    const ReadSnapshot snapshot(d->db);
+    CommandScan &scan = d->commandScan;
+    CaptureUpdate u;
+    if (!scan.following) {
+        // Everything so far, as commandRecords() and apiCallRecords() give it; then the pass goes on from
+        // its end, keeping the records of what is read for the next update.
+        d->commandsWithRecords(u.commands);
+        u.apiCalls = apiCallRecords(apiLimit);
+        const ApiScan &api = d->apiCalls();
+        const std::size_t all = api.spans.size() + scan.spans.size();
+        u.apiCallsLeftOut = all - u.apiCalls.size();
+        scan.following = true;
+        scan.recordsGiven = u.commands.size();
+        scan.spansGiven = scan.spans.size();
+        d->apiScan.spansGiven = api.spans.size();
+        d->apiGiven = u.apiCalls.size();
+        for (auto &[id, queue] : scan.queues)
+            queue.given = queue.hostOffset();
+        scan.late.clear();
+        return u;
+    }
+    d->commands();
+    const ApiScan &api = d->apiCalls();
+
+    // The queues whose clock moved since records of theirs were given: those records move with it.
+    for (auto &[id, queue] : scan.queues) {
+        const std::uint64_t now = queue.hostOffset();
+        if (now != queue.given) {
+            u.clockShifts.push_back({queue.name, std::int64_t(now - queue.given)});
+            queue.given = now;
+        }
+    }
+    RecordSink sink{scan.newRecords, scan.newOrder, scan.newQueues};
+    finishRecords(sink, scan, scan.recordsGiven);
+    u.commands = std::move(scan.newRecords);
+    scan.recordsGiven += u.commands.size();
+    scan.newRecords.clear();
+    scan.newOrder.clear();
+    scan.newQueues.clear();
+    for (auto &[t, queue] : scan.late) {
+        // With the queue's clock as it is now (the records given before have moved with it).
+        const std::uint64_t offset = queue->hostOffset();
+        for (std::uint64_t *v : {&t.queued, &t.submit, &t.start, &t.end})
+            *v = mapped(*v, offset);
+        u.late.push_back(t);
+    }
+    scan.late.clear();
+
+    // The API calls and enqueues since, as host spans, up to the limit in all.
+    std::vector<HostSpan> spans;
+    std::vector<bool> enqueue;
+    for (std::size_t i = d->apiScan.spansGiven; i < api.spans.size(); ++i) {
+        spans.push_back(api.spans[i]);
+        enqueue.push_back(false);
+    }
+    for (std::size_t i = scan.spansGiven; i < scan.spans.size(); ++i) {
+        spans.push_back(scan.spans[i]);
+        enqueue.push_back(true);
+    }
+    d->apiScan.spansGiven = api.spans.size();
+    scan.spansGiven = scan.spans.size();
+    const std::size_t room = apiLimit > d->apiGiven ? apiLimit - d->apiGiven : 0;
+    u.apiCallsLeftOut = spans.size() > room ? spans.size() - room : 0;
+    std::vector<std::size_t> order(std::min(spans.size(), room));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&spans](std::size_t a, std::size_t b) { return spans[a].start < spans[b].start; });
+    for (std::size_t i : order)
+        u.apiCalls.push_back(hostSpanRecord(
+            spans[i],
+            spanName(enqueue[i] ? scan.enqueues[spans[i].name].name : api.functions[spans[i].name].name),
+            "thread " + std::to_string(spans[i].thread)));
+    d->apiGiven += u.apiCalls.size();
+    return u;
 }
 
 } // namespace clscope

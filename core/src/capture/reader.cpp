@@ -265,7 +265,7 @@ std::vector<CommandRecord> CaptureReader::commandRecords() const
     // over every command, per read, was most of the time of opening a capture of millions of them).
     const ReadSnapshot snapshot(d->db);
     std::vector<CommandRecord> out;
-    d->commands(&out);
+    d->commandsWithRecords(out);
     return out;
 }
 
