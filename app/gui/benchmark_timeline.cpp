@@ -1,15 +1,15 @@
 // The timeline benchmark. Synthetic: N commands over 2 devices x 4 queues (8 lanes, plus the host lane).
-// A capture: readCapture (what File → Open runs on a worker), timed as a whole and again call by call of
+// A capture: loadCapture (what File → Open reads on a worker), timed as a whole and again call by call of
 // the reader, then the records given to a timeline as the Timeline panel gives them. Either way a
 // 1920x1080 QImage gets 20 paints at fit-all and at 10x, 100x and 1000x zoom at five positions each.
 // Prints {"events": N, "paint_ms_median": ..., "paint_ms_max": ..., ...}; a capture adds open_ms
-// (readCapture), open_breakdown (wall_ms and cpu_ms per reader call), index_ms (TimelineWidget::setRecords),
+// (loadCapture), open_breakdown (wall_ms and cpu_ms per reader call), index_ms (TimelineWidget::setRecords),
 // panel_ms (TimelineDock::setRecords) and records_copy_ms (a copy of the records, as the panel is given
 // them). CLSCOPE_BENCHMARK_TIMELINE_PNG=PREFIX also saves PREFIX-fit.png and PREFIX-1000x.png to look at.
 #include "benchmark_timeline.h"
 
+#include "controllers/capturesession.h"
 #include "files/safewrite.h"
-#include "widgets/capturedock.h"
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 
@@ -178,8 +178,8 @@ int benchmarkSynthetic(int events)
     return 0;
 }
 
-// Each reader call of readCapture on its own, in readCapture's order (ui/widgets/capturedock.cpp), so that
-// the total names where the time goes.
+// Each reader call of a capture's load on its own, in the order the CaptureSession makes them
+// (ui/controllers/capturesession.cpp), so that the total names where the time goes.
 QJsonObject readerBreakdown(const std::string &path)
 {
     QJsonObject wall;
@@ -208,8 +208,8 @@ QJsonObject readerBreakdown(const std::string &path)
 
 int benchmarkCapture(const QString &path)
 {
-    clscope::ui::CaptureSnapshot snapshot;
-    const Timed open = timed([&] { snapshot = clscope::ui::readCapture(path); });
+    clscope::ui::CaptureData snapshot;
+    const Timed open = timed([&] { snapshot = clscope::ui::loadCapture(path); });
     if (!snapshot.error.isEmpty()) {
         std::fprintf(stderr, "clscope: cannot read %s: %s\n", qPrintable(path), qPrintable(snapshot.error));
         return 1;
@@ -218,21 +218,23 @@ int benchmarkCapture(const QString &path)
 
     // The Timeline panel's part: the widget's index (lanes, legend, range) alone, then the whole panel
     // (the widget again, the events table, the statistics), each from its own copy of the records.
-    std::vector<PoolSeriesPoint> memory = clscope::ui::summedMemory(snapshot.memory);
-    const auto &records = snapshot.records;
+    std::vector<PoolSeriesPoint> memory = snapshot.memory;
+    const clscope::ui::RecordsPtr records = snapshot.records;
+    std::size_t commands = 0;
+    for (const CommandRecord &r : *records)
+        commands += !r.hostSpan;
     TimelineWidget widget;
     widget.resize(kImageSize);
     const Timed index = timed([&] { widget.setRecords(records, memory); });
-    // The panel shares the snapshot's records, as CaptureCoordinator::showSnapshot gives them.
+    // The panel shares the records, as the CaptureSession gives them.
     clscope::ui::TimelineDock dock;
     const Timed panel = timed([&] { dock.setRecords(records, std::move(memory)); });
 
     QJsonObject out;
     out.insert(QStringLiteral("capture"), path);
     out.insert(QStringLiteral("events"), static_cast<qint64>(snapshot.records->size()));
-    out.insert(QStringLiteral("commands"), static_cast<qint64>(snapshot.commandCount));
-    out.insert(QStringLiteral("api_spans"),
-               static_cast<qint64>(snapshot.records->size() - snapshot.commandCount));
+    out.insert(QStringLiteral("commands"), static_cast<qint64>(commands));
+    out.insert(QStringLiteral("api_spans"), static_cast<qint64>(snapshot.records->size() - commands));
     out.insert(QStringLiteral("open_ms"), open.wall);
     out.insert(QStringLiteral("open_cpu_ms"), open.cpu);
     out.insert(QStringLiteral("open_breakdown"), breakdown);

@@ -155,11 +155,11 @@ void ScriptedSession::onReady()
                 fail(QStringLiteral("the Capture panel has no tab '%1'").arg(*m_options.captureTab));
             finish();
         };
-        auto *captures = part<CaptureCoordinator>();
-        if (captures->snapshotCount() > 0)
+        CaptureSession *session = part<CaptureCoordinator>()->session();
+        if (session->loads() > 0)
             show();
         else
-            connect(captures, &CaptureCoordinator::snapshotShown, this, show, Qt::SingleShotConnection);
+            connect(session, &CaptureSession::loaded, this, show, Qt::SingleShotConnection);
         return;
     }
     if (m_options.sweepResults) {

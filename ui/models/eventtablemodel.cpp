@@ -31,13 +31,14 @@ void EventTableModel::setRecords(RecordsPtr records, std::uint64_t origin)
 {
     beginResetModel();
     m_records = records ? std::move(records) : std::make_shared<const std::vector<CommandRecord>>();
+    m_rows = static_cast<int>(m_records->size());
     m_origin = origin;
     endResetModel();
 }
 
 void EventTableModel::appendRecords(RecordsPtr records, std::uint64_t origin)
 {
-    const int old = rowCount();
+    const int old = m_rows;
     if (!records || static_cast<int>(records->size()) < old || origin != m_origin) {
         setRecords(std::move(records), origin);
         return;
@@ -48,12 +49,13 @@ void EventTableModel::appendRecords(RecordsPtr records, std::uint64_t origin)
     }
     beginInsertRows({}, old, static_cast<int>(records->size()) - 1);
     m_records = std::move(records);
+    m_rows = static_cast<int>(m_records->size());
     endInsertRows();
 }
 
 int EventTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_records->size());
+    return parent.isValid() ? 0 : m_rows;
 }
 
 int EventTableModel::columnCount(const QModelIndex &parent) const

@@ -63,6 +63,8 @@ private:
     QVariant sortKey(const CommandRecord &r, int row, int column) const;
 
     RecordsPtr m_records;
+    // The rows shown: a capture's records grow in place (CaptureSession) before the model is told.
+    int m_rows = 0;
     std::uint64_t m_origin = 0;
 };
 

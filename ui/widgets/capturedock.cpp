@@ -1,4 +1,4 @@
-// The Capture panel, and the read of a capture file it shows.
+// The Capture panel: a view of the CaptureSession.
 #include "capturedock.h"
 #include "display/stdstring.h"
 
@@ -55,68 +55,6 @@ QTableWidgetItem *numberItem(double value, const QString &text)
 }
 
 } // namespace
-
-std::vector<PoolSeriesPoint> summedMemory(const std::vector<CaptureContextSeries> &contexts)
-{
-    std::vector<std::pair<std::uint64_t, std::int64_t>> steps;
-    for (const CaptureContextSeries &c : contexts) {
-        std::uint64_t before = 0;
-        for (const PoolSeriesPoint &p : c.series) {
-            steps.push_back({p.timestampNs, std::int64_t(p.heldBytes) - std::int64_t(before)});
-            before = p.heldBytes;
-        }
-    }
-    std::sort(steps.begin(), steps.end());
-    std::vector<PoolSeriesPoint> memory;
-    std::int64_t live = 0;
-    for (const auto &[t, d] : steps) {
-        live += d;
-        memory.push_back({t, std::uint64_t(live), std::uint64_t(live)});
-    }
-    return memory;
-}
-
-CaptureSnapshot readCapture(const QString &path)
-{
-    CaptureSnapshot s;
-    s.path = path;
-    try {
-        CaptureReader reader(path.toStdString());
-        // The commands first: the reader's one pass over them serves the summary and progress too.
-        std::vector<CommandRecord> records = reader.commandRecords();
-        s.commandCount = records.size();
-        std::vector<CommandRecord> api = reader.apiCallRecords();
-        records.reserve(records.size() + api.size());
-        records.insert(records.end(), std::make_move_iterator(api.begin()),
-                       std::make_move_iterator(api.end()));
-        s.summary = reader.summary();
-        s.progress = reader.progress();
-        s.memory = reader.memoryByContext();
-        s.buffers = reader.buffers();
-        s.programs = reader.programs();
-        s.api = reader.apiTotals();
-        for (std::int64_t l : reader.launchesWithContents())
-            s.launchesWithContents.insert(l);
-        s.launchCount = reader.launchCount();
-        s.first = UINT64_MAX;
-        for (const CommandRecord &r : records) {
-            if (r.start && r.end >= r.start) {
-                s.first = std::min(s.first, r.start);
-                s.last = std::max(s.last, r.end);
-            }
-        }
-        s.records = std::make_shared<const std::vector<CommandRecord>>(std::move(records));
-        for (const CapturedBuffer &b : s.buffers) {
-            s.first = std::min(s.first, b.createdNs);
-            s.last = std::max(s.last, b.releasedNs.value_or(b.createdNs));
-        }
-        if (s.first > s.last)
-            s.first = s.last = 0;
-    } catch (const std::exception &e) {
-        s.error = qs(e.what());
-    }
-    return s;
-}
 
 CaptureDock::CaptureDock(QWidget *parent)
     : QWidget(parent)
@@ -295,10 +233,61 @@ CaptureDock::CaptureDock(QWidget *parent)
     });
 }
 
-void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
+void CaptureDock::onCaptureLoaded(const CaptureSession &session)
+{
+    m_kernelNames.clear();
+    m_kernelIndex.clear();
+    m_launchKernel.clear();
+    mapLaunches(session.data(), 0);
+    show(session.data(), session.state(), true);
+}
+
+void CaptureDock::onCaptureUpdated(const CaptureSession &session, const CaptureChange &change)
+{
+    mapLaunches(session.data(), change.appendedFrom);
+    show(session.data(), session.state(), change.programsChanged);
+}
+
+void CaptureDock::onCaptureClosed()
+{
+    m_state = State::Empty;
+    m_stop->setEnabled(false);
+    m_kernelNames.clear();
+    m_kernelIndex.clear();
+    m_launchKernel.clear();
+    show(CaptureData{}, State::Empty, true);
+}
+
+void CaptureDock::onLaunchSelected(qint64 launch, const QString &kernel)
+{
+    setCurrentLaunch(launch, kernel);
+}
+
+void CaptureDock::mapLaunches(const CaptureData &d, std::size_t from)
+{
+    // Launch index -> kernel, from the commands among the records.
+    m_launchKernel.resize(std::size_t(std::max<std::int64_t>(0, d.launchCount)), -1);
+    const std::vector<CommandRecord> &records = *d.records;
+    for (std::size_t i = from; i < records.size(); ++i) {
+        const CommandRecord &r = records[i];
+        if (r.hostSpan || r.launch < 0 || std::size_t(r.launch) >= m_launchKernel.size())
+            continue;
+        auto [it, added] = m_kernelIndex.try_emplace(r.name, int(m_kernelNames.size()));
+        if (added)
+            m_kernelNames << qs(r.name);
+        m_launchKernel[std::size_t(r.launch)] = it->second;
+    }
+}
+
+void CaptureDock::show(const CaptureData &s, State state, bool programs)
 {
     m_state = state;
     m_stop->setEnabled(state == State::Live);
+    if (state == State::Empty) {
+        m_title->setText(tr("No capture. File → Profile application… runs a program and captures it; File → "
+                            "Open opens a .clscope file."));
+        m_progress->clear();
+    }
     if (!s.error.isEmpty()) {
         m_title->setText(tr("Cannot read %1: %2").arg(s.path, s.error));
         return;
@@ -313,34 +302,23 @@ void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
         how = tr("exit status unknown");
     if (state != State::Live && !s.progress.complete && sum.apiCalls > 0)
         how += tr(", did not shut OpenCL down cleanly");
-    m_title->setText(tr("<b>%1</b> — %2<br><span style='color:gray'>%3</span>")
-                         .arg(qs(sum.program).toHtmlEscaped(), how, s.path.toHtmlEscaped()));
+    if (state != State::Empty)
+        m_title->setText(tr("<b>%1</b> — %2<br><span style='color:gray'>%3</span>")
+                             .arg(qs(sum.program).toHtmlEscaped(), how, s.path.toHtmlEscaped()));
     const QLocale locale;
     QString progress = tr("%1 commands, %2 kernel launches, %3 API calls, %4 of contents")
                            .arg(locale.toString(s.progress.commands), locale.toString(s.progress.launches),
                                 locale.toString(s.progress.apiCalls), bytesText(s.progress.contentBytes));
     if (s.progress.droppedRecords)
         progress += tr(", %1 records dropped").arg(locale.toString(s.progress.droppedRecords));
-    m_progress->setText(progress);
-    if (state != State::Live && sum.apiCalls == 0)
+    if (state != State::Empty)
+        m_progress->setText(progress);
+    if (state != State::Live && state != State::Empty && sum.apiCalls == 0)
         setStatus(
             tr("No OpenCL call reached CLScope's layer: the program used no OpenCL, or its "
                "libOpenCL.so.1 ignores OPENCL_LAYERS (CUDA's own loader does; put ocl-icd's first, e.g. "
                "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu)."));
 
-    // Launch index -> kernel, from the records.
-    m_kernelNames.clear();
-    m_launchKernel.assign(std::size_t(std::max<std::int64_t>(0, s.launchCount)), -1);
-    std::map<std::string, int> names;
-    for (std::size_t i = 0; i < s.commandCount; ++i) {
-        const CommandRecord &r = (*s.records)[i];
-        if (r.launch < 0 || std::size_t(r.launch) >= m_launchKernel.size())
-            continue;
-        auto [it, added] = names.try_emplace(r.name, int(m_kernelNames.size()));
-        if (added)
-            m_kernelNames << qs(r.name);
-        m_launchKernel[std::size_t(r.launch)] = it->second;
-    }
     m_withContents = s.launchesWithContents;
     {
         const QSignalBlocker block(m_launch);
@@ -352,12 +330,13 @@ void CaptureDock::setSnapshot(const CaptureSnapshot &s, State state)
     updateLaunchLabel();
 
     fillKernels(s);
-    m_memory->setData(s.buffers, s.memory, s.first, s.last);
-    fillPrograms(s);
+    m_memory->setData(s.buffers, s.contexts, s.first, s.last);
+    if (programs)
+        fillPrograms(s);
     fillApi(s);
 }
 
-void CaptureDock::fillKernels(const CaptureSnapshot &s)
+void CaptureDock::fillKernels(const CaptureData &s)
 {
     std::map<std::string, std::uint64_t> withContents;
     for (std::int64_t l : s.launchesWithContents)
@@ -391,7 +370,7 @@ void CaptureDock::fillKernels(const CaptureSnapshot &s)
     m_kernels->resizeColumnsToContents();
 }
 
-void CaptureDock::fillApi(const CaptureSnapshot &s)
+void CaptureDock::fillApi(const CaptureData &s)
 {
     m_api->setSortingEnabled(false);
     m_api->setRowCount(int(s.api.size()));
@@ -413,7 +392,7 @@ void CaptureDock::fillApi(const CaptureSnapshot &s)
     m_api->resizeColumnsToContents();
 }
 
-void CaptureDock::fillPrograms(const CaptureSnapshot &s)
+void CaptureDock::fillPrograms(const CaptureData &s)
 {
     const int keep = m_programs->currentRow();
     m_programData = s.programs;
@@ -581,7 +560,7 @@ void CaptureDock::showLaunchProblem(const QString &text)
 
 QString CaptureDock::launchProblemText() const
 {
-    return m_launchProblem->isVisible() ? m_launchProblem->text() : QString();
+    return m_launchProblem->isHidden() ? QString() : m_launchProblem->text();
 }
 
 bool CaptureDock::showTab(const QString &name)

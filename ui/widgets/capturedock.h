@@ -7,12 +7,15 @@
 #pragma once
 
 #include "clscope/capture.h"
+#include "controllers/capturesession.h"
 
 #include <QStringList>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 class QLabel;
@@ -28,40 +31,18 @@ namespace clscope::ui {
 class CaptureMemoryView;
 class RooflineView;
 
-// One read of a capture file (on a worker): everything the panel and the timeline show.
-struct CaptureSnapshot
-{
-    QString path;
-    CaptureSummary summary;
-    CaptureProgress progress;
-    // The commands (host clock), then the API calls as host spans; shared with the timeline.
-    std::shared_ptr<const std::vector<CommandRecord>> records =
-        std::make_shared<const std::vector<CommandRecord>>();
-    std::size_t commandCount = 0; // records before the API spans
-    std::vector<CaptureContextSeries> memory;
-    std::vector<CapturedBuffer> buffers;
-    std::vector<CapturedProgram> programs;
-    std::vector<CaptureApiTotal> api;
-    std::set<std::int64_t> launchesWithContents;
-    std::int64_t launchCount = 0;
-    std::uint64_t first = 0, last = 0; // host ns spanned
-    QString error;                     // the file could not be read
-};
-
-// Live bytes of all contexts summed over time: the counter track under a capture's timeline.
-std::vector<PoolSeriesPoint> summedMemory(const std::vector<CaptureContextSeries> &contexts);
-
-// Reads the whole capture; a file that cannot be read gives error.
-CaptureSnapshot readCapture(const QString &path);
-
-class CaptureDock : public QWidget
+// A view of the CaptureSession: loaded and refreshed by it; its launch is the session's selected launch.
+class CaptureDock : public QWidget, public CaptureViewer
 {
     Q_OBJECT
 public:
-    enum class State { Empty, Live, Finished, Opened };
+    using State = CaptureSession::State;
     explicit CaptureDock(QWidget *parent = nullptr);
 
-    void setSnapshot(const CaptureSnapshot &snapshot, State state);
+    void onCaptureLoaded(const CaptureSession &session) override;
+    void onCaptureUpdated(const CaptureSession &session, const CaptureChange &change) override;
+    void onCaptureClosed() override;
+    void onLaunchSelected(qint64 launch, const QString &kernel) override;
     State state() const { return m_state; }
     void setStatus(const QString &text);
     QString statusText() const;
@@ -107,9 +88,13 @@ signals:
 
 private:
     void showProgram(int row);
-    void fillKernels(const CaptureSnapshot &s);
-    void fillApi(const CaptureSnapshot &s);
-    void fillPrograms(const CaptureSnapshot &s);
+    // The header, the launch range and the tables; programs only when asked (they rarely change).
+    void show(const CaptureData &d, State state, bool programs);
+    // The launch -> kernel map from records[from..].
+    void mapLaunches(const CaptureData &d, std::size_t from);
+    void fillKernels(const CaptureData &d);
+    void fillApi(const CaptureData &d);
+    void fillPrograms(const CaptureData &d);
     void updateLaunchLabel();
 
     State m_state = State::Empty;
@@ -142,6 +127,7 @@ private:
     std::set<std::int64_t> m_withContents;
     std::vector<int> m_launchKernel; // launch index -> m_kernelNames index, from the records
     QStringList m_kernelNames;
+    std::map<std::string, int> m_kernelIndex; // name -> m_kernelNames index
 };
 
 } // namespace clscope::ui

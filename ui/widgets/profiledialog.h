@@ -3,6 +3,8 @@
 // capture goes. Remembered per program.
 #pragma once
 
+#include "controllers/profilesettings.h"
+
 #include <QDialog>
 #include <QStringList>
 
@@ -15,30 +17,6 @@ class QPlainTextEdit;
 class QSpinBox;
 
 namespace clscope::ui {
-
-struct ProfileSettings
-{
-    QString program;
-    QStringList arguments;
-    QString workingFolder;
-    QStringList environment; // KEY=VALUE
-    enum class Contents { None, Kernels, All } contents = Contents::None;
-    QStringList kernels;
-    quint64 budgetBytes = 256ull << 20; // for All
-    // Device times of the commands the program passed no event for (CaptureTimestamps::every): 1 every
-    // one, N one in N, 0 none (only the program's own events).
-    quint32 timestampEvery = 1;
-    QString output; // the capture file
-
-    // The settings last used for this program (QSettings), or the defaults for it.
-    static ProfileSettings remembered(const QString &program);
-    static bool isRemembered(const QString &program);
-    void remember() const;
-    // A new file in the application's captures folder, named after the script or program and the time.
-    QString suggestedOutput() const;
-    // A problem with them (no program, a folder that is not there, a bad KEY=VALUE), or empty.
-    QString problem() const;
-};
 
 class ProfileDialog : public QDialog
 {

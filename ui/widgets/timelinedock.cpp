@@ -9,6 +9,8 @@
 #include "plottheme.h"
 #include "timelinewidget.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -295,6 +297,32 @@ void TimelineDock::setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> p
 void TimelineDock::onRunFinished(const RunResult & /*result*/, const RunProfile &profile)
 {
     appendRecords(profile.commands, profile.pool);
+}
+
+void TimelineDock::onCaptureLoaded(const CaptureSession &session)
+{
+    const CaptureData &d = session.data();
+    if (!d.error.isEmpty())
+        return; // the Capture panel says why
+    setRecords(RecordsPtr(d.records), d.memory);
+    m_timeline->setCounterTitle(tr("Device memory"));
+}
+
+void TimelineDock::onCaptureUpdated(const CaptureSession &session, const CaptureChange &change)
+{
+    const CaptureData &d = session.data();
+    if (m_records != d.records || change.recordsMoved) {
+        // Another vector (a run appended since), or records that moved: everything again.
+        const std::size_t begin = m_lastRunBegin;
+        setRecords(RecordsPtr(d.records), d.memory);
+        m_lastRunBegin = std::min(begin, m_records->size());
+        return;
+    }
+    if (change.newRecords == 0 && m_pool.size() == d.memory.size())
+        return;
+    // The same vector, grown in place by the session: the views add what is after appendedFrom.
+    m_pool = d.memory;
+    showRecords(true);
 }
 
 void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool)

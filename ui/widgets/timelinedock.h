@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/profile.h"
+#include "controllers/capturesession.h"
 #include "models/eventfilterproxy.h"
 #include "models/eventtablemodel.h"
 #include "workbenchview.h"
@@ -30,7 +31,7 @@ class DeviceStatsModel;
 class KernelStatsModel;
 class TimelineWidget;
 
-class TimelineDock : public QWidget, public WorkbenchView
+class TimelineDock : public QWidget, public WorkbenchView, public CaptureViewer
 {
     Q_OBJECT
 public:
@@ -39,6 +40,10 @@ public:
     // As a view of the window (WorkbenchView): each run's commands, over its pool's samples, after the
     // ones shown.
     void onRunFinished(const RunResult &result, const RunProfile &profile) override;
+    // As a view of the capture (CaptureViewer): its commands and API calls over its device memory; a
+    // followed capture's new records are added to what is shown (the view stays where it is).
+    void onCaptureLoaded(const CaptureSession &session) override;
+    void onCaptureUpdated(const CaptureSession &session, const CaptureChange &change) override;
 
     void setRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool = {});
     // The same records shared with their owner (a capture's million commands are not copied).

@@ -1,25 +1,21 @@
-// Captures in the window: Profile application runs a program under CLScope's layer (QProcess, with the
-// recorder on its own thread) while the Capture panel and the timeline fill from the capture file; a
-// .clscope file opens the same views. A captured launch opens in the workbench (its sources in an editor
-// tab, options, kernel, arguments bound from the captured contents, the captured result to compare with),
-// replays on every device, or exports as a pyopencl script. Reads of the file run on the device-less worker.
+// Captures in the window: Profile application (ProgramProfiler) and File → Open give the CaptureSession
+// its capture, which the Capture panel, the timeline and the roofline view; this coordinator says in the
+// panel and the status bar what happens, and does what a captured launch offers (capturelaunches.cpp): open
+// in the workbench (its sources in an editor tab, options, kernel, arguments bound from the captured
+// contents, the captured result to compare with), replay on every device, export as a pyopencl script,
+// debug. The launches are read through the session's one reader.
 #pragma once
 
 #include "clscope/capture.h"
+#include "controllers/capturesession.h"
 #include "widgets/capturedock.h"
 #include "widgets/timelinedock.h"
 
 #include <QObject>
-#include <QPointer>
-#include <QProcess>
 
-#include <atomic>
-#include <future>
 #include <memory>
-#include <thread>
 
 class QStatusBar;
-class QTimer;
 
 namespace clscope::ui {
 
@@ -29,6 +25,7 @@ class DeviceManager;
 class DeviceWorkers;
 class EditorTabs;
 class KernelEditor;
+class ProgramProfiler;
 class ResultsViewer;
 struct ProfileSettings;
 
@@ -42,18 +39,18 @@ public:
                        QObject *parent = nullptr);
     ~CaptureCoordinator() override;
 
-    // Starts the program under capture; false with the reason in the panel and the status bar.
+    CaptureSession *session() const { return m_session; }
+    ProgramProfiler *profiler() const { return m_profiler; }
+
+    // Starts the program under capture; false with the reason in the panel and the status bar (one that
+    // cannot be started is told later, there too).
     bool profile(const ProfileSettings &settings);
-    bool isProfiling() const { return m_process != nullptr; }
+    bool isProfiling() const;
     // Ends the program being profiled (terminate, then kill after 3 s); what was captured is kept.
     void stop();
-    // Reads a .clscope file into the views (on a worker).
+    // Opens a .clscope file in the views (read on a worker).
     void openCapture(const QString &path);
-    QString capturePath() const { return m_path; }
-    const CaptureSnapshot &snapshot() const { return m_snapshot; }
-    quint64 snapshotCount() const { return m_snapshots; }
-    // A read of the file is under way (or one more is due).
-    bool isReading() const { return m_reading || m_readAgain; }
+    QString capturePath() const { return m_session->path(); }
 
     void openInWorkbench(qint64 launch);
     void replayOnEveryDevice(qint64 launch);
@@ -70,11 +67,7 @@ public:
     // The launch bound in the Arguments panel by the last Open in workbench, or -1.
     qint64 boundLaunch() const { return m_bound; }
 
-    // For tests: the live refresh interval (ms).
-    void setRefreshInterval(int ms);
-
 signals:
-    void snapshotShown();
     void profileFinished(int exitStatus);
     // Open in workbench bound the launch's arguments (or said why it could not).
     void launchBound(qint64 launch, const QString &problem);
@@ -83,12 +76,10 @@ signals:
     void debugRequested(qint64 launch, const QString &kernel, int programIndex, const QString &watch);
 
 private:
-    void requestRead();
-    void showSnapshot(CaptureSnapshot snapshot);
-    void onProcessFinished(int exitCode, QProcess::ExitStatus status);
-    void onRecorderDone();
+    void onLoaded();
+    void onProfileFinished(const QString &path, int exitStatus, const QString &error);
     void onLaunchAction(qint64 launch, const QString &kernel, TimelineDock::LaunchAction action);
-    // Reads the launch on the worker, then then(launch) on the GUI thread (or says why it cannot).
+    // Reads the launch through the session, then then(launch) on the GUI thread (or says why it cannot).
     void withLaunch(qint64 launch, std::function<void(std::shared_ptr<const CapturedLaunch>)> then);
     void bindLaunch(std::shared_ptr<const CapturedLaunch> launch);
     void message(const QString &text, int ms = 10000);
@@ -102,22 +93,8 @@ private:
     CaptureDock *m_dock;
     TimelineDock *m_timeline;
     QStatusBar *m_status;
-    QTimer *m_refresh;
-
-    QString m_path;
-    CaptureSnapshot m_snapshot;
-    quint64 m_snapshots = 0;
-    bool m_reading = false;
-    bool m_readAgain = false;
-
-    // The program being profiled.
-    QProcess *m_process = nullptr;
-    std::shared_ptr<CaptureRecording> m_recording;
-    std::shared_ptr<std::atomic<bool>> m_exited;
-    std::promise<std::optional<int>> m_exitStatus;
-    std::thread m_recorder;
-    std::optional<int> m_lastExit;
-    bool m_opened = false; // the capture shown was opened from a file, not profiled here
+    CaptureSession *m_session;
+    ProgramProfiler *m_profiler;
 
     std::shared_ptr<const CapturedLaunch> m_pending;
     qint64 m_bound = -1;

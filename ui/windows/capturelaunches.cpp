@@ -52,13 +52,13 @@ void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
 {
     if (launch < 0) {
         // A kernel's statistics row: its first launch with contents, else its first.
-        for (std::size_t i = 0; i < m_snapshot.commandCount; ++i) {
-            const CommandRecord &r = (*m_snapshot.records)[i];
-            if (r.launch < 0 || qs(r.name) != kernel)
+        const CaptureData &d = m_session->data();
+        for (const CommandRecord &r : *d.records) {
+            if (r.hostSpan || r.launch < 0 || qs(r.name) != kernel)
                 continue;
             if (launch < 0)
                 launch = r.launch;
-            if (m_snapshot.launchesWithContents.count(r.launch)) {
+            if (d.launchesWithContents.count(r.launch)) {
                 launch = r.launch;
                 break;
             }
@@ -66,7 +66,7 @@ void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
         if (launch < 0)
             return;
     }
-    m_dock->setCurrentLaunch(launch, kernel);
+    m_session->selectLaunch(launch, kernel);
     switch (action) {
     case TimelineDock::LaunchAction::OpenInWorkbench:
         openInWorkbench(launch);
@@ -86,30 +86,15 @@ void CaptureCoordinator::onLaunchAction(qint64 launch, const QString &kernel,
 void CaptureCoordinator::withLaunch(qint64 launch,
                                     std::function<void(std::shared_ptr<const CapturedLaunch>)> then)
 {
-    if (m_path.isEmpty())
-        return;
-    const QString path = m_path;
-    using Result = std::pair<std::shared_ptr<const CapturedLaunch>, QString>;
-    m_workers->deviceless().submit<std::shared_ptr<Result>>(
-        QStringLiteral("capture-launch"),
-        [path, launch](const CancelToken &, const Progress &) {
-            auto r = std::make_shared<Result>();
-            try {
-                r->first =
-                    std::make_shared<const CapturedLaunch>(CaptureReader(path.toStdString()).launch(launch));
-            } catch (const std::exception &e) {
-                r->second = qs(e.what());
-            }
-            return r;
-        },
-        this,
-        [this, then = std::move(then)](std::shared_ptr<Result> r) {
-            if (!r->second.isEmpty()) {
-                m_dock->showLaunchProblem(r->second);
-                message(r->second);
+    m_session->withLaunch(
+        launch, this,
+        [this, then = std::move(then)](std::shared_ptr<const CapturedLaunch> l, const QString &error) {
+            if (!error.isEmpty()) {
+                m_dock->showLaunchProblem(error);
+                message(error);
                 return;
             }
-            then(r->first);
+            then(std::move(l));
         });
 }
 
@@ -170,7 +155,7 @@ void CaptureCoordinator::bindLaunch(std::shared_ptr<const CapturedLaunch> l)
         return;
     }
     const std::vector<KernelArg> args = info->args;
-    const QString dir = contentsFolder(m_path, l->index);
+    const QString dir = contentsFolder(m_session->path(), l->index);
     using Result = std::pair<std::shared_ptr<WorkbenchLaunch>, QString>;
     // The contents go to files on the worker: they can be hundreds of megabytes.
     m_workers->deviceless().submit<std::shared_ptr<Result>>(
@@ -331,8 +316,8 @@ void CaptureCoordinator::debugLaunch(qint64 launch, const QString &watch)
             return;
         }
         // Its program: the first of the capture's with the same sources.
-        for (std::size_t i = 0; i < m_snapshot.programs.size(); ++i) {
-            const CapturedProgram &p = m_snapshot.programs[i];
+        for (std::size_t i = 0; i < m_session->data().programs.size(); ++i) {
+            const CapturedProgram &p = m_session->data().programs[i];
             if (p.kind == "source" && p.sources == l->sources) {
                 emit debugRequested(l->index, qs(l->kernel), int(i), watch);
                 return;
@@ -344,9 +329,9 @@ void CaptureCoordinator::debugLaunch(qint64 launch, const QString &watch)
 
 KernelEditor *CaptureCoordinator::openProgram(int index, bool copy)
 {
-    if (index < 0 || std::size_t(index) >= m_snapshot.programs.size())
+    if (index < 0 || std::size_t(index) >= m_session->data().programs.size())
         return nullptr;
-    const CapturedProgram &p = m_snapshot.programs[std::size_t(index)];
+    const CapturedProgram &p = m_session->data().programs[std::size_t(index)];
     if (p.kind != "source")
         return nullptr;
     QString text;

@@ -46,6 +46,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -120,9 +121,26 @@ MainWindow::MainWindow(QWidget *parent)
     editorLayout->addWidget(m_editors, 1);
     editorLayout->addWidget(m_findBar);
     m_centre->addWidget(editorArea);
-    setCentralWidget(m_centre);
-    auto showCentre = [this] { m_centre->setCurrentIndex(m_editors->count() > 0 ? 1 : 0); };
-    connect(m_editors, &EditorTabs::currentDocumentChanged, this, showCentre);
+    // A capture's views are the centre while it is looked at: a tab bar over the centre switches between
+    // the kernels (start page or editor) and the capture once there is one.
+    m_captureDock = new CaptureDock;
+    m_centre->addWidget(m_captureDock);
+    m_centreTabs = new QTabBar;
+    m_centreTabs->setObjectName(QStringLiteral("centreTabs"));
+    m_centreTabs->setDocumentMode(true);
+    m_centreTabs->setExpanding(false);
+    m_centreTabs->addTab(tr("Kernels"));
+    m_centreTabs->addTab(tr("Capture"));
+    m_centreTabs->hide();
+    auto *centreArea = new QWidget;
+    auto *centreLayout = new QVBoxLayout(centreArea);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_centreTabs);
+    centreLayout->addWidget(m_centre, 1);
+    setCentralWidget(centreArea);
+    connect(m_centreTabs, &QTabBar::currentChanged, this, [this](int tab) { showCentre(tab == 1); });
+    connect(m_editors, &EditorTabs::currentDocumentChanged, this, [this] { showCentre(false); });
     connect(m_startPage, &StartPage::sampleRequested, this,
             [this](const QString &name) { m_editors->openSample(name); });
     connect(m_startPage, &StartPage::newKernelRequested, this, &MainWindow::newKernelFromTemplate);
@@ -132,7 +150,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_editors, &EditorTabs::recentFilesChanged, this,
             [this] { m_startPage->setRecentFiles(m_editors->recentFiles()); });
     m_startPage->setRecentFiles(m_editors->recentFiles());
-    showCentre();
+    showCentre(false);
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
         statusBar()->showMessage(message, 10000);
         if (m_modalErrors)
@@ -219,12 +237,7 @@ MainWindow::MainWindow(QWidget *parent)
     // Views are told of the current device, the latest build and the latest run, rather than each wired to
     // the component that has the news.
     m_views = {pool, m_runs, timeline};
-    // Captures: the Capture panel beside the timeline, both fed from the capture file.
-    m_captureDock = new CaptureDock;
-    QDockWidget *captureDock =
-        addPanel(m_captureDock, tr("Capture"), QStringLiteral("captureDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(timelineDock, captureDock);
-    resultsDock->raise();
+    // Captures: the Capture panel in the centre, the timeline under it, both views of the capture session.
     m_captures = new CaptureCoordinator(m_workers, m_devices, m_editors, m_builds, m_arguments, m_results,
                                         m_captureDock, timeline, statusBar(), this);
     // The workbench's launch against the device's roofs: a panel of its own beside the capture's.
@@ -232,7 +245,7 @@ MainWindow::MainWindow(QWidget *parent)
     launchRoofline->setObjectName(QStringLiteral("launchRooflineView"));
     QDockWidget *rooflineDock =
         addPanel(launchRoofline, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(captureDock, rooflineDock);
+    tabifyDockWidget(timelineDock, rooflineDock);
     m_rooflines = new RooflineCoordinator(m_captures, m_captureDock->rooflineView(), m_arguments, m_builds,
                                           m_devices, launchRoofline, statusBar(), this);
     connect(m_rooflines->launchAction(), &QAction::triggered, rooflineDock, &QDockWidget::raise);
@@ -257,16 +270,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_captures, &CaptureCoordinator::debugRequested, m_debugger,
             &DebugCoordinator::debugCapturedLaunch);
     resultsDock->raise();
-    connect(m_captures, &CaptureCoordinator::snapshotShown, this, [captureDock, timelineDock, this] {
-        // The first view of a capture brings its panels forward; later (live) refreshes leave them be.
-        if (m_captures->snapshotCount() == 1 || m_captureDock->state() == CaptureDock::State::Opened) {
-            timelineDock->raise();
-            captureDock->raise();
-            // A capture has more to show than a run: the bottom panels get nearly half the height, as far as
-            // the Arguments panel keeps its rows.
-            if (!captureDock->isFloating())
-                keepArgumentsRoom(captureDock->height() < height() * 2 / 5 ? height() * 9 / 20 : -1);
-        }
+    // A capture loaded (opened, or the program's first read) comes to the centre, its timeline under it.
+    connect(m_captures->session(), &CaptureSession::loaded, this, [timelineDock, this] {
+        m_centreTabs->show();
+        showCentre(true);
+        timelineDock->raise();
     });
     // A capture shown from its file is a recent file, as a kernel opened is: File → Open recent brings it
     // back.
@@ -332,6 +340,15 @@ void MainWindow::keepOnScreen()
         resize(size);
     if (fitted.topLeft() != frame.topLeft())
         move(fitted.topLeft());
+}
+
+void MainWindow::showCentre(bool capture)
+{
+    const bool haveCapture = m_captures && m_captures->session()->state() != CaptureSession::State::Empty;
+    capture = capture && haveCapture;
+    m_centre->setCurrentIndex(capture ? 2 : (m_editors->count() > 0 ? 1 : 0));
+    const QSignalBlocker block(m_centreTabs);
+    m_centreTabs->setCurrentIndex(capture ? 1 : 0);
 }
 
 void MainWindow::keepArgumentsRoom(int bottomWanted)

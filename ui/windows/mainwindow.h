@@ -12,6 +12,7 @@ class QComboBox;
 class QDockWidget;
 class QLabel;
 class QStackedWidget;
+class QTabBar;
 
 namespace clscope {
 class BuildResult;
@@ -93,6 +94,8 @@ private:
     // Gives the bottom panels `bottomWanted` pixels of height (-1: what they have), less where the Arguments
     // panel beside them would show fewer than four argument rows.
     void keepArgumentsRoom(int bottomWanted = -1);
+    // The centre: the capture's views (when there is a capture), else the editor or the start page.
+    void showCentre(bool capture);
     void newKernelFromTemplate();
     void chooseFilesToOpen();
     void chooseProgramToProfile();
@@ -140,6 +143,7 @@ private:
     FindBar *m_findBar = nullptr;
     SweepDialog *m_sweepDialog = nullptr;
     QStackedWidget *m_centre = nullptr;
+    QTabBar *m_centreTabs = nullptr;
     QDockWidget *m_bottomDock = nullptr;
     QDockWidget *m_sideDock = nullptr;
     QByteArray m_defaultState;

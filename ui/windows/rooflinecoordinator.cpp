@@ -82,7 +82,7 @@ RooflineCoordinator::RooflineCoordinator(CaptureCoordinator *captures, RooflineV
             editor->goTo(line, 1);
     });
     // Another capture shown: the document (and a count under way) was of the one before.
-    connect(m_captures, &CaptureCoordinator::snapshotShown, this, [this] {
+    connect(m_captures->session(), &CaptureSession::loaded, this, [this] {
         if (m_countedPath.isEmpty() || m_captures->capturePath() == m_countedPath)
             return;
         if (isBusy() && m_target == Target::Capture)
@@ -106,7 +106,7 @@ bool RooflineCoordinator::refuse(RooflineView *view, const QString &why)
 bool RooflineCoordinator::countCapture()
 {
     const QString path = m_captures->capturePath();
-    if (path.isEmpty() || !m_captures->snapshot().error.isEmpty())
+    if (path.isEmpty() || !m_captures->session()->data().error.isEmpty())
         return refuse(m_captureView, tr("open or record a capture first"));
     if (m_captures->isProfiling())
         return refuse(m_captureView, tr("the program is still being captured; count when it has ended"));
@@ -278,7 +278,7 @@ KernelEditor *RooflineCoordinator::openCapturedSource(int kernel)
         m_captureView->setStatus(tr("The roofline is of another capture; count again"));
         return nullptr;
     }
-    const std::vector<CapturedProgram> &programs = m_captures->snapshot().programs;
+    const std::vector<CapturedProgram> &programs = m_captures->session()->data().programs;
     for (std::size_t i = 0; i < programs.size(); ++i) {
         if (programs[i].id != k.program)
             continue;

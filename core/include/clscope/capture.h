@@ -396,6 +396,10 @@ public:
     // apiCallRecords(apiLimit) give them; then what the file gained since (see CaptureUpdate). The other
     // calls keep working meanwhile, each brought up to date with the file.
     CaptureUpdate update(std::size_t apiLimit = 200000);
+    // The file was renamed into place at the recorder's end (CaptureRecording::finish()): reads go on from
+    // `path`, where the passes carry on from where they were. Throws CaptureError when it is not a capture,
+    // or has fewer rows than were read (another file); the reader is unchanged then.
+    void followRename(const std::string &path);
 
 private:
     struct Impl;

@@ -105,6 +105,21 @@ CaptureReader::CaptureReader(const std::string &path)
 
 CaptureReader::~CaptureReader() = default;
 
+void CaptureReader::followRename(const std::string &path)
+{
+    CaptureReader renamed(path);
+    const auto rowsThere = [&renamed](const char *sql, std::int64_t read) {
+        Stmt s(renamed.d->db, sql);
+        return read == INT64_MIN || (s.step() && !s.isNull(0) && s.i64(0) >= read);
+    };
+    if (!rowsThere("SELECT MAX(id) FROM commands", d->commandScan.lastId) ||
+        !rowsThere("SELECT MAX(id) FROM api_calls", d->apiScan.lastId))
+        throw CaptureError("cannot follow the capture to " + path + ": it lacks rows already read");
+    d->db.swap(renamed.d->db);
+    d->commandScan.dataVersion = -1; // another connection's data_version
+    d->apiScan.dataVersion = -1;
+}
+
 CaptureSummary CaptureReader::summary() const
 {
     const ReadSnapshot snapshot(d->db);

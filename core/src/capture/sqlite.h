@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace clscope::capture {
@@ -25,6 +26,12 @@ public:
     Db &operator=(const Db &) = delete;
 
     sqlite3 *handle() const { return m_db; }
+    // Trades connections (and paths) with another.
+    void swap(Db &other) noexcept
+    {
+        std::swap(m_db, other.m_db);
+        std::swap(m_path, other.m_path);
+    }
     const std::string &path() const { return m_path; }
     void exec(const char *sql);
     [[noreturn]] void fail(std::string_view what) const;
