@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <optional>
 #include <vector>
 
 extern char **environ;
@@ -62,8 +63,8 @@ inline QStringList buildVariables()
             QStringLiteral("POCL_DEVICES"), QStringLiteral("CLSCOPE_NO_CACHE")};
 }
 
-// How run() starts a program: the test's environment less `unset`, then CLSCOPE_CACHE_DIR (when cacheDir is
-// set) and the NAME=value pairs of `set`.
+// How run() starts a program: the test's environment (or `environment`) less `unset`, then CLSCOPE_CACHE_DIR
+// (when cacheDir is set) and the NAME=value pairs of `set`.
 struct Options
 {
     QString cacheDir;
@@ -72,11 +73,13 @@ struct Options
     QString workingDirectory; // empty: the test's
     int timeoutMs = 300000;
     QString program = QStringLiteral(CLSCOPE_CLI_PATH);
+    std::optional<QProcessEnvironment> environment; // instead of the test's
+    std::optional<QByteArray> input;                // written to its stdin, which is then closed
 };
 
 inline Result run(const QStringList &args, const Options &options)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = options.environment.value_or(QProcessEnvironment::systemEnvironment());
     for (const QString &name : options.unset)
         env.remove(name);
     if (!options.cacheDir.isEmpty())
@@ -92,6 +95,11 @@ inline Result run(const QStringList &args, const Options &options)
     QElapsedTimer clock;
     clock.start();
     p.start(options.program, args);
+    if (options.input && p.waitForStarted(10000)) {
+        if (!options.input->isEmpty())
+            p.write(*options.input);
+        p.closeWriteChannel();
+    }
     Result r;
     r.finished = p.waitForFinished(options.timeoutMs);
     r.ms = clock.elapsed();
