@@ -1,8 +1,10 @@
 // What the capture suites share (tst_capture, tst_capturereplay, tst_capturereader): programs run to their
-// end (clscope-cli capture among them), one query on a capture through Debian's sqlite3, and a folder with
-// pyopencl's examples and the environment they run in: PoCL, no compiler chatter, no binary cache.
+// end (clscope-cli capture among them; through clitest.h's run), one query on a capture through Debian's
+// sqlite3, and a folder with pyopencl's examples and the environment they run in: PoCL, no compiler chatter,
+// no binary cache.
 #pragma once
 
+#include "clitest.h"
 #include "sanitizers.h"
 
 #include <QFile>
@@ -26,25 +28,19 @@ struct Run
     QByteArray err;
 };
 
+// The program in env and dir, input on its stdin (then closed), through clitest::run.
 inline Run run(const QString &program, const QStringList &args, const QProcessEnvironment &env,
                const QString &dir, const QByteArray &input = {})
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(dir);
-    p.start(program, args);
-    if (!p.waitForStarted(10000))
-        return {};
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    clitest::Options options;
+    options.unset.clear();
+    options.workingDirectory = dir;
+    options.timeoutMs = 120000;
+    options.program = program;
+    options.environment = env;
+    options.input = input;
+    const clitest::Result r = clitest::run(args, options);
+    return {r.exitCode, r.out, r.err};
 }
 
 // The clscope-cli this suite was built with.

@@ -1,9 +1,10 @@
-// Test helper of the clscope-cli suites: one run of the CLI the suite was built with, in the test's
-// environment without the variables that pick a device or add build options, its binary cache in a folder
-// of the test's.
+// Test helper of the clscope-cli suites: one run of the CLI the suite was built with (or of another program),
+// in the test's environment without the variables that pick a device or add build options, its binary cache
+// in a folder of the test's; pyopencl's reference scripts; a run with raw-byte arguments and its peak memory.
 #pragma once
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -15,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <optional>
 #include <vector>
 
 extern char **environ;
@@ -40,33 +42,96 @@ struct Result
     int exitCode = -1; // -1: it crashed or did not finish in time
     QByteArray out;
     QByteArray err;
+    // False when it was still running at the time limit: then killed, out and err as far as it wrote them.
+    bool finished = false;
+    qint64 ms = 0; // from the start to the end or the time limit
 };
 
-inline Result run(const QStringList &args, const QString &cacheDir, int timeoutMs = 300000)
+// The variables a run goes without unless a suite says otherwise: those that pick a device or add build
+// options.
+inline QStringList deviceVariables()
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST", "CLSCOPE_BUILD_OPTIONS"})
-        env.remove(QLatin1String(name));
-    env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), cacheDir);
+    return {QStringLiteral("CLSCOPE_DEVICE"), QStringLiteral("PYOPENCL_CTX"), QStringLiteral("PYOPENCL_TEST"),
+            QStringLiteral("CLSCOPE_BUILD_OPTIONS")};
+}
+
+// Those of the suites that build and run on a named device: the device choice, build options, PoCL's own
+// device list and the switch that turns the binary cache off.
+inline QStringList buildVariables()
+{
+    return {QStringLiteral("CLSCOPE_DEVICE"), QStringLiteral("CLSCOPE_BUILD_OPTIONS"),
+            QStringLiteral("POCL_DEVICES"), QStringLiteral("CLSCOPE_NO_CACHE")};
+}
+
+// How run() starts a program: the test's environment (or `environment`) less `unset`, then CLSCOPE_CACHE_DIR
+// (when cacheDir is set) and the NAME=value pairs of `set`.
+struct Options
+{
+    QString cacheDir;
+    QStringList unset = deviceVariables();
+    QStringList set;
+    QString workingDirectory; // empty: the test's
+    int timeoutMs = 300000;
+    QString program = QStringLiteral(CLSCOPE_CLI_PATH);
+    std::optional<QProcessEnvironment> environment; // instead of the test's
+    std::optional<QByteArray> input;                // written to its stdin, which is then closed
+};
+
+inline Result run(const QStringList &args, const Options &options)
+{
+    QProcessEnvironment env = options.environment.value_or(QProcessEnvironment::systemEnvironment());
+    for (const QString &name : options.unset)
+        env.remove(name);
+    if (!options.cacheDir.isEmpty())
+        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), options.cacheDir);
+    for (const QString &pair : options.set) {
+        const qsizetype equals = pair.indexOf(u'=');
+        env.insert(pair.left(equals), pair.mid(equals + 1));
+    }
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-    if (!p.waitForFinished(timeoutMs))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    if (!options.workingDirectory.isEmpty())
+        p.setWorkingDirectory(options.workingDirectory);
+    QElapsedTimer clock;
+    clock.start();
+    p.start(options.program, args);
+    if (options.input && p.waitForStarted(10000)) {
+        if (!options.input->isEmpty())
+            p.write(*options.input);
+        p.closeWriteChannel();
+    }
+    Result r;
+    r.finished = p.waitForFinished(options.timeoutMs);
+    r.ms = clock.elapsed();
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished();
+    } else if (p.exitStatus() == QProcess::NormalExit) {
+        r.exitCode = p.exitCode();
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// The CLI with the default Options and its binary cache in cacheDir.
+inline Result run(const QStringList &args, const QString &cacheDir, int timeoutMs = 300000)
+{
+    Options options;
+    options.cacheDir = cacheDir;
+    options.timeoutMs = timeoutMs;
+    return run(args, options);
 }
 
 // A pyopencl reference script (tests/data/.../pyopencl_*.py) run with the system's python3, where Debian's
 // python3-pyopencl is. A missing module is the install's fault: `missing` says so.
 inline Result python(const QStringList &args, QByteArray *missing = nullptr, int timeoutMs = 300000)
 {
-    QProcess p;
-    p.start(QStringLiteral("/usr/bin/python3"), args);
-    if (!p.waitForFinished(timeoutMs))
-        return {};
-    Result r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-             p.readAllStandardError()};
+    Options options;
+    options.unset.clear();
+    options.timeoutMs = timeoutMs;
+    options.program = QStringLiteral("/usr/bin/python3");
+    const Result r = run(args, options);
     if (missing && r.exitCode != 0 && r.err.contains("No module named"))
         *missing = "a Python module is missing (packaging/install-deps.sh installs python3-pyopencl and "
                    "python3-pil): " +

@@ -2,30 +2,21 @@
 // with PoCL and Oclgrind, whatever --device asks), each bug at its line in text and JSON with exit 3, a
 // correct kernel clean with exit 0, failed and bad runs as without --check, no Oclgrind as one clear line
 // with exit 2, and no session folder left behind.
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QStringList words(const char *text)
-{
-    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
-}
+using clitest::Result;
+using clitest::words;
 
 const char *kOobRead =
     "bugs.cl --kernel oob_read --global 4 --arg in=buffer:float:4:iota --arg out=buffer:float:4";
@@ -41,22 +32,12 @@ class TestCliCheck : public QObject
 
     Result run(const QStringList &args, const QStringList &extraEnv = {}) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES",
-                                 "CLSCOPE_NO_CACHE", "CLSCOPE_OCLGRIND_ICD"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
-        env.insert(QStringLiteral("TMPDIR"), m_tmp.path());
-        for (const QString &e : extraEnv)
-            env.insert(e.section(u'=', 0, 0), e.section(u'=', 1));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(QStringLiteral(CLSCOPE_TEST_DATA "/check"));
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("run")} + args);
-        if (!p.waitForFinished(300000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        clitest::Options options;
+        options.cacheDir = m_cache.path();
+        options.unset = clitest::buildVariables() << QStringLiteral("CLSCOPE_OCLGRIND_ICD");
+        options.set = QStringList{QStringLiteral("TMPDIR=") + m_tmp.path()} + extraEnv;
+        options.workingDirectory = QStringLiteral(CLSCOPE_TEST_DATA "/check");
+        return clitest::run(QStringList{QStringLiteral("run")} + args, options);
     }
 
     QJsonObject checkOf(const Result &r) const

@@ -395,18 +395,18 @@ private slots:
 
     void aMissingPluginIsOneLine()
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("CLSCOPE_OCLGRIND_PLUGIN"),
-                   QStringLiteral("/nonexistent/libclscope-oclgrind.so"));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("debug"), kKernels} +
-                                                      clitest::words(kCases[2].launch) +
-                                                      clitest::words("--break 60"));
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY(p.exitCode() != 0);
-        QVERIFY2(p.readAllStandardError().contains("CLSCOPE_OCLGRIND_PLUGIN"), "no word of the plugin");
+        clitest::Options options;
+        options.cacheDir = m_cache.path();
+        options.unset.clear();
+        options.set = {QStringLiteral("CLSCOPE_OCLGRIND_PLUGIN=/nonexistent/libclscope-oclgrind.so")};
+        options.timeoutMs = 60000;
+        const clitest::Result r =
+            clitest::run(QStringList{QStringLiteral("debug"), kKernels} + clitest::words(kCases[2].launch) +
+                             clitest::words("--break 60"),
+                         options);
+        QVERIFY(r.finished);
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(r.err.contains("CLSCOPE_OCLGRIND_PLUGIN"), "no word of the plugin");
     }
 
     // pyopencl's demo.py captured on PoCL; its launch debugged from the capture on Oclgrind: work-item 7 on

@@ -3,12 +3,12 @@
 // equals the one pyopencl's create_some_context() picks (or both refuse it), and the devices clscope-cli
 // info lists for PYOPENCL_TEST are those of pyopencl's get_test_platforms_and_devices(). CLSCOPE_DEVICE and
 // --device win over both.
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,59 +69,46 @@ class TestCliDeviceChoice : public QObject
     QTemporaryDir m_vendors;
     QTemporaryDir m_cache;
 
-    QProcessEnvironment environment(const Row &row) const
+    // The row's variables over the test's environment, with the loader's vendors folder of the test's.
+    clitest::Options environment(const Row &row) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"CLSCOPE_DEVICE", "PYOPENCL_CTX", "PYOPENCL_TEST"})
-            env.remove(QLatin1String(name));
+        clitest::Options options;
+        options.cacheDir = m_cache.path();
+        options.unset = {QStringLiteral("CLSCOPE_DEVICE"), QStringLiteral("PYOPENCL_CTX"),
+                         QStringLiteral("PYOPENCL_TEST")};
         if (row.ctx)
-            env.insert(QStringLiteral("PYOPENCL_CTX"), QString::fromUtf8(row.ctx));
+            options.set << QStringLiteral("PYOPENCL_CTX=") + QString::fromUtf8(row.ctx);
         if (row.test)
-            env.insert(QStringLiteral("PYOPENCL_TEST"), QString::fromUtf8(row.test));
-        env.insert(QStringLiteral("OCL_ICD_VENDORS"), m_vendors.path());
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
-        return env;
-    }
-
-    static QByteArray cli(const QProcessEnvironment &env, const QStringList &args, int *exitCode)
-    {
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-        if (!p.waitForFinished(120000)) {
-            *exitCode = -1;
-            return {};
-        }
-        *exitCode = p.exitCode();
-        return p.readAllStandardOutput();
+            options.set << QStringLiteral("PYOPENCL_TEST=") + QString::fromUtf8(row.test);
+        options.set << QStringLiteral("OCL_ICD_VENDORS=") + m_vendors.path();
+        options.timeoutMs = 120000;
+        return options;
     }
 
     // The device clscope-cli run uses, or "ERR" when it refuses the choice (exit 2).
-    QString chosenByRun(const QProcessEnvironment &env, const QStringList &extra = {}) const
+    QString chosenByRun(const clitest::Options &env, const QStringList &extra = {}) const
     {
-        int exitCode = -1;
-        const QByteArray out = cli(env,
-                                   QStringList{QStringLiteral("run"),
-                                               QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/"
-                                                                                "vector_add.cl"),
-                                               QStringLiteral("--json")} +
-                                       extra,
-                                   &exitCode);
-        if (exitCode == 2)
+        const clitest::Result r = clitest::run(
+            QStringList{QStringLiteral("run"),
+                        QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/vector_add.cl"),
+                        QStringLiteral("--json")} +
+                extra,
+            env);
+        if (r.exitCode == 2)
             return QStringLiteral("ERR");
-        return exitCode == 0 ? QJsonDocument::fromJson(out).object().value(QLatin1String("device")).toString()
-                             : QStringLiteral("exit %1").arg(exitCode);
+        return r.exitCode == 0
+                   ? QJsonDocument::fromJson(r.out).object().value(QLatin1String("device")).toString()
+                   : QStringLiteral("exit %1").arg(r.exitCode);
     }
 
-    QJsonValue listedByInfo(const QProcessEnvironment &env) const
+    QJsonValue listedByInfo(const clitest::Options &env) const
     {
-        int exitCode = -1;
-        const QByteArray out = cli(env, {QStringLiteral("info"), QStringLiteral("--json")}, &exitCode);
-        if (exitCode == 2)
+        const clitest::Result r = clitest::run({QStringLiteral("info"), QStringLiteral("--json")}, env);
+        if (r.exitCode == 2)
             return QStringLiteral("ERR");
         QStringList names;
         for (const QJsonValue &p :
-             QJsonDocument::fromJson(out).object().value(QLatin1String("platforms")).toArray())
+             QJsonDocument::fromJson(r.out).object().value(QLatin1String("platforms")).toArray())
             for (const QJsonValue &d : p.toObject().value(QLatin1String("devices")).toArray())
                 names << d.toObject().value(QLatin1String("CL_DEVICE_NAME")).toString();
         names.sort();
@@ -142,16 +129,16 @@ private slots:
         for (const Row &row : kRows)
             rows.append(QJsonArray{row.ctx ? QJsonValue(QString::fromUtf8(row.ctx)) : QJsonValue(),
                                    row.test ? QJsonValue(QString::fromUtf8(row.test)) : QJsonValue()});
-        QProcess py;
-        QProcessEnvironment env = environment({nullptr, nullptr});
-        py.setProcessEnvironment(env);
-        py.start(kPython, {QStringLiteral("-c"), QString::fromUtf8(kPyopenclScript),
-                           QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact))});
-        QVERIFY(py.waitForFinished(120000));
-        if (py.exitCode() != 0)
-            QSKIP(qPrintable(QStringLiteral("pyopencl is not usable: ") +
-                             QString::fromUtf8(py.readAllStandardError())));
-        const QJsonArray expected = QJsonDocument::fromJson(py.readAllStandardOutput()).array();
+        clitest::Options python = environment({nullptr, nullptr});
+        python.program = kPython;
+        const clitest::Result py =
+            clitest::run({QStringLiteral("-c"), QString::fromUtf8(kPyopenclScript),
+                          QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Compact))},
+                         python);
+        QVERIFY(py.finished);
+        if (py.exitCode != 0)
+            QSKIP(qPrintable(QStringLiteral("pyopencl is not usable: ") + QString::fromUtf8(py.err)));
+        const QJsonArray expected = QJsonDocument::fromJson(py.out).array();
         QCOMPARE(expected.size(), int(std::size(kRows)));
         int i = 0;
         for (const Row &row : kRows) {
@@ -161,7 +148,7 @@ private slots:
                                            row.test ? QString::fromUtf8(row.test).prepend(u'\'').append(u'\'')
                                                     : QStringLiteral("(unset)"));
             const QJsonArray want = expected.at(i++).toArray();
-            const QProcessEnvironment rowEnv = environment(row);
+            const clitest::Options rowEnv = environment(row);
             const QString chosen = chosenByRun(rowEnv);
             QVERIFY2(chosen == want.at(0).toString(),
                      qPrintable(label + QStringLiteral(": clscope-cli run chose ") + chosen +
@@ -183,10 +170,10 @@ private slots:
     // CLSCOPE_DEVICE and --device win over pyopencl's variables, even a value pyopencl would refuse.
     void ownChoiceWins()
     {
-        QProcessEnvironment env = environment({"0:0", "nvidia"});
+        clitest::Options env = environment({"0:0", "nvidia"});
         QCOMPARE(chosenByRun(env), QStringLiteral("ERR"));
         QVERIFY(chosenByRun(env, {QStringLiteral("--device"), QStringLiteral("pocl")}).startsWith(u'p'));
-        env.insert(QStringLiteral("CLSCOPE_DEVICE"), QStringLiteral("oclgrind"));
+        env.set << QStringLiteral("CLSCOPE_DEVICE=oclgrind");
         QCOMPARE(chosenByRun(env), QStringLiteral("Oclgrind Simulator"));
     }
 };

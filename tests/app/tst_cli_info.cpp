@@ -1,6 +1,7 @@
 // clscope-cli info: its JSON holds every key `clinfo --json` reports, with equal raw values, on PoCL,
 // on Oclgrind and on a driver that answers as NVIDIA's does on an H200 (tests/icd/fakeicd.c, "quirky");
 // and bad usage gives exit 2 with one line on stderr.
+#include "clitest.h"
 #include "testicd.h"
 
 #include "clscope/error.h"
@@ -12,7 +13,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -22,26 +22,21 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
-Result runProgram(const QString &program, const QStringList &args, const QString &vendors = {})
+// clinfo or the CLI in the test's environment as it is, plus the loader's vendors folder when one is given
+// and the NAME=value pairs of `set`.
+Result runProgram(const QString &program, const QStringList &args, const QString &vendors = {},
+                  const QStringList &set = {})
 {
-    QProcess p;
-    if (!vendors.isEmpty()) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("OCL_ICD_VENDORS"), vendors);
-        p.setProcessEnvironment(env);
-    }
-    p.start(program, args);
-    if (!p.waitForFinished(180000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    clitest::Options options;
+    options.unset.clear();
+    if (!vendors.isEmpty())
+        options.set << QStringLiteral("OCL_ICD_VENDORS=") + vendors;
+    options.set += set;
+    options.timeoutMs = 180000;
+    options.program = program;
+    return clitest::run(args, options);
 }
 
 // The names clinfo prints where the contract has the integer value.
@@ -314,17 +309,12 @@ private slots:
 
     void environmentSpec()
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("CLSCOPE_DEVICE"), QStringLiteral("pocl"));
-        p.setProcessEnvironment(env);
-        p.start(m_cli, {QStringLiteral("info"), QStringLiteral("--json")});
-        QVERIFY(p.waitForFinished(180000));
-        QCOMPARE(p.exitCode(), 0);
-        const QJsonArray platforms = QJsonDocument::fromJson(p.readAllStandardOutput())
-                                         .object()
-                                         .value(QStringLiteral("platforms"))
-                                         .toArray();
+        const Result r = runProgram(m_cli, {QStringLiteral("info"), QStringLiteral("--json")}, {},
+                                    {QStringLiteral("CLSCOPE_DEVICE=pocl")});
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray platforms =
+            QJsonDocument::fromJson(r.out).object().value(QStringLiteral("platforms")).toArray();
         QCOMPARE(platforms.size(), 1);
         QVERIFY(platforms[0]
                     .toObject()

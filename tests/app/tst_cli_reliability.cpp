@@ -5,7 +5,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,12 +17,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1; // -1: still running at the time limit (killed)
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
 QString dataPath(const char *name)
 {
@@ -47,29 +41,15 @@ class TestCliReliability : public QObject
     Q_OBJECT
     QTemporaryDir m_tmp;
 
-    Result cli(const QStringList &args, int timeoutMs = 60000,
-               const QProcessEnvironment &extra = QProcessEnvironment()) const
+    // extra: NAME=value pairs over the test's environment (also over its cache folder).
+    Result cli(const QStringList &args, int timeoutMs = 60000, const QStringList &extra = {}) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name :
-             {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES", "CLSCOPE_NO_CACHE"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_tmp.filePath(QStringLiteral("cache")));
-        for (const QString &k : extra.keys())
-            env.insert(k, extra.value(k));
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), args);
-        Result r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return r;
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 128;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        clitest::Options options;
+        options.cacheDir = m_tmp.filePath(QStringLiteral("cache"));
+        options.unset = clitest::buildVariables();
+        options.set = extra;
+        options.timeoutMs = timeoutMs;
+        return clitest::run(args, options);
     }
 
     QString path(const char *name) const { return m_tmp.filePath(QLatin1String(name)); }
@@ -197,9 +177,9 @@ private slots:
         QFETCH(QString, deviceVariable);
         QFETCH(int, code);
         QFETCH(QString, message);
-        QProcessEnvironment extra;
+        QStringList extra;
         if (!deviceVariable.isEmpty())
-            extra.insert(QStringLiteral("CLSCOPE_DEVICE"), deviceVariable);
+            extra << QStringLiteral("CLSCOPE_DEVICE=") + deviceVariable;
         const Result r = cli(args, 60000, extra);
         QVERIFY2(r.exitCode == code, r.err.constData());
         QVERIFY2(r.err.startsWith(message.toUtf8()) && r.err.count('\n') == 1, r.err.constData());
@@ -378,11 +358,10 @@ private slots:
     void unwritableCacheIsReported()
     {
         const QString blocker = writeTrace("not-a-folder", "x");
-        QProcessEnvironment env;
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), blocker + QStringLiteral("/cache"));
-        const Result r = cli({QStringLiteral("build"), dataPath("reliability.cl"), QStringLiteral("--device"),
-                              QStringLiteral("pocl"), QStringLiteral("--json")},
-                             60000, env);
+        const Result r =
+            cli({QStringLiteral("build"), dataPath("reliability.cl"), QStringLiteral("--device"),
+                 QStringLiteral("pocl"), QStringLiteral("--json")},
+                60000, {QStringLiteral("CLSCOPE_CACHE_DIR=") + blocker + QStringLiteral("/cache")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(
             r.err.startsWith("clscope-cli: warning: the binary cache cannot keep this build: cannot create "

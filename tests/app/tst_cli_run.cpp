@@ -2,23 +2,19 @@
 // duration_ms) with buffers compared against values computed here (64-bit integers exactly, vectors
 // flattened), text output, repeats, offsets, .npy input, --trace, and every usage error as one stderr line
 // naming the argument, kernel or limit with exit 2 (1 for a failed build or a driver error).
+#include "clitest.h"
 #include "testicd.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
+using clitest::words;
 
 QString dataPath(const char *name)
 {
@@ -28,11 +24,6 @@ QString dataPath(const char *name)
 QString kernelPath(const char *name)
 {
     return QStringLiteral(CLSCOPE_TEST_DATA "/../../resources/kernels/") + QLatin1String(name);
-}
-
-QStringList words(const char *text)
-{
-    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
 }
 
 } // namespace
@@ -46,22 +37,15 @@ class TestCliRun : public QObject
 
     Result run(const QStringList &args) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name :
-             {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES", "CLSCOPE_NO_CACHE"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
-        QProcess p;
-        p.setProcessEnvironment(env);
         // PoCL unless the row picks a device.
         const QStringList device = args.contains(QStringLiteral("--device"))
                                        ? QStringList{}
                                        : QStringList{QStringLiteral("--device"), QStringLiteral("pocl")};
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("run")} + args + device);
-        if (!p.waitForFinished(180000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        clitest::Options options;
+        options.cacheDir = m_cache.path();
+        options.unset = clitest::buildVariables();
+        options.timeoutMs = 180000;
+        return clitest::run(QStringList{QStringLiteral("run")} + args + device, options);
     }
 
     QJsonObject runJson(const QStringList &args) const

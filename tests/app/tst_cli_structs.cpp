@@ -11,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,12 +20,7 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
 QString dataPath(const char *name)
 {
@@ -100,21 +94,14 @@ class TestCliStructs : public QObject
 
     Result run(const QStringList &args) const
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name :
-             {"CLSCOPE_DEVICE", "CLSCOPE_BUILD_OPTIONS", "POCL_DEVICES", "CLSCOPE_NO_CACHE"})
-            env.remove(QLatin1String(name));
-        env.insert(QStringLiteral("CLSCOPE_CACHE_DIR"), m_cache.path());
-        QProcess p;
-        p.setProcessEnvironment(env);
         const QStringList device = args.contains(QStringLiteral("--device"))
                                        ? QStringList{}
                                        : QStringList{QStringLiteral("--device"), QStringLiteral("pocl")};
-        p.start(QStringLiteral(CLSCOPE_CLI_PATH), QStringList{QStringLiteral("run")} + args + device);
-        if (!p.waitForFinished(180000))
-            return {};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        clitest::Options options;
+        options.cacheDir = m_cache.path();
+        options.unset = clitest::buildVariables();
+        options.timeoutMs = 180000;
+        return clitest::run(QStringList{QStringLiteral("run")} + args + device, options);
     }
 
     QJsonObject buffers(const QStringList &args) const

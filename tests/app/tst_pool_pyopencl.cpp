@@ -2,10 +2,11 @@
 // random order, free_held, stop_holding) replayed by `clscope-cli pool replay --json` and by pyopencl's
 // MemoryPool (tests/data/pool/pyopencl_replay.py, Debian's python3-pyopencl) on the same PoCL device,
 // for leading bits 0-8 and both allocators; the four counters must be equal after every operation.
+#include "clitest.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,24 +18,16 @@ const QString kPython = QStringLiteral("/usr/bin/python3");
 const QString kScript = QStringLiteral(CLSCOPE_TEST_DATA "/pool/pyopencl_replay.py");
 const char *const kCounters[] = {"held_blocks", "active_blocks", "managed_bytes", "active_bytes"};
 
-struct Output
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using clitest::Result;
 
-Output run(const QString &program, const QStringList &args)
+// The program in the test's environment as it is.
+Result run(const QString &program, const QStringList &args)
 {
-    QProcess p;
-    p.start(program, args);
-    Output o;
-    if (!p.waitForFinished(180000))
-        return o;
-    o.code = p.exitCode();
-    o.out = p.readAllStandardOutput();
-    o.err = p.readAllStandardError();
-    return o;
+    clitest::Options options;
+    options.unset.clear();
+    options.timeoutMs = 180000;
+    options.program = program;
+    return clitest::run(args, options);
 }
 
 // A trace of `ops` operations from a seed: sizes from 1 byte to 4 MiB (small ones often, powers of two
@@ -87,8 +80,8 @@ class TestPoolPyopencl : public QObject
 private slots:
     void initTestCase()
     {
-        const Output probe = run(kPython, {QStringLiteral("-c"), QStringLiteral("import pyopencl")});
-        if (probe.code != 0)
+        const Result probe = run(kPython, {QStringLiteral("-c"), QStringLiteral("import pyopencl")});
+        if (probe.exitCode != 0)
             QFAIL("python3-pyopencl is missing: packaging/install-deps.sh installs it");
     }
 
@@ -119,14 +112,14 @@ private slots:
         f.write(makeTrace(seed, 400, stop));
         f.close();
 
-        const Output ours =
+        const Result ours =
             run(QStringLiteral(CLSCOPE_CLI_PATH),
                 {QStringLiteral("pool"), QStringLiteral("replay"), trace, QStringLiteral("--leading-bits"),
                  QString::number(bits), QStringLiteral("--allocator"), allocator, QStringLiteral("--device"),
                  QStringLiteral("pocl"), QStringLiteral("--json")});
-        QVERIFY2(ours.code == 0, ours.err.constData());
-        const Output theirs = run(kPython, {kScript, trace, QString::number(bits), allocator});
-        QVERIFY2(theirs.code == 0, theirs.err.constData());
+        QVERIFY2(ours.exitCode == 0, ours.err.constData());
+        const Result theirs = run(kPython, {kScript, trace, QString::number(bits), allocator});
+        QVERIFY2(theirs.exitCode == 0, theirs.err.constData());
 
         const QJsonArray a = QJsonDocument::fromJson(ours.out).array();
         const QJsonArray b = QJsonDocument::fromJson(theirs.out).array();

@@ -9,6 +9,7 @@
 #include "workers/deviceworkers.h"
 
 #include "../testicd.h"
+#include "workerfence.h"
 
 #include "clscope/devicespec.h"
 #include "clscope/kernelargs.h"
@@ -70,6 +71,14 @@ class TestCompareControllers : public QObject
             r.args = {parseArgSpec("out=buffer:int:64:zeros")};
         r.repeat = 2;
         return r;
+    }
+
+    std::vector<DeviceWorker *> deviceWorkers() const
+    {
+        std::vector<DeviceWorker *> workers;
+        for (const DeviceTarget &d : m_devices)
+            workers.push_back(&m_workers->forDevice(d.id));
+        return workers;
     }
 
 private slots:
@@ -161,7 +170,7 @@ private slots:
         QCOMPARE(finished.at(0).at(0).toBool(), true);
         QVERIFY(!matrix.isBusy());
         // The builds under way finish on their workers; their results never arrive.
-        QTest::qWait(3000);
+        QVERIFY(clscope::test::fence(deviceWorkers()));
         QCOMPARE(cells.size(), 0);
         QCOMPARE(finished.size(), 1);
         QVERIFY(!matrix.start(MatrixJob()));
@@ -230,8 +239,12 @@ private slots:
         runs.cancel();
         QCOMPARE(finished.size(), 1);
         QCOMPARE(finished.at(0).at(0).toBool(), true);
-        QTest::qWait(2000);
+        // The runs under way finish on their workers; their rows never arrive, nor a comparison (which a
+        // delivered run would have queued on the device-less worker).
+        QVERIFY(clscope::test::fence(deviceWorkers()));
+        QVERIFY(clscope::test::fence({&m_workers->deviceless()}));
         QCOMPARE(rows.size(), 0);
+        QCOMPARE(finished.size(), 1);
     }
 
     void generatedCodeOfABuild()

@@ -6,6 +6,7 @@
 #include "controllers/benchmarkrunner.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
+#include "workerfence.h"
 #include "workers/deviceworkers.h"
 
 #include "clscope/devicespec.h"
@@ -145,7 +146,8 @@ private slots:
         QCOMPARE(cancelled.size(), 1);
         builds.build(job("__kernel void kept(__global int *o) { o[0] = 2; }"));
         QVERIFY(finished.wait(120000));
-        QTest::qWait(200); // anything late of the cancelled build would have arrived by now
+        // Nothing more of either build comes.
+        QVERIFY(clscope::test::fence({&m_workers->forDevice(m_device)}));
         QCOMPARE(finished.size(), 1);
         QVERIFY(finished.at(0).at(0).value<BuildResult>().kernel("kept"));
         QVERIFY(!builds.lastResult().kernel("dropped"));

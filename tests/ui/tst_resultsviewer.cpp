@@ -1,6 +1,7 @@
 // The results viewer offscreen, on run results made by hand (no device needed): Hex shows the stored bits
 // of floats, Compare colours the differing elements, jumps to the first and keeps its target for the next
-// run, a 2-D run is shown as a 2-D table and as a grey-scale picture, and times are in adaptive units.
+// run, a 2-D run is shown as a 2-D table and as a grey-scale picture, and times are in adaptive units; the
+// buffer table model of each kind of buffer under QAbstractItemModelTester, its text compared at each step.
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 #include "widgets/bufferimageview.h"
@@ -9,6 +10,7 @@
 #include "clscope/npy.h"
 #include "clscope/structs.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
@@ -67,6 +69,118 @@ std::vector<float> iota(std::size_t n)
     for (std::size_t i = 0; i < n; ++i)
         v[i] = float(i);
     return v;
+}
+
+// struct { float x; float3 pos; struct { uchar a; int b[2]; } inner; cfloat_t c; global int *p; } as a
+// device might lay it out: 64 bytes, three elements.
+BufferData particles()
+{
+    auto inner = std::make_shared<StructLayout>();
+    inner->size = 12;
+    inner->fields = {FieldLayout{"a", "uchar", ElementType{ScalarKind::UChar, 1, 0}, nullptr, {}, 0, 1, {}},
+                     FieldLayout{"b", "int", ElementType{ScalarKind::Int, 1, 0}, nullptr, {2}, 4, 8, {}}};
+    auto layout = std::make_shared<StructLayout>();
+    layout->name = "P";
+    layout->size = 64;
+    layout->fields = {
+        FieldLayout{"x", "float", ElementType{ScalarKind::Float, 1, 0}, nullptr, {}, 0, 4, {}},
+        FieldLayout{"pos", "float3", ElementType{ScalarKind::Float, 3, 0}, nullptr, {}, 16, 16, {}},
+        FieldLayout{"inner", "struct inner", std::nullopt, inner, {}, 32, 12, {}},
+        FieldLayout{"c", "cfloat_t", ElementType::complexOf(ScalarKind::Float), nullptr, {}, 48, 8, {}},
+        FieldLayout{"p", "global int *", ElementType::bytes(8), nullptr, {}, 56, 8, "a pointer"}};
+    BufferData b;
+    b.name = "particles";
+    b.type = ElementType::bytes(64);
+    b.count = 3;
+    b.layout = layout;
+    b.bytes.assign(3 * 64, 0);
+    for (std::size_t e = 0; e < 3; ++e) {
+        unsigned char *p = b.bytes.data() + e * 64;
+        const float x = 1.5f + float(e);
+        const float pos[4] = {float(e), 2, 3, 0};
+        const int bs[2] = {int(e) * 10, -7};
+        const float c[2] = {1, -2};
+        std::memcpy(p, &x, 4);
+        std::memcpy(p + 16, pos, 16);
+        p[32] = static_cast<unsigned char>(200 + e);
+        std::memcpy(p + 36, bs, 8);
+        std::memcpy(p + 48, c, 8);
+        p[56] = 0xab;
+    }
+    return b;
+}
+
+// A small buffer of each kind the table shows; `changed`: a copy named "other" with one value changed
+// (element 1, its second component where it has one).
+BufferData sample(const QString &kind, bool changed)
+{
+    const auto typed = [&](const char *type, auto values, std::size_t changedAt,
+                           typename decltype(values)::value_type to = 7) {
+        if (changed && changedAt < values.size())
+            values[changedAt] = to;
+        return buffer(changed ? "other" : "b", *parseElementType(type), values);
+    };
+    BufferData b;
+    if (kind == u"float")
+        b = typed("float", std::vector<float>{1.5f, -2, 0.25f}, 1);
+    else if (kind == u"int")
+        b = typed("int", std::vector<std::int32_t>{-1, 0, 2147483647}, 1);
+    else if (kind == u"uchar")
+        b = typed("uchar", std::vector<std::uint8_t>{0, 10, 255}, 1);
+    else if (kind == u"double")
+        b = typed("double", std::vector<double>{0.1, -1e300}, 1);
+    else if (kind == u"half")
+        b = typed("half", std::vector<std::uint16_t>{floatToHalf(1), floatToHalf(-0.5f)}, 1, floatToHalf(7));
+    else if (kind == u"float2")
+        b = typed("float2", std::vector<float>{0, 1, 2, 3}, 3);
+    else if (kind == u"float3") // stored as float4: the 4th of each element is padding
+        b = typed("float3", std::vector<float>{1, 2, 3, 99, 4, 5, 6, 99}, 5);
+    else if (kind == u"uchar8")
+        b = typed("uchar8", std::vector<std::uint8_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+                  9);
+    else if (kind == u"cfloat")
+        b = typed("cfloat_t", std::vector<float>{1, -2, 0.5f, 3}, 3);
+    else if (kind == u"bytes3")
+        b = typed("bytes3", std::vector<std::uint8_t>{0x01, 0x02, 0x03, 0xa0, 0xb0, 0xc0}, 4);
+    else if (kind == u"empty")
+        b = typed("float", std::vector<float>{}, 0);
+    else if (kind == u"grid" || kind == u"grid partial") // 4 x 3 and 4 x 2.5 elements, as a 2-D NDRange
+        b = typed("float", iota(kind == u"grid" ? 12 : 10), 9);
+    else if (kind == u"grid float2")
+        b = typed("float2", std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 9);
+    if (kind == u"struct") {
+        b = particles();
+        if (changed) {
+            b.name = "other";
+            const int value = 99; // element 1's inner.b[1]
+            std::memcpy(b.bytes.data() + 64 + 40, &value, 4);
+        }
+    }
+    return b;
+}
+
+// The model as text: a line of headers, then a line per row, "row: cell|cell"; a cell that differs ends in
+// '*', one in the row of a difference in '+', and a tooltip follows in brackets.
+QString snapshot(const QAbstractItemModel &model)
+{
+    QStringList headers;
+    for (int c = 0; c < model.columnCount(); ++c)
+        headers << model.headerData(c, Qt::Horizontal).toString();
+    QStringList lines{headers.join(u'|')};
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const QModelIndex i = model.index(r, c);
+            QString cell = i.data().toString();
+            if (const QVariant background = i.data(Qt::BackgroundRole); background.isValid())
+                cell += background.value<QColor>() == BufferTableModel::differsColour() ? u'*' : u'+';
+            if (const QString tip = i.data(Qt::ToolTipRole).toString(); !tip.isEmpty())
+                cell += QStringLiteral("[%1]").arg(tip);
+            cells << cell;
+        }
+        lines << model.headerData(r, Qt::Vertical).toString() + QStringLiteral(": ") + cells.join(u'|');
+    }
+    return lines.join(u'\n');
 }
 
 } // namespace
@@ -202,6 +316,259 @@ private slots:
                  BufferTableModel::rowDiffersColour());
         QVERIFY(!model.index(0, 2).data(Qt::BackgroundRole).isValid());
         QCOMPARE(model.indexOfComponent(6), model.index(1, 2));
+    }
+
+    // Every kind of buffer the table shows under QAbstractItemModelTester, which checks the model after
+    // each reset and change it makes: the buffer set, each number format, a comparison (the colours and
+    // tooltips), the 2-D layout, the comparison cleared, an empty buffer and the buffer again. The text
+    // of the table is compared at each step.
+    void modelTester_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("rowWidth"); // the 2-D layout's, or 0 for a buffer that has none
+        QTest::addColumn<QString>("plain");
+        QTest::addColumn<QString>("compared");
+        QTest::addColumn<QString>("grid"); // compared, in the 2-D layout
+        QTest::newRow("float") << "float" << 0
+                               << "float\n"
+                                  "0: 1.5\n"
+                                  "1: -2\n"
+                                  "2: 0.25"
+                               << "float\n"
+                                  "0: 1.5\n"
+                                  "1: -2*[other has 7]\n"
+                                  "2: 0.25"
+                               << "";
+        QTest::newRow("int") << "int" << 0
+                             << "int\n"
+                                "0: -1\n"
+                                "1: 0\n"
+                                "2: 2147483647"
+                             << "int\n"
+                                "0: -1\n"
+                                "1: 0*[other has 7]\n"
+                                "2: 2147483647"
+                             << "";
+        QTest::newRow("uchar") << "uchar" << 0
+                               << "uchar\n"
+                                  "0: 0\n"
+                                  "1: 10\n"
+                                  "2: 255"
+                               << "uchar\n"
+                                  "0: 0\n"
+                                  "1: 10*[other has 7]\n"
+                                  "2: 255"
+                               << "";
+        QTest::newRow("double") << "double" << 0
+                                << "double\n"
+                                   "0: 0.1\n"
+                                   "1: -1e+300"
+                                << "double\n"
+                                   "0: 0.1\n"
+                                   "1: -1e+300*[other has 7]"
+                                << "";
+        QTest::newRow("half") << "half" << 0
+                              << "half\n"
+                                 "0: 1\n"
+                                 "1: -0.5"
+                              << "half\n"
+                                 "0: 1\n"
+                                 "1: -0.5*[other has 7]"
+                              << "";
+        QTest::newRow("float2") << "float2" << 0
+                                << "x|y\n"
+                                   "0: 0|1\n"
+                                   "1: 2|3"
+                                << "x|y\n"
+                                   "0: 0|1\n"
+                                   "1: 2+|3*[other has 7]"
+                                << "";
+        QTest::newRow("float3") << "float3" << 0
+                                << "x|y|z\n"
+                                   "0: 1|2|3\n"
+                                   "1: 4|5|6"
+                                << "x|y|z\n"
+                                   "0: 1|2|3\n"
+                                   "1: 4+|5*[other has 7]|6+"
+                                << "";
+        QTest::newRow("uchar8") << "uchar8" << 0
+                                << "s0|s1|s2|s3|s4|s5|s6|s7\n"
+                                   "0: 0|1|2|3|4|5|6|7\n"
+                                   "1: 8|9|10|11|12|13|14|15"
+                                << "s0|s1|s2|s3|s4|s5|s6|s7\n"
+                                   "0: 0|1|2|3|4|5|6|7\n"
+                                   "1: 8+|9*[other has 7]|10+|11+|12+|13+|14+|15+"
+                                << "";
+        QTest::newRow("cfloat") << "cfloat" << 0
+                                << "x|y\n"
+                                   "0: 1|-2\n"
+                                   "1: 0.5|3"
+                                << "x|y\n"
+                                   "0: 1|-2\n"
+                                   "1: 0.5+|3*[other has 7]"
+                                << "";
+        QTest::newRow("bytes3") << "bytes3" << 0
+                                << "s0|s1|s2\n"
+                                   "0: 1|2|3\n"
+                                   "1: 160|176|192"
+                                << "s0|s1|s2\n"
+                                   "0: 1|2|3\n"
+                                   "1: 160+|176*[other has 7]|192+"
+                                << "";
+        QTest::newRow("struct") << "struct" << 0
+                                << "x|pos.x|pos.y|pos.z|inner.a|inner.b[0]|inner.b[1]|c|p\n"
+                                   "0: 1.5|0|2|3|200|0|-7|1-2j|ab00000000000000\n"
+                                   "1: 2.5|1|2|3|201|10|-7|1-2j|ab00000000000000\n"
+                                   "2: 3.5|2|2|3|202|20|-7|1-2j|ab00000000000000"
+                                << "x|pos.x|pos.y|pos.z|inner.a|inner.b[0]|inner.b[1]|c|p\n"
+                                   "0: 1.5|0|2|3|200|0|-7|1-2j|ab00000000000000\n"
+                                   "1: 2.5+|1+|2+|3+|201+|10+|-7*[other has 99]|1-2j+|ab00000000000000+\n"
+                                   "2: 3.5|2|2|3|202|20|-7|1-2j|ab00000000000000"
+                                << "";
+        QTest::newRow("empty") << "empty" << 0 << "float"
+                               << "float"
+                               << "";
+        QTest::newRow("grid") << "grid" << 4
+                              << "float\n"
+                                 "0: 0\n"
+                                 "1: 1\n"
+                                 "2: 2\n"
+                                 "3: 3\n"
+                                 "4: 4\n"
+                                 "5: 5\n"
+                                 "6: 6\n"
+                                 "7: 7\n"
+                                 "8: 8\n"
+                                 "9: 9\n"
+                                 "10: 10\n"
+                                 "11: 11"
+                              << "float\n"
+                                 "0: 0\n"
+                                 "1: 1\n"
+                                 "2: 2\n"
+                                 "3: 3\n"
+                                 "4: 4\n"
+                                 "5: 5\n"
+                                 "6: 6\n"
+                                 "7: 7\n"
+                                 "8: 8\n"
+                                 "9: 9*[other has 7]\n"
+                                 "10: 10\n"
+                                 "11: 11"
+                              << "0|1|2|3\n"
+                                 "0: 0|1|2|3\n"
+                                 "1: 4|5|6|7\n"
+                                 "2: 8|9*[other has 7]|10|11";
+        QTest::newRow("grid partial") << "grid partial" << 4
+                                      << "float\n"
+                                         "0: 0\n"
+                                         "1: 1\n"
+                                         "2: 2\n"
+                                         "3: 3\n"
+                                         "4: 4\n"
+                                         "5: 5\n"
+                                         "6: 6\n"
+                                         "7: 7\n"
+                                         "8: 8\n"
+                                         "9: 9"
+                                      << "float\n"
+                                         "0: 0\n"
+                                         "1: 1\n"
+                                         "2: 2\n"
+                                         "3: 3\n"
+                                         "4: 4\n"
+                                         "5: 5\n"
+                                         "6: 6\n"
+                                         "7: 7\n"
+                                         "8: 8\n"
+                                         "9: 9*[other has 7]"
+                                      << "0|1|2|3\n"
+                                         "0: 0|1|2|3\n"
+                                         "1: 4|5|6|7\n"
+                                         "2: 8|9*[other has 7]||";
+        QTest::newRow("grid float2") << "grid float2" << 3
+                                     << "x|y\n"
+                                        "0: 0|1\n"
+                                        "1: 2|3\n"
+                                        "2: 4|5\n"
+                                        "3: 6|7\n"
+                                        "4: 8|9\n"
+                                        "5: 10|11"
+                                     << "x|y\n"
+                                        "0: 0|1\n"
+                                        "1: 2|3\n"
+                                        "2: 4|5\n"
+                                        "3: 6|7\n"
+                                        "4: 8+|9*[other has 7]\n"
+                                        "5: 10|11"
+                                     << "0|1|2\n"
+                                        "0: 0, 1|2, 3|4, 5\n"
+                                        "1: 6, 7|8, 9*[other has 8, 7]|10, 11";
+        QTest::newRow("struct in 2-D")
+            << "struct" << 2
+            << "x|pos.x|pos.y|pos.z|inner.a|inner.b[0]|inner.b[1]|c|p\n"
+               "0: 1.5|0|2|3|200|0|-7|1-2j|ab00000000000000\n"
+               "1: 2.5|1|2|3|201|10|-7|1-2j|ab00000000000000\n"
+               "2: 3.5|2|2|3|202|20|-7|1-2j|ab00000000000000"
+            << "x|pos.x|pos.y|pos.z|inner.a|inner.b[0]|inner.b[1]|c|p\n"
+               "0: 1.5|0|2|3|200|0|-7|1-2j|ab00000000000000\n"
+               "1: 2.5+|1+|2+|3+|201+|10+|-7*[other has 99]|1-2j+|ab00000000000000+\n"
+               "2: 3.5|2|2|3|202|20|-7|1-2j|ab00000000000000"
+            << "0|1\n"
+               "0: 0, 0, 192, 63, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 0, 64, 64, "
+               "0, 0, 0, 0, 200, 0, 0, 0, 0, 0, 0, 0, 249, 255, 255, 255, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, "
+               "0, 192, 171, 0, 0, 0, 0, 0, 0, 0|0, 0, 32, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+               "128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 0, 0, 201, 0, 0, 0, 10, 0, 0, 0, 249, 255, 255, "
+               "255, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 192, 171, 0, 0, 0, 0, 0, 0, 0*[other has 0, 0, 32, "
+               "64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 0, "
+               "0, 201, 0, 0, 0, 10, 0, 0, 0, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 192, 171, 0, "
+               "0, 0, 0, 0, 0, 0]\n"
+               "1: 0, 0, 96, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 0, 0, 64, 0, 0, 64, 64, "
+               "0, 0, 0, 0, 202, 0, 0, 0, 20, 0, 0, 0, 249, 255, 255, 255, 0, 0, 0, 0, 0, 0, 128, 63, 0, 0, "
+               "0, 192, 171, 0, 0, 0, 0, 0, 0, 0|";
+    }
+    void modelTester()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, rowWidth);
+        QFETCH(QString, plain);
+        QFETCH(QString, compared);
+        QFETCH(QString, grid);
+        const BufferData b = sample(kind, false);
+        const BufferData other = sample(kind, true);
+        BufferTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setBuffer(b);
+        QCOMPARE(model.rowCount(), int(b.count));
+        QCOMPARE(snapshot(model), plain);
+        for (const NumberFormat format : {NumberFormat::Hex, NumberFormat::Scientific}) {
+            model.setFormat(format);
+            QCOMPARE(snapshot(model) != plain, b.count > 0); // every value is written another way
+        }
+        model.setFormat(NumberFormat::Decimal);
+        QCOMPARE(snapshot(model), plain);
+
+        const Comparison c = compareBuffers(b, other, 0);
+        QCOMPARE(c.mismatches > 0, b.count > 0);
+        model.setComparison(other, c.differs);
+        QCOMPARE(model.hasComparison(), b.count > 0);
+        QCOMPARE(snapshot(model), compared);
+        if (rowWidth > 0) {
+            model.setRowWidth(std::size_t(rowWidth));
+            QCOMPARE(model.rowCount(), int((b.count + std::size_t(rowWidth) - 1) / std::size_t(rowWidth)));
+            QCOMPARE(model.columnCount(), rowWidth);
+            QCOMPARE(snapshot(model), grid);
+            model.setRowWidth(0);
+            QCOMPARE(snapshot(model), compared); // the comparison outlives the layout
+        }
+        model.clearComparison();
+        QVERIFY(!model.hasComparison());
+        QCOMPARE(snapshot(model), plain);
+
+        model.setBuffer(BufferData());
+        QCOMPARE(model.rowCount(), 0);
+        model.setBuffer(b);
+        QCOMPARE(snapshot(model), plain);
     }
 
     void twoDimensional()
@@ -404,41 +771,7 @@ private slots:
     // by element; a comparison colours the field that differs.
     void structColumns()
     {
-        // struct { float x; float3 pos; struct { uchar a; int b[2]; } inner; cfloat_t c; } as a device
-        // might lay it out: 64 bytes.
-        auto inner = std::make_shared<StructLayout>();
-        inner->size = 12;
-        inner->fields = {
-            FieldLayout{"a", "uchar", ElementType{ScalarKind::UChar, 1, 0}, nullptr, {}, 0, 1, {}},
-            FieldLayout{"b", "int", ElementType{ScalarKind::Int, 1, 0}, nullptr, {2}, 4, 8, {}}};
-        auto layout = std::make_shared<StructLayout>();
-        layout->name = "P";
-        layout->size = 64;
-        layout->fields = {
-            FieldLayout{"x", "float", ElementType{ScalarKind::Float, 1, 0}, nullptr, {}, 0, 4, {}},
-            FieldLayout{"pos", "float3", ElementType{ScalarKind::Float, 3, 0}, nullptr, {}, 16, 16, {}},
-            FieldLayout{"inner", "struct inner", std::nullopt, inner, {}, 32, 12, {}},
-            FieldLayout{"c", "cfloat_t", ElementType::complexOf(ScalarKind::Float), nullptr, {}, 48, 8, {}},
-            FieldLayout{"p", "global int *", ElementType::bytes(8), nullptr, {}, 56, 8, "a pointer"}};
-        BufferData b;
-        b.name = "particles";
-        b.type = ElementType::bytes(64);
-        b.count = 3;
-        b.layout = layout;
-        b.bytes.assign(3 * 64, 0);
-        for (std::size_t e = 0; e < 3; ++e) {
-            unsigned char *p = b.bytes.data() + e * 64;
-            const float x = 1.5f + float(e);
-            const float pos[4] = {float(e), 2, 3, 0};
-            const int bs[2] = {int(e) * 10, -7};
-            const float c[2] = {1, -2};
-            std::memcpy(p, &x, 4);
-            std::memcpy(p + 16, pos, 16);
-            p[32] = static_cast<unsigned char>(200 + e);
-            std::memcpy(p + 36, bs, 8);
-            std::memcpy(p + 48, c, 8);
-            p[56] = 0xab;
-        }
+        const BufferData b = particles();
         ResultsViewer viewer;
         viewer.showResult(result({b}, {3}));
         BufferTableModel *model = viewer.model();
