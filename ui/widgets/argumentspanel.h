@@ -1,7 +1,7 @@
 // The arguments panel: generated from the chosen kernel's signature after a successful build. One row per
-// argument with a typed, validating editor (buffers: element type, count, initialiser, read-back), an
-// NDRange editor that shows the device limits, a repeat count, and Run (F5) / Stop. The values are saved
-// per kernel and come back next time.
+// argument with a typed, validating editor (ArgumentRow: buffers with element type, count, initialiser,
+// read-back), an NDRange editor that shows the device limits and a repeat count (RangeEditor), and Run (F5)
+// / Stop. The values are saved per kernel and come back next time.
 #pragma once
 
 #include "clscope/build.h"
@@ -14,16 +14,16 @@
 
 #include <optional>
 
-class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QScrollArea;
-class QSpinBox;
 
 namespace clscope::ui {
+
+class ArgumentRow;
+class RangeEditor;
 
 // Everything the panel holds for one run, as text: what the run history keeps and re-runs.
 struct ArgumentsState
@@ -99,13 +99,8 @@ signals:
     void stopRequested();
 
 private:
-    struct Row;
     void rebuildRows();
     void restoreValues();
-    void validateRow(Row &row) const;
-    void updateLimits();
-    std::optional<ArgValue> rowValue(const Row &row, QString *error) const;
-    const StructDecl *structOf(const std::string &typeName) const;
     // The height of one argument row with the space after it.
     int rowPitch() const;
 
@@ -116,17 +111,12 @@ private:
     QComboBox *m_kernel;
     QWidget *m_rowsHost;
     QFormLayout *m_rows;
-    QLineEdit *m_global;
-    QLineEdit *m_local;
-    QLineEdit *m_offset;
-    QLabel *m_limits;
-    QLabel *m_rangeError = nullptr;
     QScrollArea *m_rowsScroll = nullptr;
-    QSpinBox *m_repeat;
+    RangeEditor *m_range = nullptr;
     QPushButton *m_run;
     QPushButton *m_stop;
     QLabel *m_message;
-    std::vector<std::unique_ptr<Row>> m_rowState;
+    std::vector<std::unique_ptr<ArgumentRow>> m_rowState;
     bool m_restoring = false;
 };
 

@@ -1,13 +1,9 @@
-// Autosave: the on-disk store (folders, locks, recovery of what a dead instance left behind) and the
-// EditorTabs side of it (the timer, writing modified buffers, restoring recovered ones).
+// Autosave's on-disk store: folders, locks, recovery of what a dead instance left behind (the editor's
+// side of it, the timer and the buffers, is editorautosave.cpp).
 #include "autosave.h"
 
-#include "editortabs.h"
-#include "files/filewatch.h"
 #include "files/readfile.h"
 #include "files/safewrite.h"
-#include "kerneleditor.h"
-#include "noticebar.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -16,11 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
-#include <QPushButton>
-#include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
-#include <QTimer>
 
 #include <atomic>
 
@@ -243,137 +236,6 @@ void AutosaveStore::discardOrphans()
     for (Claimed &claimed : m_claimed)
         dropClaim(claimed, true);
     m_claimed.clear();
-}
-
-// ---- EditorTabs: autosave and recovery ------------------------------------------------------
-
-void EditorTabs::setAutosaveInterval(int msec)
-{
-    m_autosaveTimer->setInterval(qMax(1, msec));
-}
-
-int EditorTabs::autosaveInterval() const
-{
-    return m_autosaveTimer->interval();
-}
-
-void EditorTabs::removeAutosave(Document &doc)
-{
-    m_store->remove(doc.autosaveId);
-    doc.autosavedEdits = 0;
-}
-
-int EditorTabs::autosaveNow()
-{
-    // A store that could not start (its folder was a file, the disk was full) is tried again each time.
-    const bool storeOpen = m_store->reopen();
-    int written = 0;
-    bool failed = false;
-    for (int i = 0; i < count(); ++i) {
-        const KernelEditor *e = editor(i);
-        Document *doc = document(i);
-        if (!e || !doc)
-            continue;
-        if (!e->isModified()) {
-            hideNotice(i, QStringLiteral("autosaveNotice")); // nothing left to lose
-            continue;
-        }
-        if (storeOpen && doc->edits == doc->autosavedEdits && m_store->contains(doc->autosaveId))
-            continue;
-        if (storeOpen && m_store->write(doc->autosaveId, e->text(), doc->path, title(i))) {
-            doc->autosavedEdits = doc->edits;
-            ++written;
-            hideNotice(i, QStringLiteral("autosaveNotice"));
-            continue;
-        }
-        failed = true;
-        if (m_destroying)
-            continue;
-        // Said in the window, without a modal box every few seconds: these edits are only in memory.
-        NoticeBar *bar = showNotice(
-            i, QStringLiteral("autosaveNotice"),
-            tr("%1. Your changes to %2 are only in memory until they are saved; autosave keeps trying.")
-                .arg(m_store->error(), title(i)));
-        QPushButton *saveAsButton = bar->button(QStringLiteral("saveAsButton"), tr("Save As…"));
-        disconnect(saveAsButton, nullptr, this, nullptr);
-        connect(saveAsButton, &QPushButton::clicked, this, [this, e] {
-            const int index = indexOf(const_cast<KernelEditor *>(e));
-            const QString target = askSavePath(index);
-            if (!target.isEmpty())
-                saveAs(target, index);
-        });
-    }
-    m_autosaveFailing = failed;
-    m_autosaveError = failed ? m_store->error() : QString();
-    if (failed) {
-        m_lastError = m_autosaveError;
-        m_autosaveTimer->start(); // keep trying
-    }
-    emit autosaved(written);
-    return written;
-}
-
-QList<AutosaveRecord> EditorTabs::pendingRecoveries()
-{
-    return m_store->orphans();
-}
-
-int EditorTabs::restoreRecoveries()
-{
-    const QList<AutosaveRecord> records = m_store->orphans();
-    static const QRegularExpression untitledPattern(QStringLiteral("^untitled-(\\d+)\\.cl$"));
-    QList<KernelEditor *> restored;
-    for (const AutosaveRecord &record : records) {
-        const int existing = record.originalPath.isEmpty() ? -1 : indexOfPath(record.originalPath);
-        if (existing >= 0) {
-            KernelEditor *e = editor(existing);
-            e->SendScintilla(QsciScintillaBase::SCI_SETTEXT, record.text.toUtf8().constData());
-            restored << e;
-            continue;
-        }
-        QString onDisk;
-        QByteArray diskBytes;
-        QString path;
-        QString untitled;
-        if (record.originalPath.isEmpty()) {
-            const auto match = untitledPattern.match(record.title);
-            if (match.hasMatch())
-                m_untitledCounter = qMax(m_untitledCounter, match.captured(1).toInt());
-            untitled = record.title.isEmpty() ? nextUntitledName() : record.title;
-        } else {
-            path = normalizedPath(record.originalPath);
-            // The file as it is on disk becomes the unmodified state, so undo leads back to it.
-            // Checked: what is at the path now may be a FIFO or a device.
-            diskBytes = readCheckedFile(path, kMaxFileSize).bytes;
-            onDisk = QString::fromUtf8(diskBytes);
-        }
-        const int index = addDocument(path, untitled, onDisk, &record.text);
-        restored << editor(index);
-        if (!path.isEmpty()) {
-            document(index)->utf8Bom = diskBytes.startsWith("\xEF\xBB\xBF");
-            m_watch->track(restored.last(), path, diskBytes);
-        }
-    }
-    if (records.isEmpty())
-        return 0;
-    closePristineUntitled(count() - 1);
-    // The claimed autosaves go only once this session holds its own copy of every restored buffer.
-    autosaveNow();
-    bool allSaved = m_store->isActive();
-    for (const KernelEditor *e : std::as_const(restored)) {
-        const Document *doc = document(indexOf(e));
-        if (doc && e->isModified()) // an empty recovered buffer has nothing to keep
-            allSaved = allSaved && m_store->contains(doc->autosaveId);
-    }
-    if (allSaved)
-        m_store->discardOrphans();
-    return int(records.size());
-}
-
-void EditorTabs::discardRecoveries()
-{
-    m_store->orphans(); // claims any dead session not seen yet
-    m_store->discardOrphans();
 }
 
 } // namespace clscope::ui

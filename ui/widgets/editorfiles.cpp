@@ -1,6 +1,7 @@
-// Editor tabs and the files behind them: reading (only UTF-8 text within the size limit), atomic saves that
-// keep a byte order mark, Save as / Save all, and files changed on disk behind the editor (Reload / Keep
-// mine).
+// The files behind the editor's tabs (editorfiles.h).
+#include "editorfiles.h"
+
+#include "editorautosave.h"
 #include "editortabs.h"
 
 #include "files/filewatch.h"
@@ -14,11 +15,13 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLayout>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPushButton>
+#include <QUrl>
 
 namespace clscope::ui {
 
@@ -26,7 +29,20 @@ namespace {
 const QByteArray kUtf8Bom("\xEF\xBB\xBF");
 } // namespace
 
-bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
+EditorFiles::EditorFiles(EditorTabs &tabs)
+    : QObject(&tabs)
+    , m_tabs(tabs)
+    , m_watch(new FileWatch(this))
+{
+    connect(m_watch, &FileWatch::changedOnDisk, this, [this](const QObject *owner) {
+        for (int i = 0; i < m_tabs.count(); ++i) {
+            if (m_tabs.editor(i) == owner)
+                onChangedOnDisk(i);
+        }
+    });
+}
+
+bool EditorFiles::readFile(const QString &path, QString *text, QByteArray *bytes)
 {
     const QFileInfo info(path);
     QString why;
@@ -34,24 +50,24 @@ bool EditorTabs::readFile(const QString &path, QString *text, QByteArray *bytes)
         why = tr("the file does not exist");
     else if (info.isDir())
         why = tr("it is a folder");
-    else if (info.size() > kMaxFileSize)
+    else if (info.size() > EditorTabs::kMaxFileSize)
         why = tr("the file is too large (%1 MiB)").arg(info.size() / (1024 * 1024));
     // A FIFO (which would block), /dev/zero (which never ends) or a file that grows while it is read: the
     // checked reader refuses them.
     FileRead read;
     if (why.isEmpty()) {
-        read = readCheckedFile(path, kMaxFileSize);
+        read = readCheckedFile(path, EditorTabs::kMaxFileSize);
         why = read.error;
     }
     if (!why.isEmpty()) {
-        reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), why));
+        m_tabs.reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), why));
         return false;
     }
     const QByteArray data = read.bytes;
     // Bytes that are not UTF-8 text would come back as U+FFFD, and text after a NUL would be cut off;
     // saving would then destroy them. Refuse instead, saying where.
     if (const QString problem = textProblem(data); !problem.isEmpty()) {
-        reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), problem));
+        m_tabs.reportError(tr("Cannot open %1: %2").arg(QDir::toNativeSeparators(path), problem));
         return false;
     }
     *text = QString::fromUtf8(data);
@@ -91,21 +107,22 @@ bool isProgramFile(const QString &path)
 }
 } // namespace
 
-int EditorTabs::openProgramFile(const QString &path)
+int EditorFiles::openProgramFile(const QString &path)
 {
     const QFileInfo info(path);
     if (!info.isFile()) {
-        reportError(tr("Cannot open %1: %2")
-                        .arg(QDir::toNativeSeparators(path),
-                             info.exists() ? tr("it is not a regular file") : tr("the file does not exist")));
+        m_tabs.reportError(tr("Cannot open %1: %2")
+                               .arg(QDir::toNativeSeparators(path), info.exists()
+                                                                        ? tr("it is not a regular file")
+                                                                        : tr("the file does not exist")));
         return -1;
     }
     const bool il = spirvHead(fileHead(path, 4));
     const QString absolute = info.absoluteFilePath();
-    for (int i = 0; i < count(); ++i) {
+    for (int i = 0; i < m_tabs.count(); ++i) {
         if (programFile(i) == absolute &&
             programKind(i) == (il ? QStringLiteral("il") : QStringLiteral("binary"))) {
-            setCurrentIndex(i); // open already
+            m_tabs.setCurrentIndex(i); // open already
             return i;
         }
     }
@@ -121,16 +138,16 @@ int EditorTabs::openProgramFile(const QString &path)
                  il ? QStringLiteral("clCreateProgramWithIL") : QStringLiteral("clCreateProgramWithBinary"),
                  il ? QString()
                     : tr("\n// (a binary is the program of one kind of device: another refuses it)"));
-    const int index = newDocument(info.fileName(), text, true);
-    editor(index)->setProperty(kProgramKind, il ? QStringLiteral("il") : QStringLiteral("binary"));
-    editor(index)->setProperty(kProgramFile, absolute);
-    editor(index)->setToolTip(QDir::toNativeSeparators(absolute));
-    closePristineUntitled(index);
-    addRecentFile(absolute);
+    const int index = m_tabs.newDocument(info.fileName(), text, true);
+    m_tabs.editor(index)->setProperty(kProgramKind, il ? QStringLiteral("il") : QStringLiteral("binary"));
+    m_tabs.editor(index)->setProperty(kProgramFile, absolute);
+    m_tabs.editor(index)->setToolTip(QDir::toNativeSeparators(absolute));
+    m_tabs.closePristineUntitled(index);
+    m_tabs.addRecentFile(absolute);
     return index;
 }
 
-int EditorTabs::openBuiltIns(const QString &names, const QString &deviceName)
+int EditorFiles::openBuiltIns(const QString &names, const QString &deviceName)
 {
     QString list;
     for (const QString &n : names.split(u';', Qt::SkipEmptyParts))
@@ -138,68 +155,112 @@ int EditorTabs::openBuiltIns(const QString &names, const QString &deviceName)
     const QString text = tr("// Built-in kernels of %1:\n%2//\n// Build (Ctrl+B) creates them with "
                             "clCreateProgramWithBuiltInKernels; Run (F5) as with any build.\n")
                              .arg(deviceName, list);
-    const int index = newDocument(tr("built-in kernels"), text, true);
-    editor(index)->setProperty(kProgramKind, QStringLiteral("builtin"));
-    editor(index)->setProperty(kProgramFile, names);
-    closePristineUntitled(index);
+    const int index = m_tabs.newDocument(tr("built-in kernels"), text, true);
+    m_tabs.editor(index)->setProperty(kProgramKind, QStringLiteral("builtin"));
+    m_tabs.editor(index)->setProperty(kProgramFile, names);
+    m_tabs.closePristineUntitled(index);
     return index;
 }
 
-QString EditorTabs::programKind(int index) const
+QString EditorFiles::programKind(int index) const
 {
-    const KernelEditor *e = editor(resolve(index));
+    const KernelEditor *e = m_tabs.editor(m_tabs.resolve(index));
     return e ? e->property(kProgramKind).toString() : QString();
 }
 
-QString EditorTabs::programFile(int index) const
+QString EditorFiles::programFile(int index) const
 {
-    const KernelEditor *e = editor(resolve(index));
+    const KernelEditor *e = m_tabs.editor(m_tabs.resolve(index));
     return e ? e->property(kProgramFile).toString() : QString();
 }
 
-bool EditorTabs::openFile(const QString &path)
+bool EditorFiles::openFile(const QString &path)
 {
     if (path.isEmpty()) {
-        reportError(tr("Cannot open a file without a name"));
+        m_tabs.reportError(tr("Cannot open a file without a name"));
         return false;
     }
     if (isProgramFile(path))
         return openProgramFile(path) >= 0;
-    const QString normalized = normalizedPath(path);
-    const int existing = indexOfPath(normalized);
+    const QString normalized = EditorTabs::normalizedPath(path);
+    const int existing = m_tabs.indexOfPath(normalized);
     if (existing >= 0) {
-        setCurrentIndex(existing);
-        addRecentFile(normalized);
+        m_tabs.setCurrentIndex(existing);
+        m_tabs.addRecentFile(normalized);
         return true;
     }
     QString text;
     QByteArray bytes;
     if (!readFile(normalized, &text, &bytes))
         return false;
-    const int index = addDocument(normalized, QString(), text);
-    document(index)->utf8Bom = bytes.startsWith(kUtf8Bom);
-    m_watch->track(editor(index), normalized, bytes);
-    closePristineUntitled(index);
-    addRecentFile(normalized);
+    const int index = m_tabs.addDocument(normalized, QString(), text);
+    m_tabs.document(index)->utf8Bom = bytes.startsWith(kUtf8Bom);
+    m_watch->track(m_tabs.editor(index), normalized, bytes);
+    m_tabs.closePristineUntitled(index);
+    m_tabs.addRecentFile(normalized);
     return true;
+}
+
+bool EditorFiles::openSample(const QString &name)
+{
+    QFile file(QStringLiteral(":/kernels/") + name);
+    if (!EditorTabs::sampleNames().contains(name) || !file.open(QIODevice::ReadOnly)) {
+        m_tabs.reportError(tr("There is no sample kernel named %1").arg(name));
+        return false;
+    }
+    // A copy: the user edits an untitled buffer named after the sample, never the resource.
+    const int index = m_tabs.addDocument(QString(), name, QString::fromUtf8(file.readAll()));
+    m_tabs.closePristineUntitled(index);
+    return true;
+}
+
+QStringList EditorFiles::openableFiles(const QMimeData *mime)
+{
+    QStringList out;
+    if (!mime || !mime->hasUrls())
+        return out;
+    static const QStringList kSuffixes = {QStringLiteral("cl"), QStringLiteral("h"), QStringLiteral("clh"),
+                                          QStringLiteral("txt"), QStringLiteral("clscope")};
+    const QList<QUrl> urls = mime->urls();
+    for (const QUrl &url : urls) {
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        if (kSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive) && !out.contains(path))
+            out << path;
+    }
+    return out;
+}
+
+QStringList EditorFiles::openDropped(const QStringList &files)
+{
+    QStringList captures;
+    for (const QString &file : files) {
+        if (file.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive))
+            captures << file; // not text: the window opens it in the Capture panel
+        else
+            m_tabs.openFile(file);
+    }
+    return captures;
 }
 
 // ---- saving ----------------------------------------------------------------------------------
 
-bool EditorTabs::writeFile(int index, const QString &path)
+bool EditorFiles::writeFile(int index, const QString &path)
 {
-    KernelEditor *e = editor(index);
-    Document *doc = document(index);
+    KernelEditor *e = m_tabs.editor(index);
+    EditorDocument *doc = m_tabs.document(index);
     if (!e || !doc)
         return false;
     // Someone else changed the file since we loaded or saved it: saving would silently undo that.
     // (A deleted file has nothing to overwrite: saving writes it again.)
-    if (doc->path == normalizedPath(path) && QFileInfo::exists(path) && m_watch->isChangedOnDisk(e)) {
-        const bool overwrite = m_overwrite ? m_overwrite(title(index)) : [this, index] {
-            return QMessageBox::warning(this, tr("File changed on disk"),
+    if (doc->path == EditorTabs::normalizedPath(path) && QFileInfo::exists(path) &&
+        m_watch->isChangedOnDisk(e)) {
+        const bool overwrite = m_tabs.m_overwrite ? m_tabs.m_overwrite(m_tabs.title(index)) : [this, index] {
+            return QMessageBox::warning(&m_tabs, tr("File changed on disk"),
                                         tr("%1 has changed on disk since it was opened or saved here. "
                                            "Overwrite it with the text in the editor?")
-                                            .arg(title(index)),
+                                            .arg(m_tabs.title(index)),
                                         QMessageBox::Save | QMessageBox::Cancel,
                                         QMessageBox::Cancel) == QMessageBox::Save;
         }();
@@ -211,28 +272,28 @@ bool EditorTabs::writeFile(int index, const QString &path)
     // The editor never holds the byte order mark (QString::fromUtf8 drops it): put it back.
     const QByteArray data = (doc->utf8Bom ? kUtf8Bom : QByteArray()) + e->text().toUtf8();
     if (const QString error = writeFileSafely(path, data); !error.isEmpty()) {
-        reportError(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
+        m_tabs.reportError(tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    const bool pathChanged = doc->path != normalizedPath(path);
-    doc->path = normalizedPath(path);
+    const bool pathChanged = doc->path != EditorTabs::normalizedPath(path);
+    doc->path = EditorTabs::normalizedPath(path);
     m_watch->track(e, doc->path, data);
-    hideNotice(index, QStringLiteral("diskChangedNotice"));
-    hideNotice(index, QStringLiteral("autosaveNotice"));
+    m_tabs.hideNotice(index, QStringLiteral("diskChangedNotice"));
+    m_tabs.hideNotice(index, QStringLiteral("autosaveNotice"));
     if (e->isModified())
         e->setModified(false); // removes the autosave through modificationChanged
-    removeAutosave(*doc);
-    updateTabText(index);
-    addRecentFile(doc->path);
-    if (pathChanged && index == currentIndex())
-        emit currentDocumentChanged();
+    m_tabs.m_autosave->remove(*doc);
+    m_tabs.updateTabText(index);
+    m_tabs.addRecentFile(doc->path);
+    if (pathChanged && index == m_tabs.currentIndex())
+        emit m_tabs.currentDocumentChanged();
     return true;
 }
 
-bool EditorTabs::save(int index)
+bool EditorFiles::save(int index)
 {
-    const int i = resolve(index);
-    const Document *doc = document(i);
+    const int i = m_tabs.resolve(index);
+    const EditorDocument *doc = m_tabs.document(i);
     if (!doc)
         return false;
     if (!doc->path.isEmpty())
@@ -243,27 +304,32 @@ bool EditorTabs::save(int index)
     return saveAs(target, i);
 }
 
-QString EditorTabs::askSavePath(int index)
+QString EditorFiles::askSavePath(int index)
 {
-    const QString suggested = path(index).isEmpty() ? title(index) : path(index);
-    return m_savePath
-               ? m_savePath(suggested)
-               : QFileDialog::getSaveFileName(this, tr("Save kernel"), suggested,
+    const QString suggested = m_tabs.path(index).isEmpty() ? m_tabs.title(index) : m_tabs.path(index);
+    return m_tabs.m_savePath
+               ? m_tabs.m_savePath(suggested)
+               : QFileDialog::getSaveFileName(&m_tabs, tr("Save kernel"), suggested,
                                               tr("OpenCL sources (*.cl *.clh *.h);;Text files (*.txt);;"
                                                  "All files (*)"));
 }
 
 // ---- changed on disk -------------------------------------------------------------------------
 
-bool EditorTabs::isChangedOnDisk(int index) const
+void EditorFiles::track(const QObject *editor, const QString &path, const QByteArray &contents)
 {
-    const KernelEditor *e = editor(resolve(index));
+    m_watch->track(editor, path, contents);
+}
+
+bool EditorFiles::isChangedOnDisk(int index) const
+{
+    const KernelEditor *e = m_tabs.editor(m_tabs.resolve(index));
     return e && m_watch->isChangedOnDisk(e);
 }
 
-void EditorTabs::onChangedOnDisk(int index)
+void EditorFiles::onChangedOnDisk(int index)
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = m_tabs.document(index);
     if (!doc)
         return;
     const QString name = QDir::toNativeSeparators(doc->path);
@@ -271,25 +337,25 @@ void EditorTabs::onChangedOnDisk(int index)
     // Never reloaded by itself, modified or not: the user decides, and nothing is lost either way.
     QString text = deleted ? tr("%1 was deleted on disk. Saving writes it again.").arg(name)
                            : tr("%1 changed on disk.").arg(name);
-    if (!deleted && isModified(index))
+    if (!deleted && m_tabs.isModified(index))
         text += u' ' + tr("Reloading discards your unsaved changes (Undo brings them back).");
-    NoticeBar *bar = showNotice(index, QStringLiteral("diskChangedNotice"), text);
-    KernelEditor *e = editor(index);
+    NoticeBar *bar = m_tabs.showNotice(index, QStringLiteral("diskChangedNotice"), text);
+    KernelEditor *e = m_tabs.editor(index);
     QPushButton *reloadButton = bar->button(QStringLiteral("reloadButton"), tr("Reload"));
     reloadButton->setVisible(!deleted);
     QPushButton *keep = bar->button(QStringLiteral("keepMineButton"), tr("Keep mine"));
     disconnect(reloadButton, nullptr, this, nullptr);
     disconnect(keep, nullptr, this, nullptr);
-    connect(reloadButton, &QPushButton::clicked, this, [this, e] { reload(indexOf(e)); });
-    connect(keep, &QPushButton::clicked, this, [this, e] { keepMine(indexOf(e)); });
-    emit changedOnDisk(doc->path);
+    connect(reloadButton, &QPushButton::clicked, this, [this, e] { m_tabs.reload(m_tabs.indexOf(e)); });
+    connect(keep, &QPushButton::clicked, this, [this, e] { m_tabs.keepMine(m_tabs.indexOf(e)); });
+    emit m_tabs.changedOnDisk(doc->path);
 }
 
-bool EditorTabs::reload(int index)
+bool EditorFiles::reload(int index)
 {
-    const int i = resolve(index);
-    KernelEditor *e = editor(i);
-    Document *doc = document(i);
+    const int i = m_tabs.resolve(index);
+    KernelEditor *e = m_tabs.editor(i);
+    EditorDocument *doc = m_tabs.document(i);
     if (!e || !doc || doc->path.isEmpty())
         return false;
     QString text;
@@ -301,68 +367,41 @@ bool EditorTabs::reload(int index)
     e->setModified(false);
     doc->utf8Bom = bytes.startsWith(kUtf8Bom);
     m_watch->track(e, doc->path, bytes);
-    hideNotice(i, QStringLiteral("diskChangedNotice"));
+    m_tabs.hideNotice(i, QStringLiteral("diskChangedNotice"));
     return true;
 }
 
-void EditorTabs::keepMine(int index)
+void EditorFiles::keepMine(int index)
 {
-    const int i = resolve(index);
-    if (KernelEditor *e = editor(i))
+    const int i = m_tabs.resolve(index);
+    if (KernelEditor *e = m_tabs.editor(i))
         m_watch->acknowledge(e);
-    hideNotice(i, QStringLiteral("diskChangedNotice"));
+    m_tabs.hideNotice(i, QStringLiteral("diskChangedNotice"));
 }
 
-NoticeBar *EditorTabs::notice(int index, const QString &name) const
+bool EditorFiles::saveAs(const QString &path, int index)
 {
-    // Looked up, never created here: this also runs while the window is being destroyed.
-    KernelEditor *e = editor(resolve(index));
-    return e ? e->findChild<NoticeBar *>(name) : nullptr;
-}
-
-NoticeBar *EditorTabs::showNotice(int index, const QString &name, const QString &text)
-{
-    KernelEditor *e = editor(index);
-    NoticeBar *bar = notice(index, name);
-    if (!bar) {
-        bar = new NoticeBar(e->noticeArea());
-        bar->setObjectName(name);
-        e->noticeArea()->layout()->addWidget(bar);
-    }
-    bar->setText(text);
-    bar->show();
-    return bar;
-}
-
-void EditorTabs::hideNotice(int index, const QString &name)
-{
-    if (NoticeBar *bar = notice(index, name))
-        bar->hide();
-}
-
-bool EditorTabs::saveAs(const QString &path, int index)
-{
-    const int i = resolve(index);
-    if (!document(i))
+    const int i = m_tabs.resolve(index);
+    if (!m_tabs.document(i))
         return false;
     if (path.isEmpty()) {
-        reportError(tr("Cannot save a file without a name"));
+        m_tabs.reportError(tr("Cannot save a file without a name"));
         return false;
     }
-    const int other = indexOfPath(path);
+    const int other = m_tabs.indexOfPath(path);
     if (other >= 0 && other != i) {
-        reportError(
+        m_tabs.reportError(
             tr("Cannot save as %1: that file is open in another tab").arg(QDir::toNativeSeparators(path)));
         return false;
     }
     return writeFile(i, path);
 }
 
-bool EditorTabs::saveAll()
+bool EditorFiles::saveAll()
 {
     bool ok = true;
-    for (int i = 0; i < count(); ++i) {
-        if (isModified(i))
+    for (int i = 0; i < m_tabs.count(); ++i) {
+        if (m_tabs.isModified(i))
             ok = save(i) && ok;
     }
     return ok;

@@ -1,4 +1,6 @@
-// EditorTabs at quit and start: one question for every unsaved buffer, and the tabs of the last session.
+// The editor at quit and start (editorsession.h).
+#include "editorsession.h"
+
 #include "editortabs.h"
 #include "kerneleditor.h"
 
@@ -11,90 +13,95 @@ namespace {
 const QString kSamplePrefix = QStringLiteral("sample:");
 }
 
-bool EditorTabs::closeAllAsking()
+EditorSession::EditorSession(EditorTabs &tabs)
+    : QObject(&tabs)
+    , m_tabs(tabs)
+{}
+
+bool EditorSession::closeAllAsking()
 {
     QStringList titles;
     QList<int> modified;
-    for (int i = 0; i < count(); ++i) {
-        if (isModified(i)) {
-            titles << title(i);
+    for (int i = 0; i < m_tabs.count(); ++i) {
+        if (m_tabs.isModified(i)) {
+            titles << m_tabs.title(i);
             modified << i;
         }
     }
     if (!titles.isEmpty()) {
-        CloseChoice choice = CloseChoice::Cancel;
-        if (m_confirmAll) {
-            choice = m_confirmAll(titles);
+        EditorTabs::CloseChoice choice = EditorTabs::CloseChoice::Cancel;
+        if (m_tabs.m_confirmAll) {
+            choice = m_tabs.m_confirmAll(titles);
         } else {
             QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
                             tr("%n kernel(s) have unsaved changes:", nullptr, int(titles.size())),
-                            QMessageBox::SaveAll | QMessageBox::Discard | QMessageBox::Cancel, this);
+                            QMessageBox::SaveAll | QMessageBox::Discard | QMessageBox::Cancel, &m_tabs);
             box.setInformativeText(titles.join(u'\n'));
             box.setDefaultButton(QMessageBox::SaveAll);
             const int answer = box.exec();
-            choice = answer == QMessageBox::SaveAll   ? CloseChoice::Save
-                     : answer == QMessageBox::Discard ? CloseChoice::Discard
-                                                      : CloseChoice::Cancel;
+            choice = answer == QMessageBox::SaveAll   ? EditorTabs::CloseChoice::Save
+                     : answer == QMessageBox::Discard ? EditorTabs::CloseChoice::Discard
+                                                      : EditorTabs::CloseChoice::Cancel;
         }
-        if (choice == CloseChoice::Cancel)
+        if (choice == EditorTabs::CloseChoice::Cancel)
             return false;
         for (int i : std::as_const(modified)) {
-            if (choice == CloseChoice::Save) {
-                if (!save(i))
+            if (choice == EditorTabs::CloseChoice::Save) {
+                if (!m_tabs.save(i))
                     return false; // the failed one says why; every tab stays open
-            } else if (KernelEditor *e = editor(i)) {
+            } else if (KernelEditor *e = m_tabs.editor(i)) {
                 e->setModified(false);
             }
         }
     }
-    return closeAll();
+    return m_tabs.closeAll();
 }
 
-QString EditorTabs::sessionEntry(int index) const
+QString EditorSession::entryOf(int index) const
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = m_tabs.document(index);
     if (!doc)
         return {};
     if (!doc->path.isEmpty())
         return doc->path;
-    if (sampleNames().contains(doc->untitledName) && !isModified(index))
+    if (EditorTabs::sampleNames().contains(doc->untitledName) && !m_tabs.isModified(index))
         return kSamplePrefix + doc->untitledName;
     return {};
 }
 
-QStringList EditorTabs::sessionEntries() const
+QStringList EditorSession::entries() const
 {
     QStringList entries;
-    for (int i = 0; i < count(); ++i) {
-        const QString entry = sessionEntry(i);
+    for (int i = 0; i < m_tabs.count(); ++i) {
+        const QString entry = entryOf(i);
         if (!entry.isEmpty())
             entries << entry;
     }
     return entries;
 }
 
-QVariantMap EditorTabs::sessionOptions() const
+QVariantMap EditorSession::options() const
 {
     QVariantMap options;
-    for (int i = 0; i < count(); ++i) {
-        const QString entry = sessionEntry(i);
-        const QString text = buildOptions(i);
+    for (int i = 0; i < m_tabs.count(); ++i) {
+        const QString entry = entryOf(i);
+        const QString text = m_tabs.buildOptions(i);
         if (!entry.isEmpty() && !text.isEmpty())
             options.insert(entry, text);
     }
     return options;
 }
 
-int EditorTabs::restoreSession(const QStringList &entries, const QVariantMap &options)
+int EditorSession::restore(const QStringList &entries, const QVariantMap &options)
 {
     int opened = 0;
     for (const QString &entry : entries) {
         bool ok = false;
         if (entry.startsWith(kSamplePrefix)) {
-            if (sampleNames().contains(entry.mid(kSamplePrefix.size())))
-                ok = openSample(entry.mid(kSamplePrefix.size()));
+            if (EditorTabs::sampleNames().contains(entry.mid(kSamplePrefix.size())))
+                ok = m_tabs.openSample(entry.mid(kSamplePrefix.size()));
         } else if (QFileInfo(entry).isFile()) {
-            ok = openFile(entry);
+            ok = m_tabs.openFile(entry);
         }
         if (!ok)
             continue;
@@ -102,7 +109,7 @@ int EditorTabs::restoreSession(const QStringList &entries, const QVariantMap &op
         // Settings are input too: anything but text is no options.
         const QVariant text = options.value(entry);
         if (text.typeId() == QMetaType::QString)
-            setBuildOptions(text.toString());
+            m_tabs.setBuildOptions(text.toString());
     }
     return opened;
 }

@@ -1,9 +1,13 @@
-// Editor tabs: the tabs and their documents, closing, recent files, drops and samples (reading and
-// saving files: editorfiles.cpp).
+// Editor tabs: the tabs and their documents, closing, notices, drops and samples. Files, autosave, the
+// session and recent files are their own classes (editorfiles.h, editorautosave.h, editorsession.h,
+// recentfiles.h); the public calls for them are passed on at the end of this file.
 #include "editortabs.h"
 
-#include "files/filewatch.h"
+#include "editorautosave.h"
+#include "editorfiles.h"
+#include "editorsession.h"
 #include "kerneleditor.h"
+#include "noticebar.h"
 
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscilexer.h>
@@ -12,20 +16,14 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFile>
 #include <QFileInfo>
+#include <QLayout>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
-#include <QTimer>
-#include <QUrl>
 
 namespace clscope::ui {
 
 namespace {
-const QString kRecentKey = QStringLiteral("editor/recentFiles");
-constexpr int kMaxRecent = 10;
-constexpr int kDefaultAutosaveMs = 3000;
 
 // QsciAPIs prepares completions on a worker thread that calls back into the lexer. Deleted as the
 // lexer's child it joins that thread only once the lexer is half destroyed, and the worker crashes on
@@ -42,37 +40,26 @@ void stopCompletionWorker(KernelEditor *e)
 
 EditorTabs::EditorTabs(QWidget *parent)
     : QTabWidget(parent)
-    , m_store(std::make_unique<AutosaveStore>())
-    , m_autosaveTimer(new QTimer(this))
-    , m_watch(new FileWatch(this))
+    , m_files(new EditorFiles(*this))
+    , m_autosave(new EditorAutosave(*this))
+    , m_session(new EditorSession(*this))
 {
     setObjectName(QStringLiteral("editorTabs"));
     setDocumentMode(true);
     setTabsClosable(true);
     setMovable(true);
     setAcceptDrops(true);
-    if (!m_store->isActive())
-        m_lastError = m_store->error();
+    if (!m_autosave->store().isActive())
+        m_lastError = m_autosave->store().error();
 
-    m_autosaveTimer->setSingleShot(true);
-    m_autosaveTimer->setInterval(kDefaultAutosaveMs);
-    connect(m_autosaveTimer, &QTimer::timeout, this, [this] { autosaveNow(); });
     connect(this, &QTabWidget::tabCloseRequested, this, [this](int index) { closeTab(index); });
     connect(this, &QTabWidget::currentChanged, this, &EditorTabs::onCurrentChanged);
-    connect(m_watch, &FileWatch::changedOnDisk, this, [this](const QObject *owner) {
-        for (int i = 0; i < count(); ++i) {
-            if (editor(i) == owner)
-                onChangedOnDisk(i);
-        }
-    });
 }
 
 EditorTabs::~EditorTabs()
 {
-    m_autosaveTimer->stop();
-    m_destroying = true; // no notices now: widgets cannot be made while the window goes
     // Whatever is still unsaved goes to disk now, so quitting without a prompt loses nothing.
-    autosaveNow();
+    m_autosave->finalSave();
     disconnect(this, nullptr, this, nullptr);
     for (int i = 0; i < count(); ++i) {
         if (KernelEditor *e = editor(i)) {
@@ -98,7 +85,7 @@ int EditorTabs::addDocument(const QString &path, const QString &untitledName, co
     auto *e = new KernelEditor;
     e->setText(savedText); // also empties the undo history
     e->setModified(false);
-    Document doc;
+    EditorDocument doc;
     doc.path = path;
     doc.untitledName = untitledName;
     doc.autosaveId = QStringLiteral("doc-%1").arg(++m_docCounter, 6, 10, QLatin1Char('0'));
@@ -120,13 +107,13 @@ int EditorTabs::addDocument(const QString &path, const QString &untitledName, co
     return index;
 }
 
-EditorTabs::Document *EditorTabs::document(int index)
+EditorDocument *EditorTabs::document(int index)
 {
     auto it = m_documents.find(editor(resolve(index)));
     return it == m_documents.end() ? nullptr : &it.value();
 }
 
-const EditorTabs::Document *EditorTabs::document(int index) const
+const EditorDocument *EditorTabs::document(int index) const
 {
     auto it = m_documents.constFind(editor(resolve(index)));
     return it == m_documents.cend() ? nullptr : &it.value();
@@ -152,26 +139,13 @@ int EditorTabs::newDocument(const QString &name, const QString &text, bool readO
     return addDocument(QString(), name, QString(), &text);
 }
 
-bool EditorTabs::openSample(const QString &name)
-{
-    QFile file(QStringLiteral(":/kernels/") + name);
-    if (!sampleNames().contains(name) || !file.open(QIODevice::ReadOnly)) {
-        reportError(tr("There is no sample kernel named %1").arg(name));
-        return false;
-    }
-    // A copy: the user edits an untitled buffer named after the sample, never the resource.
-    const int index = addDocument(QString(), name, QString::fromUtf8(file.readAll()));
-    closePristineUntitled(index);
-    return true;
-}
-
 void EditorTabs::closePristineUntitled(int keep)
 {
     // Opening a file replaces a lone untitled buffer nobody has typed into, as most editors do.
     if (count() != 2)
         return;
     const int other = keep == 0 ? 1 : 0;
-    const Document *doc = document(other);
+    const EditorDocument *doc = document(other);
     const KernelEditor *e = editor(other);
     if (doc && e && doc->path.isEmpty() && !e->isModified() && e->length() == 0)
         closeTab(other);
@@ -182,7 +156,7 @@ void EditorTabs::closePristineUntitled(int keep)
 bool EditorTabs::closeTab(int index)
 {
     KernelEditor *e = editor(index);
-    Document *doc = document(index);
+    EditorDocument *doc = document(index);
     if (!e || !doc)
         return false;
     if (e->isModified()) {
@@ -201,7 +175,7 @@ bool EditorTabs::closeTab(int index)
         if (choice == CloseChoice::Save && !save(index))
             return false;
     }
-    removeAutosave(*doc);
+    m_autosave->remove(*doc);
     disconnect(e, nullptr, this, nullptr);
     e->viewport()->removeEventFilter(this);
     m_documents.remove(e);
@@ -239,13 +213,13 @@ QString EditorTabs::currentPath() const
 
 QString EditorTabs::path(int index) const
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = document(index);
     return doc ? doc->path : QString();
 }
 
 QString EditorTabs::title(int index) const
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = document(index);
     if (!doc)
         return QString();
     return doc->path.isEmpty() ? doc->untitledName : QFileInfo(doc->path).fileName();
@@ -253,14 +227,14 @@ QString EditorTabs::title(int index) const
 
 QString EditorTabs::buildOptions(int index) const
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = document(index);
     return doc ? doc->buildOptions : QString();
 }
 
 void EditorTabs::setBuildOptions(const QString &options, int index)
 {
     index = resolve(index);
-    Document *doc = document(index);
+    EditorDocument *doc = document(index);
     if (!doc || doc->buildOptions == options)
         return;
     doc->buildOptions = options;
@@ -288,7 +262,7 @@ int EditorTabs::indexOfPath(const QString &path) const
         return -1;
     const QString normalized = normalizedPath(path);
     for (int i = 0; i < count(); ++i) {
-        const Document *doc = document(i);
+        const EditorDocument *doc = document(i);
         if (doc && doc->path == normalized)
             return i;
     }
@@ -297,7 +271,7 @@ int EditorTabs::indexOfPath(const QString &path) const
 
 void EditorTabs::updateTabText(int index)
 {
-    const Document *doc = document(index);
+    const EditorDocument *doc = document(index);
     if (!doc)
         return;
     QString text = title(index);
@@ -316,24 +290,23 @@ void EditorTabs::onCurrentChanged()
 void EditorTabs::onModificationChanged(KernelEditor *e, bool modified)
 {
     const int index = indexOf(e);
-    Document *doc = document(index);
+    EditorDocument *doc = document(index);
     if (!doc)
         return;
     updateTabText(index);
     if (!modified)
-        removeAutosave(*doc); // saved, or undone back to what is on disk
+        m_autosave->remove(*doc); // saved, or undone back to what is on disk
     if (index == currentIndex())
         emit documentModified(modified);
 }
 
 void EditorTabs::onTextChanged(KernelEditor *e)
 {
-    Document *doc = document(indexOf(e));
+    EditorDocument *doc = document(indexOf(e));
     if (!doc)
         return;
     ++doc->edits;
-    if (!m_autosaveTimer->isActive()) // also while the store is down: autosaveNow retries it
-        m_autosaveTimer->start();
+    m_autosave->edited();
 }
 
 void EditorTabs::reportError(const QString &message)
@@ -342,60 +315,7 @@ void EditorTabs::reportError(const QString &message)
     emit errorOccurred(message);
 }
 
-// ---- recent files ----------------------------------------------------------------------------
-
-QStringList EditorTabs::recentFiles() const
-{
-    QSettings settings;
-    const QStringList stored = settings.value(kRecentKey).toStringList();
-    QStringList out;
-    for (const QString &path : stored) {
-        if (out.size() < kMaxRecent && !out.contains(path) && QFileInfo(path).isFile())
-            out << path;
-    }
-    if (out != stored)
-        settings.setValue(kRecentKey, out);
-    return out;
-}
-
-void EditorTabs::addRecentFile(const QString &path)
-{
-    QStringList list = recentFiles();
-    if (!list.isEmpty() && list.first() == path)
-        return;
-    list.removeAll(path);
-    list.prepend(path);
-    while (list.size() > kMaxRecent)
-        list.removeLast();
-    QSettings().setValue(kRecentKey, list);
-    emit recentFilesChanged();
-}
-
-void EditorTabs::clearRecentFiles()
-{
-    QSettings().remove(kRecentKey);
-    emit recentFilesChanged();
-}
-
 // ---- drag and drop ---------------------------------------------------------------------------
-
-QStringList EditorTabs::openableFiles(const QMimeData *mime)
-{
-    QStringList out;
-    if (!mime || !mime->hasUrls())
-        return out;
-    static const QStringList kSuffixes = {QStringLiteral("cl"), QStringLiteral("h"), QStringLiteral("clh"),
-                                          QStringLiteral("txt"), QStringLiteral("clscope")};
-    const QList<QUrl> urls = mime->urls();
-    for (const QUrl &url : urls) {
-        if (!url.isLocalFile())
-            continue;
-        const QString path = url.toLocalFile();
-        if (kSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive) && !out.contains(path))
-            out << path;
-    }
-    return out;
-}
 
 void EditorTabs::dragEnterEvent(QDragEnterEvent *event)
 {
@@ -421,14 +341,7 @@ void EditorTabs::dropEvent(QDropEvent *event)
         return;
     }
     event->acceptProposedAction();
-    QStringList captures;
-    for (const QString &file : files) {
-        if (file.endsWith(QStringLiteral(".clscope"), Qt::CaseInsensitive))
-            captures << file; // not text: the window opens it in the Capture panel
-        else
-            openFile(file);
-    }
-    if (!captures.isEmpty())
+    if (const QStringList captures = m_files->openDropped(files); !captures.isEmpty())
         emit capturesDropped(captures);
 }
 
@@ -454,6 +367,35 @@ bool EditorTabs::eventFilter(QObject *watched, QEvent *event)
 QStringList EditorTabs::sampleNames()
 {
     return QDir(QStringLiteral(":/kernels")).entryList(QDir::Files, QDir::Name);
+}
+
+// ---- notices ---------------------------------------------------------------------------------
+
+NoticeBar *EditorTabs::notice(int index, const QString &name) const
+{
+    // Looked up, never created here: this also runs while the window is being destroyed.
+    KernelEditor *e = editor(resolve(index));
+    return e ? e->findChild<NoticeBar *>(name) : nullptr;
+}
+
+NoticeBar *EditorTabs::showNotice(int index, const QString &name, const QString &text)
+{
+    KernelEditor *e = editor(index);
+    NoticeBar *bar = notice(index, name);
+    if (!bar) {
+        bar = new NoticeBar(e->noticeArea());
+        bar->setObjectName(name);
+        e->noticeArea()->layout()->addWidget(bar);
+    }
+    bar->setText(text);
+    bar->show();
+    return bar;
+}
+
+void EditorTabs::hideNotice(int index, const QString &name)
+{
+    if (NoticeBar *bar = notice(index, name))
+        bar->hide();
 }
 
 } // namespace clscope::ui
