@@ -2,6 +2,7 @@
 // reproducible: clscope [FILE.cl...] [--open FILE.cl] [--build] [--show DOCK] [--screenshot OUT.png]; a
 // pool workload and a series of screenshots show the live charts moving. This file reads the options;
 // ScriptedSession (scriptedsession.h) does what they ask of the window.
+#include "benchmark_follow.h"
 #include "benchmark_timeline.h"
 #include "clscope/compilerthread.h"
 #include "clscope/loaderenv.h"
@@ -63,7 +64,8 @@ void allowHeadlessOptions(int argc, char **argv)
     if (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") || std::getenv("QT_QPA_PLATFORM"))
         return;
     for (int i = 1; i < argc; ++i) {
-        for (const char *option : {"-h", "--help", "--help-all", "-v", "--version", "--benchmark-timeline"}) {
+        for (const char *option : {"-h", "--help", "--help-all", "-v", "--version", "--benchmark-timeline",
+                                   "--benchmark-follow"}) {
             if (std::strncmp(argv[i], option, std::strlen(option)) == 0) {
                 qputenv("QT_QPA_PLATFORM", "offscreen");
                 return;
@@ -269,6 +271,12 @@ int main(int argc, char **argv)
             "print timings as JSON."),
         QStringLiteral("N|FILE.clscope"));
     parser.addOption(benchTimelineOption);
+    const QCommandLineOption benchFollowOption(
+        QStringLiteral("benchmark-follow"),
+        QStringLiteral("Profile a program as Profile application does and print the CPU of each live refresh "
+                       "of its capture as JSON."),
+        QStringLiteral("\"PROGRAM ARGS\""));
+    parser.addOption(benchFollowOption);
     parser.addOption(openOption);
     parser.addOption(buildOption);
     parser.addOption(optionsOption);
@@ -338,6 +346,8 @@ int main(int argc, char **argv)
 
     if (parser.isSet(benchTimelineOption))
         return runTimelineBenchmark(parser.value(benchTimelineOption));
+    if (parser.isSet(benchFollowOption))
+        return runFollowBenchmark(parser.value(benchFollowOption));
 
     if (parser.isSet(sizeOption)) {
         options.windowSize = parseWindowSize(parser.value(sizeOption));

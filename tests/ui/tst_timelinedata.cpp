@@ -427,6 +427,64 @@ private slots:
         }
     }
 
+    // A followed capture's refresh: lanes built of the first records and then given the rest equal lanes
+    // built of all of them (items, their order, what is visible where, first and last), also when the new
+    // records start before the last shown and with stages; a record of a queue not seen yet refuses.
+    void lanesAppended()
+    {
+        std::vector<CommandRecord> v;
+        for (int i = 0; i < 40; ++i) {
+            v.push_back(record(i % 3 ? Type::Kernel : Type::Write, i % 2 ? "a" : "b", "GPU",
+                               i % 4 ? "q0" : "q1", std::uint64_t(1000 + 37 * ((i * 7) % 40)), 30));
+            CommandRecord h = record(Type::Marker, "clFinish", "host", i % 5 ? "thread 7" : "host",
+                                     std::uint64_t(990 + 41 * i), 5);
+            h.hostSpan = true;
+            v.push_back(h);
+        }
+        v[13].end = 0; // untimed
+        auto dump = [](const TimelineLanes &lanes) {
+            QStringList out;
+            for (const TimelineLane &l : lanes.lanes()) {
+                for (const TimelineRow *row : {&l.run, &l.queued, &l.submitted}) {
+                    QStringList items;
+                    for (const TimelineItem &it : row->items())
+                        items << QStringLiteral("%1-%2:%3:%4")
+                                     .arg(it.begin)
+                                     .arg(it.end)
+                                     .arg(it.record)
+                                     .arg(it.colour);
+                    const auto [a, b] = row->visibleRange(1500, 1700);
+                    out << QString::fromStdString(l.device + "/" + l.queue) + QStringLiteral(" ") +
+                               items.join(u',') + QStringLiteral(" visible %1-%2").arg(a).arg(b);
+                }
+            }
+            out << QStringLiteral("%1..%2").arg(lanes.first()).arg(lanes.last());
+            return out;
+        };
+        for (bool stages : {false, true}) {
+            TimelineLanes whole;
+            whole.build(v, stages);
+            for (std::size_t cut : {std::size_t(8), std::size_t(41), std::size_t(79)}) {
+                const std::vector<CommandRecord> prefix(v.begin(), v.begin() + std::ptrdiff_t(cut));
+                TimelineLanes grown;
+                grown.build(prefix, stages);
+                QVERIFY(grown.append(v, cut));
+                QCOMPARE(dump(grown), dump(whole));
+                for (std::size_t i = 0; i < v.size(); ++i)
+                    QCOMPARE(grown.laneOf(i), whole.laneOf(i));
+            }
+            // A queue the lanes do not have: nothing changes, build() is needed.
+            TimelineLanes lanes;
+            lanes.build(v, stages);
+            const QStringList before = dump(lanes);
+            std::vector<CommandRecord> more = v;
+            more.push_back(record(Type::Kernel, "c", "CPU", "q5", 3000, 10));
+            QVERIFY(!lanes.append(more, v.size()));
+            QCOMPARE(dump(lanes), before);
+            QVERIFY(!lanes.append(more, 3)); // not where the lanes end
+        }
+    }
+
     void colours()
     {
         const CommandRecord a = record(Type::Kernel, "vector_add", "d", "q", 10, 1);

@@ -145,6 +145,30 @@ void TimelineRow::build(std::vector<TimelineItem> items)
     }
 }
 
+void TimelineRow::append(std::vector<TimelineItem> items)
+{
+    if (items.empty())
+        return;
+    const auto byBegin = [](const TimelineItem &a, const TimelineItem &b) { return a.begin < b.begin; };
+    if (!std::is_sorted(items.begin(), items.end(), byBegin))
+        std::stable_sort(items.begin(), items.end(), byBegin);
+    if (!m_items.empty() && items.front().begin < m_items.back().begin) {
+        // Earlier than the row's last: sorted in with the rest (stable: the older records first).
+        std::vector<TimelineItem> all = std::move(m_items);
+        all.insert(all.end(), items.begin(), items.end());
+        build(std::move(all));
+        return;
+    }
+    std::uint64_t maxEnd = m_maxEnd.empty() ? 0 : m_maxEnd.back();
+    m_items.reserve(m_items.size() + items.size());
+    m_maxEnd.reserve(m_items.size() + items.size());
+    for (const TimelineItem &item : items) {
+        m_items.push_back(item);
+        maxEnd = std::max(maxEnd, item.end);
+        m_maxEnd.push_back(maxEnd);
+    }
+}
+
 std::pair<std::size_t, std::size_t> TimelineRow::visibleRange(std::uint64_t from, std::uint64_t to) const
 {
     const auto lo =
@@ -292,24 +316,72 @@ void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages
             addLane(g, d.name);
     }
 
+    m_laneIndex.clear();
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        const TimelineLane &lane = m_lanes[l];
+        m_laneIndex.emplace(lane.host ? "H" + lane.queue : "D" + lane.device + '\0' + lane.queue, int(l));
+    }
+    std::vector<int> lanes(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+        lanes[i] = groups[static_cast<std::size_t>(groupOf[i])].lane;
+    addItems(records, 0, lanes, false);
+}
+
+std::string TimelineLanes::laneKey(const CommandRecord &r)
+{
+    if (r.hostSpan)
+        return "H" + (r.queue.empty() || r.queue == "host" ? std::string("host") : r.queue);
+    return "D" + r.device + '\0' + r.queue;
+}
+
+bool TimelineLanes::append(const std::vector<CommandRecord> &records, std::size_t from)
+{
+    if (from != m_laneOfRecord.size() || from > records.size())
+        return false;
+    std::vector<int> lanes(records.size() - from);
+    for (std::size_t i = from; i < records.size(); ++i) {
+        const auto it = m_laneIndex.find(laneKey(records[i]));
+        if (it == m_laneIndex.end())
+            return false; // a queue or thread not seen before: the lanes are numbered anew
+        lanes[i - from] = it->second;
+    }
+    addItems(records, from, lanes, true);
+    return true;
+}
+
+void TimelineLanes::addItems(const std::vector<CommandRecord> &records, std::size_t from,
+                             const std::vector<int> &lanes, bool append)
+{
+    const bool stages = m_stages;
+    m_laneOfRecord.resize(records.size(), -1);
+    if (!append || (m_first == 0 && m_last == 0)) {
+        m_first = std::numeric_limits<std::uint64_t>::max();
+        m_last = 0;
+    }
+    // Each lane's row is allocated once (a capture has millions of records).
+    std::vector<std::size_t> counts(m_lanes.size());
+    for (std::size_t i = from; i < records.size(); ++i) {
+        const CommandRecord &r = records[i];
+        if (r.start != 0 && r.end != 0 && r.start <= r.end)
+            ++counts[static_cast<std::size_t>(lanes[i - from])];
+    }
     std::vector<std::vector<TimelineItem>> run(m_lanes.size());
     std::vector<std::vector<TimelineItem>> queued(stages ? m_lanes.size() : 0);
     std::vector<std::vector<TimelineItem>> submitted(stages ? m_lanes.size() : 0);
-    for (const Group &g : groups) {
-        const auto lane = static_cast<std::size_t>(g.lane);
-        run[lane].reserve(g.items);
-        if (stages && g.device >= 0) {
-            queued[lane].reserve(g.items);
-            submitted[lane].reserve(g.items);
+    for (std::size_t l = 0; l < m_lanes.size(); ++l) {
+        run[l].reserve(counts[l]);
+        if (stages && !m_lanes[l].host) {
+            queued[l].reserve(counts[l]);
+            submitted[l].reserve(counts[l]);
         }
     }
     const std::string *lastKernel = nullptr; // colourIndexFor hashes the name: once per run of one kernel
     std::uint32_t lastKernelColour = 0;
-    for (std::size_t i = 0; i < records.size(); ++i) {
+    for (std::size_t i = from; i < records.size(); ++i) {
         const CommandRecord &r = records[i];
         if (r.start == 0 || r.end == 0 || r.start > r.end)
             continue;
-        const int lane = groups[static_cast<std::size_t>(groupOf[i])].lane;
+        const int lane = lanes[i - from];
         m_laneOfRecord[i] = lane;
         std::uint32_t colour = static_cast<std::uint32_t>(r.type);
         if (r.type == CommandRecord::Type::Kernel) {
@@ -335,10 +407,19 @@ void TimelineLanes::build(const std::vector<CommandRecord> &records, bool stages
         }
     }
     for (std::size_t l = 0; l < m_lanes.size(); ++l) {
-        m_lanes[l].run.build(std::move(run[l]));
-        if (stages) {
-            m_lanes[l].queued.build(std::move(queued[l]));
-            m_lanes[l].submitted.build(std::move(submitted[l]));
+        TimelineLane &lane = m_lanes[l];
+        if (append) {
+            lane.run.append(std::move(run[l]));
+            if (stages) {
+                lane.queued.append(std::move(queued[l]));
+                lane.submitted.append(std::move(submitted[l]));
+            }
+        } else {
+            lane.run.build(std::move(run[l]));
+            if (stages) {
+                lane.queued.build(std::move(queued[l]));
+                lane.submitted.build(std::move(submitted[l]));
+            }
         }
     }
     if (m_first > m_last)

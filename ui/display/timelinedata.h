@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,8 @@ class TimelineRow
 {
 public:
     void build(std::vector<TimelineItem> items);
+    // Adds items of records after those of the row: as build() of all of them would make the row.
+    void append(std::vector<TimelineItem> items);
     const std::vector<TimelineItem> &items() const { return m_items; }
     bool empty() const { return m_items.empty(); }
 
@@ -109,6 +112,10 @@ class TimelineLanes
 {
 public:
     void build(const std::vector<CommandRecord> &records, bool stages);
+    // The records from `from` on added to lanes built of those before (a followed capture's refresh): as
+    // build() of them all would make the lanes. False, changing nothing, when one of them needs a lane
+    // that is not there yet (build() then).
+    bool append(const std::vector<CommandRecord> &records, std::size_t from);
     const std::vector<TimelineLane> &lanes() const { return m_lanes; }
     bool hasStages() const { return m_stages; }
     // The lane a record is in, or -1 (a record without usable start/end is in none).
@@ -118,7 +125,14 @@ public:
     std::uint64_t last() const { return m_last; }
 
 private:
+    // The lane of a record's host thread ("H" + queue) or device queue ("D" + device + NUL + queue).
+    static std::string laneKey(const CommandRecord &record);
+    // Puts records[from..] into lanes (laneOfRecord: each one's lane, -1 for none) and widens first/last.
+    void addItems(const std::vector<CommandRecord> &records, std::size_t from, const std::vector<int> &lanes,
+                  bool append);
+
     std::vector<TimelineLane> m_lanes;
+    std::unordered_map<std::string, int> m_laneIndex; // laneKey -> lane
     std::vector<int> m_laneOfRecord;
     std::uint64_t m_first = 0;
     std::uint64_t m_last = 0;

@@ -47,16 +47,21 @@ void TimelineWidget::appendRecords(RecordsPtr records, std::vector<PoolSeriesPoi
     m_pool = std::move(pool);
     if (m_selected >= static_cast<int>(m_records->size()))
         m_selected = -1;
-    rebuild(true);
+    // The records shown stay the first ones (a run appended, a capture grown): only the new are added.
+    rebuild(true, m_shown <= m_records->size() ? m_shown : 0);
 }
 
-void TimelineWidget::rebuild(bool keepView)
+void TimelineWidget::rebuild(bool keepView, std::size_t from)
 {
     const bool zoomed = keepView && m_data.zoomFactor() > 1.0001;
     const std::uint64_t oldStart = m_data.absolute(m_data.viewStart);
     const std::uint64_t oldEnd = m_data.absolute(m_data.viewEnd);
 
-    m_lanes.build(*m_records, m_showStages);
+    if (from == 0 || !m_lanes.append(*m_records, from)) {
+        m_lanes.build(*m_records, m_showStages);
+        from = 0;
+    }
+    m_shown = m_records->size();
     std::uint64_t first = m_lanes.first();
     std::uint64_t last = m_lanes.last();
     if (first == 0 && last == 0 && !m_pool.empty()) {
@@ -65,19 +70,28 @@ void TimelineWidget::rebuild(bool keepView)
     }
 
     // Legend: kernels in order of first appearance, then the other types that occur.
-    m_legend.clear();
-    std::unordered_set<std::string> kernels;
-    std::array<bool, kCommandTypeCount> types{};
-    for (const CommandRecord &r : *m_records) {
+    if (from == 0) {
+        m_legendKernels.clear();
+        m_legendKernelSet.clear();
+        m_legendTypes = {};
+    }
+    for (std::size_t i = from; i < m_records->size(); ++i) {
+        const CommandRecord &r = (*m_records)[i];
         if (r.type == CommandRecord::Type::Kernel) {
-            if (kernels.size() < 64 && kernels.insert(r.name).second)
-                m_legend.push_back({qs(r.name), m_palette[colourIndexFor(r)]});
+            if (m_legendKernelSet.size() < 64 && m_legendKernelSet.insert(r.name).second)
+                m_legendKernels.push_back(r.name);
         } else {
-            types[static_cast<std::size_t>(r.type)] = true;
+            m_legendTypes[static_cast<std::size_t>(r.type)] = true;
         }
     }
+    m_legend.clear();
+    for (const std::string &k : m_legendKernels) {
+        CommandRecord kernel;
+        kernel.name = k;
+        m_legend.push_back({qs(k), m_palette[colourIndexFor(kernel)]});
+    }
     for (int t = 1; t < kCommandTypeCount; ++t) {
-        if (types[static_cast<std::size_t>(t)])
+        if (m_legendTypes[static_cast<std::size_t>(t)])
             m_legend.push_back(
                 {typeText(static_cast<CommandRecord::Type>(t)), m_palette[static_cast<std::size_t>(t)]});
     }

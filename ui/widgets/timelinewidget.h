@@ -12,6 +12,9 @@
 
 #include <QWidget>
 
+#include <array>
+
+#include <unordered_set>
 #include <vector>
 
 namespace clscope::ui {
@@ -23,7 +26,8 @@ public:
     explicit TimelineWidget(QWidget *parent = nullptr);
 
     void setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool = {});
-    // Same records plus new ones (or a fresh set): keeps the view when the user has zoomed.
+    // The records shown plus new ones after them (a run appended, a capture grown): only the new are
+    // added; keeps the view when the user has zoomed.
     void appendRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool = {});
     const RecordsPtr &records() const { return m_records; }
     const TimelineLanes &lanes() const { return m_lanes; }
@@ -127,7 +131,8 @@ private:
     };
 
     Layout layoutFor(const QSize &size) const;
-    void rebuild(bool keepView);
+    // The lanes, legend and range: of every record, or (from > 0) with records[from..] added to those shown.
+    void rebuild(bool keepView, std::size_t from = 0);
     void syncWidth();
     void emitViewChanged();
 
@@ -143,6 +148,10 @@ private:
     std::vector<PoolSeriesPoint> m_pool;
     TimelineLanes m_lanes;
     std::vector<LegendEntry> m_legend;
+    std::vector<std::string> m_legendKernels; // kernels in order of first appearance (at most 64)
+    std::unordered_set<std::string> m_legendKernelSet;
+    std::array<bool, kCommandTypeCount> m_legendTypes{};
+    std::size_t m_shown = 0;       // records in the lanes
     std::vector<QColor> m_palette; // colour index -> colour, with the darker edge colour after
     std::vector<QColor> m_edges;
     TimelineData m_data;
