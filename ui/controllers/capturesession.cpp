@@ -111,6 +111,7 @@ void readOnce(CaptureSession::Reader &reader, CaptureSession::Read &r)
         followRename(reader);
         r.fresh = !reader.reader;
         CaptureReader &rd = reader.get();
+        const CaptureReader::Snapshot snapshot(rd); // every call below reads the file as it is now
         r.update = rd.update();
         CaptureData &d = r.data;
         d.summary = rd.summary();
@@ -323,7 +324,8 @@ CaptureChange CaptureSession::applyUpdate(Read &r)
         m_commandBatches.push_back({m_commandsGiven, records.size()});
     m_commandsGiven += u.commands.size();
     change.newRecords = u.commands.size() + u.apiCalls.size();
-    records.reserve(records.size() + change.newRecords);
+    if (records.capacity() < records.size() + change.newRecords) // grown geometrically: not moved each time
+        records.reserve(std::max(records.size() + change.newRecords, records.capacity() * 2));
     std::move(u.commands.begin(), u.commands.end(), std::back_inserter(records));
     std::move(u.apiCalls.begin(), u.apiCalls.end(), std::back_inserter(records));
 

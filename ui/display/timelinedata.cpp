@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <unordered_map>
 
@@ -152,20 +153,19 @@ void TimelineRow::append(std::vector<TimelineItem> items)
     const auto byBegin = [](const TimelineItem &a, const TimelineItem &b) { return a.begin < b.begin; };
     if (!std::is_sorted(items.begin(), items.end(), byBegin))
         std::stable_sort(items.begin(), items.end(), byBegin);
-    if (!m_items.empty() && items.front().begin < m_items.back().begin) {
-        // Earlier than the row's last: sorted in with the rest (stable: the older records first).
-        std::vector<TimelineItem> all = std::move(m_items);
-        all.insert(all.end(), items.begin(), items.end());
-        build(std::move(all));
-        return;
-    }
-    std::uint64_t maxEnd = m_maxEnd.empty() ? 0 : m_maxEnd.back();
-    m_items.reserve(m_items.size() + items.size());
-    m_maxEnd.reserve(m_items.size() + items.size());
-    for (const TimelineItem &item : items) {
-        m_items.push_back(item);
-        maxEnd = std::max(maxEnd, item.end);
-        m_maxEnd.push_back(maxEnd);
+    // Merged in after the items that begin no later than the first new one (stable: the older records
+    // first at equal begins); only that tail's running maximum is made again.
+    const auto at = std::upper_bound(m_items.begin(), m_items.end(), items.front(), byBegin);
+    const auto from = static_cast<std::size_t>(at - m_items.begin());
+    std::vector<TimelineItem> tail(at, m_items.end());
+    m_items.resize(from);
+    m_items.reserve(from + tail.size() + items.size());
+    std::merge(tail.begin(), tail.end(), items.begin(), items.end(), std::back_inserter(m_items), byBegin);
+    m_maxEnd.resize(m_items.size());
+    std::uint64_t maxEnd = from > 0 ? m_maxEnd[from - 1] : 0;
+    for (std::size_t i = from; i < m_items.size(); ++i) {
+        maxEnd = std::max(maxEnd, m_items[i].end);
+        m_maxEnd[i] = maxEnd;
     }
 }
 

@@ -14,6 +14,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -318,10 +319,14 @@ void TimelineDock::onCaptureUpdated(const CaptureSession &session, const Capture
         m_lastRunBegin = std::min(begin, m_records->size());
         return;
     }
-    if (change.newRecords == 0 && m_pool.size() == d.memory.size())
+    if (change.newRecords == 0 && m_pool.size() == d.memory.size() &&
+        session.state() == CaptureSession::State::Live)
         return;
-    // The same vector, grown in place by the session: the views add what is after appendedFrom.
+    // The same vector, grown in place by the session: the views add what is after appendedFrom. The
+    // last refresh (the program has ended) brings the statistics up to date.
     m_pool = d.memory;
+    if (session.state() != CaptureSession::State::Live)
+        m_statsCostMs = 0;
     showRecords(true);
 }
 
@@ -362,8 +367,20 @@ void TimelineDock::showRecords(bool append)
         m_eventModel->appendRecords(m_records, origin);
     else
         m_eventModel->setRecords(m_records, origin);
+    // The statistics go over every record (medians): while a capture grows they are made again at most
+    // once per ten times what they took, so that a million records keep the GUI thread mostly free.
+    if (append && !m_statsStale.isValid())
+        m_statsStale.start();
+    if (append && m_statsStale.elapsed() < qint64(10 * m_statsCostMs)) {
+        updateSummary();
+        return;
+    }
+    QElapsedTimer cost;
+    cost.start();
     m_statsModel->setRecords(*m_records);
     m_deviceStatsModel->setRecords(*m_records);
+    m_statsCostMs = double(cost.nsecsElapsed()) / 1e6;
+    m_statsStale.start();
     m_histogramGroup = -1;
     if (m_statsModel->rowCount() > 0)
         m_stats->setCurrentIndex(m_statsProxy->index(0, 0)); // the heaviest group, as sorted by total

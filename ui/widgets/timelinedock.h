@@ -10,6 +10,7 @@
 #include "models/eventtablemodel.h"
 #include "workbenchview.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <cstdint>
@@ -141,6 +142,8 @@ private:
     QLabel *m_summary;
     int m_selected = -1;
     std::size_t m_lastRunBegin = 0;
+    QElapsedTimer m_statsStale; // since the statistics were last made
+    double m_statsCostMs = 0;   // what that took
     int m_histogramGroup = -1;
     bool m_syncing = false;
     bool m_launchActions = false;

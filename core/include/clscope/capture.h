@@ -359,6 +359,22 @@ class CaptureReader
 public:
     // Opens read-only; throws CaptureError when the file is missing, not SQLite, or of another schema.
     explicit CaptureReader(const std::string &path);
+
+    // While one lives, the reader's calls read one snapshot of the file that a recorder may be writing:
+    // what they read agrees, and the passes they share are brought up to date once (else each call reads
+    // the file as it is then). Use the reader from this thread only meanwhile.
+    class Snapshot
+    {
+    public:
+        explicit Snapshot(const CaptureReader &reader);
+        ~Snapshot();
+        Snapshot(const Snapshot &) = delete;
+        Snapshot &operator=(const Snapshot &) = delete;
+
+    private:
+        struct Hold;
+        std::unique_ptr<Hold> m_hold;
+    };
     ~CaptureReader();
     CaptureReader(const CaptureReader &) = delete;
     CaptureReader &operator=(const CaptureReader &) = delete;

@@ -91,18 +91,28 @@ const ApiScan &CaptureReader::Impl::apiCalls()
     return scan;
 }
 
-std::string capture::spanName(const std::string &raw)
-{
-    return raw.rfind("cl", 0) == 0 ? raw : enqueueName(raw);
-}
+SpanRecords::SpanRecords(const ApiScan &api, const CommandScan &commands)
+    : m_api(api)
+    , m_commands(commands)
+    , m_apiNames(api.functions.size())
+    , m_enqueueNames(commands.enqueues.size())
+{}
 
-CommandRecord capture::hostSpanRecord(const HostSpan &s, std::string name, std::string thread)
+CommandRecord SpanRecords::make(const HostSpan &s, bool enqueue)
 {
+    std::optional<std::string> &name = (enqueue ? m_enqueueNames : m_apiNames)[s.name];
+    if (!name) {
+        const std::string &raw = enqueue ? m_commands.enqueues[s.name].name : m_api.functions[s.name].name;
+        name = raw.rfind("cl", 0) == 0 ? raw : enqueueName(raw);
+    }
+    auto [thread, added] = m_threads.try_emplace(s.thread);
+    if (added)
+        thread->second = "thread " + std::to_string(s.thread);
     CommandRecord r;
     r.type = CommandRecord::Type::Marker;
     r.hostSpan = true;
-    r.name = std::move(name);
-    r.queue = std::move(thread);
+    r.name = *name;
+    r.queue = thread->second;
     r.device = "host";
     r.start = std::uint64_t(s.start);
     r.end = r.start + std::uint64_t(std::max<std::int64_t>(s.duration, 1));
@@ -349,22 +359,11 @@ std::vector<CommandRecord> CaptureReader::apiCallRecords(std::size_t limit) cons
     std::stable_sort(picks.begin(), picks.end(),
                      [](const Pick &a, const Pick &b) { return a.span->start < b.span->start; });
 
-    // Names and lanes once each: "clEnqueueNDRangeKernel" from "ndrange-kernel", "thread N".
-    std::vector<std::optional<std::string>> apiNames(api.functions.size()),
-        enqueueNames(commands.enqueues.size());
-    std::unordered_map<std::int64_t, std::string> threads;
+    SpanRecords records(api, commands);
     std::vector<CommandRecord> out;
     out.reserve(picks.size());
-    for (const Pick &p : picks) {
-        const HostSpan &s = *p.span;
-        std::optional<std::string> &name = (p.enqueue ? enqueueNames : apiNames)[s.name];
-        if (!name)
-            name = spanName(p.enqueue ? commands.enqueues[s.name].name : api.functions[s.name].name);
-        auto [thread, added] = threads.try_emplace(s.thread);
-        if (added)
-            thread->second = "thread " + std::to_string(s.thread);
-        out.push_back(hostSpanRecord(s, *name, thread->second));
-    }
+    for (const Pick &p : picks)
+        out.push_back(records.make(*p.span, p.enqueue));
     return out;
 }
 

@@ -480,11 +480,10 @@ CaptureUpdate CaptureReader::update(std::size_t apiLimit)
         order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&spans](std::size_t a, std::size_t b) { return spans[a].start < spans[b].start; });
+    SpanRecords records(api, scan);
+    u.apiCalls.reserve(order.size());
     for (std::size_t i : order)
-        u.apiCalls.push_back(hostSpanRecord(
-            spans[i],
-            spanName(enqueue[i] ? scan.enqueues[spans[i].name].name : api.functions[spans[i].name].name),
-            "thread " + std::to_string(spans[i].thread)));
+        u.apiCalls.push_back(records.make(spans[i], enqueue[i]));
     d->apiGiven += u.apiCalls.size();
     return u;
 }

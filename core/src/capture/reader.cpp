@@ -105,6 +105,17 @@ CaptureReader::CaptureReader(const std::string &path)
 
 CaptureReader::~CaptureReader() = default;
 
+struct CaptureReader::Snapshot::Hold
+{
+    ReadSnapshot snapshot;
+};
+
+CaptureReader::Snapshot::Snapshot(const CaptureReader &reader)
+    : m_hold(new Hold{ReadSnapshot(reader.d->db)})
+{}
+
+CaptureReader::Snapshot::~Snapshot() = default;
+
 void CaptureReader::followRename(const std::string &path)
 {
     CaptureReader renamed(path);

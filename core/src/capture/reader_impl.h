@@ -65,11 +65,6 @@ struct HostSpan
     bool noDuration = false;
 };
 
-// "clEnqueueNDRangeKernel" for an enqueue's type name or an API function's name, as the timeline says.
-std::string spanName(const std::string &raw);
-// A host call as the timeline's record: on the lane `thread` ("thread N").
-CommandRecord hostSpanRecord(const HostSpan &span, std::string name, std::string thread);
-
 // Sums of a group of calls as SQL's COUNT(*), SUM(result != 0), SUM(duration) and MAX(duration) give them
 // (NULLs left out).
 struct CallTotals
@@ -172,6 +167,25 @@ struct ApiScan
     std::unordered_map<std::int64_t, std::uint32_t> byApi; // api_names.id -> functions index
     std::optional<std::uint32_t> nullApi;
     std::size_t spansGiven = 0; // following
+};
+
+} // namespace capture
+
+namespace capture {
+
+// Host spans as the timeline's records (on a lane per thread, "thread N"), each name and lane made once:
+// "clEnqueueNDRangeKernel" from the enqueue's "ndrange-kernel", an API function's name as it is.
+class SpanRecords
+{
+public:
+    SpanRecords(const ApiScan &api, const CommandScan &commands);
+    CommandRecord make(const HostSpan &span, bool enqueue);
+
+private:
+    const ApiScan &m_api;
+    const CommandScan &m_commands;
+    std::vector<std::optional<std::string>> m_apiNames, m_enqueueNames;
+    std::unordered_map<std::int64_t, std::string> m_threads;
 };
 
 } // namespace capture
