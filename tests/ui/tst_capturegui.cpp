@@ -283,6 +283,23 @@ private slots:
         QVERIFY(shown.wait(30000));
         QCOMPARE(dock()->state(), CaptureDock::State::Opened);
         QCOMPARE(kernelRecords(session()->data(), "sum"), 1);
+        // The launch picked in the timeline is the session's, and the panel's.
+        {
+            auto *timeline = m_window->findChild<TimelineDock *>();
+            const auto &records = timeline->records();
+            int launchRecord = -1;
+            for (std::size_t i = 0; i < records.size() && launchRecord < 0; ++i)
+                if (!records[i].hostSpan && records[i].launch == 0)
+                    launchRecord = int(i);
+            QVERIFY(launchRecord >= 0);
+            QSignalSpy selected(session(), &CaptureSession::launchSelected);
+            session()->selectLaunch(-1, {});
+            timeline->selectRecord(launchRecord);
+            QCOMPARE(session()->selectedLaunch(), qint64(0));
+            QCOMPARE(session()->selectedKernel(), QStringLiteral("sum"));
+            QCOMPARE(dock()->currentLaunch(), 0);
+            QVERIFY(!selected.isEmpty());
+        }
         // A program opens as a copy, with its captured options.
         const int before = part<EditorTabs>(*m_window)->count();
         QVERIFY(captures()->openProgram(0, true));

@@ -36,7 +36,8 @@ BufferData buffer(const std::string &name, ElementType type, const std::vector<T
     b.type = type;
     b.count = values.size() / std::size_t(type.width);
     b.bytes.resize(values.size() * sizeof(T));
-    std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+    if (!values.empty()) // an empty vector's data() may be null, which memcpy may not be given
+        std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
     return b;
 }
 

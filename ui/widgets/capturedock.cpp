@@ -206,7 +206,10 @@ CaptureDock::CaptureDock(QWidget *parent)
     connect(m_debug, &QPushButton::clicked, this, [this] { emit debugRequested(currentLaunch()); });
     connect(m_launch, &QSpinBox::valueChanged, this, [this] {
         updateLaunchLabel();
-        emit currentLaunchChanged(currentLaunch());
+        const std::int64_t l = currentLaunch();
+        const bool known =
+            l >= 0 && std::size_t(l) < m_launchKernel.size() && m_launchKernel[std::size_t(l)] >= 0;
+        emit currentLaunchChanged(l, known ? m_kernelNames[m_launchKernel[std::size_t(l)]] : QString());
     });
     connect(m_programs, &QListWidget::currentRowChanged, this, &CaptureDock::showProgram);
     connect(m_openReadOnly, &QPushButton::clicked, this,
@@ -497,6 +500,7 @@ void CaptureDock::setCurrentLaunch(std::int64_t launch, const QString &)
 {
     if (launch < 0 || launch > m_launch->maximum())
         return;
+    const QSignalBlocker block(m_launch); // chosen elsewhere: the session has it already
     m_launch->setValue(int(launch));
     updateLaunchLabel();
 }

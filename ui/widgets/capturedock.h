@@ -84,7 +84,8 @@ signals:
     void debugDifferenceRequested(qint64 launch, const QString &element);
     // A program's sources into the editor: read-only, or as an unsaved copy.
     void programOpenRequested(int program, bool copy);
-    void currentLaunchChanged(qint64 launch);
+    // The user chose another launch in the panel.
+    void currentLaunchChanged(qint64 launch, const QString &kernel);
 
 private:
     void showProgram(int row);

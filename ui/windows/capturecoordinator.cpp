@@ -59,8 +59,7 @@ CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, D
     connect(m_dock, &CaptureDock::debugRequested, this, [this](qint64 launch) { debugLaunch(launch); });
     connect(m_dock, &CaptureDock::debugDifferenceRequested, this, &CaptureCoordinator::debugLaunch);
     connect(m_dock, &CaptureDock::programOpenRequested, this, &CaptureCoordinator::openProgram);
-    connect(m_dock, &CaptureDock::currentLaunchChanged, this,
-            [this](qint64 launch) { m_session->selectLaunch(launch, {}); });
+    connect(m_dock, &CaptureDock::currentLaunchChanged, m_session, &CaptureSession::selectLaunch);
     connect(m_timeline, &TimelineDock::launchRequested, this, &CaptureCoordinator::onLaunchAction);
     // A launch picked in the timeline or its events is the one the panel's actions work on.
     connect(m_timeline, &TimelineDock::recordSelected, this, [this](int record) {

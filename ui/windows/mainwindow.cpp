@@ -124,7 +124,12 @@ MainWindow::MainWindow(QWidget *parent)
     // A capture's views are the centre while it is looked at: a tab bar over the centre switches between
     // the kernels (start page or editor) and the capture once there is one.
     m_captureDock = new CaptureDock;
-    m_centre->addWidget(m_captureDock);
+    // In a scroll area, as the start page: the capture's tables do not set the window's minimum size.
+    auto *captureScroll = new QScrollArea;
+    captureScroll->setWidgetResizable(true);
+    captureScroll->setFrameShape(QFrame::NoFrame);
+    captureScroll->setWidget(m_captureDock);
+    m_centre->addWidget(captureScroll);
     m_centreTabs = new QTabBar;
     m_centreTabs->setObjectName(QStringLiteral("centreTabs"));
     m_centreTabs->setDocumentMode(true);
