@@ -57,13 +57,13 @@ PYOPENCL_CTX=0 "$cli" capture -o "$tmp/mandelbrot.clscope" --kernel mandelbrot -
   /usr/bin/python3 /usr/share/doc/python-pyopencl-doc/examples/demo_mandelbrot.py > /dev/null 2>&1
 PYOPENCL_CTX=0 STOP_AFTER=2 "$cli" capture -o "$tmp/pool.clscope" -- \
   /usr/bin/python3 tests/data/capture/live_pool.py > /dev/null 2>&1
-shot capture-kernels "$tmp/mandelbrot.clscope" --show captureDock --capture-tab kernels
+shot capture-kernels "$tmp/mandelbrot.clscope" --show capture --capture-tab kernels
 shot capture-timeline "$tmp/mandelbrot.clscope" --show timelineDock
-shot capture-memory "$tmp/pool.clscope" --show captureDock --capture-tab "device memory"
-shot capture-programs "$tmp/mandelbrot.clscope" --show captureDock --capture-tab programs
-shot capture-api "$tmp/pool.clscope" --show captureDock --capture-tab "api calls"
-# A capture at 1280x800: the bottom panels grow for it, the Arguments panel keeps room for four rows.
-xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1280x800 "$tmp/mandelbrot.clscope" --show captureDock \
+shot capture-memory "$tmp/pool.clscope" --show capture --capture-tab "device memory"
+shot capture-programs "$tmp/mandelbrot.clscope" --show capture --capture-tab programs
+shot capture-api "$tmp/pool.clscope" --show capture --capture-tab "api calls"
+# A capture at 1280x800: the Capture panel in the centre, its timeline under it, the Arguments panel as it was.
+xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --size 1280x800 "$tmp/mandelbrot.clscope" --show capture \
   --show argumentsDock --screenshot "$out/capture-1280x800.png"
 # The local-size sweep's window (Build > Sweep local size), 1-D and 2-D, at both window sizes, and a
 # kernel whose outputs depend on the local size.

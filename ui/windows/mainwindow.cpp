@@ -589,6 +589,12 @@ QStringList MainWindow::dockNames() const
 
 bool MainWindow::showDock(const QString &name)
 {
+    // The Capture panel is the centre, not a dock: shown when there is a capture.
+    if (name.compare(QStringLiteral("capture"), Qt::CaseInsensitive) == 0 ||
+        name.compare(QStringLiteral("capturePanel"), Qt::CaseInsensitive) == 0) {
+        showCentre(true);
+        return m_centre->currentIndex() == 2;
+    }
     for (QDockWidget *dock : std::as_const(m_docks)) {
         if (dock->objectName().compare(name, Qt::CaseInsensitive) == 0 ||
             dock->windowTitle().compare(name, Qt::CaseInsensitive) == 0 ||
