@@ -14,8 +14,11 @@
 // its end as if no debugger were there.
 #include "debugger.h"
 
+#include "debugbreakpoints.h"
 #include "debugconnection.h"
+#include "debugitems.h"
 #include "debugvalues.h"
+#include "debugwatch.h"
 
 #include "Context.h"
 #include "Kernel.h"
@@ -59,11 +62,6 @@ using nlohmann::json;
 constexpr std::uint64_t kPauseCheckEvery = 4096; // instructions between looks for a pause request
 constexpr auto kProgressEvery = std::chrono::milliseconds(100);
 
-// The socket to the controller: whole lines out, whole lines in.
-Id idOf(const oclgrind::Size3 &s)
-{
-    return {s.x, s.y, s.z};
-}
 enum class Mode { Run, Start, StepInto, StepOver, StepOut };
 
 // An instruction's line without its file's name: what the hot path compares (no string per instruction).
@@ -253,29 +251,11 @@ public:
                      std::size_t size, const std::uint8_t *data) override
     {
         if (!m_debugging || !m_watch || memory != m_context->getGlobalMemory() ||
-            address + size <= m_watch->address || address >= m_watch->address + m_watch->bytes)
+            !m_watch->overlaps(address, size))
             return;
         const Watch hit = *m_watch;
         m_watch.reset(); // the first writer
-        std::string value;
-        if (data && size == hit.bytes) {
-            char text[64] = "";
-            if (hit.element && hit.element->isFloatTy()) {
-                float f = 0;
-                std::memcpy(&f, data, sizeof f);
-                *std::to_chars(text, text + sizeof text - 1, f).ptr = '\0'; // as the variables show it
-            } else if (hit.element && hit.element->isDoubleTy()) {
-                double d = 0;
-                std::memcpy(&d, data, sizeof d);
-                *std::to_chars(text, text + sizeof text - 1, d).ptr = '\0';
-            } else if (hit.element && hit.element->isIntegerTy() && size <= 8) {
-                std::int64_t v = 0;
-                std::memcpy(&v, data, size);
-                const unsigned shift = unsigned(64 - 8 * size);
-                std::snprintf(text, sizeof text, "%lld", static_cast<long long>((v << shift) >> shift));
-            }
-            value = text;
-        }
+        const std::string value = storedValue(hit, data, size);
         stop(item, item->getCurrentInstruction(), item->getCallStack().size(), "watch",
              "work-item (" + std::to_string(item->getGlobalID().x) + "," +
                  std::to_string(item->getGlobalID().y) + "," + std::to_string(item->getGlobalID().z) +
@@ -312,41 +292,6 @@ private:
                !m_stepAnyItem && id == m_stepItem;
     }
 
-    // The instruction the work-item runs after `done`, which it has just run; nullptr when not known.
-    static const llvm::Instruction *predictNext(const oclgrind::WorkItem *item, const llvm::Instruction *done)
-    {
-        if (const auto *branch = llvm::dyn_cast<llvm::BranchInst>(done)) {
-            if (branch->isUnconditional())
-                return &branch->getSuccessor(0)->front();
-            const unsigned char *data = item->getValueData(branch->getCondition());
-            if (!data)
-                return nullptr;
-            return &branch->getSuccessor((*data & 1) ? 0 : 1)->front();
-        }
-        if (const auto *sw = llvm::dyn_cast<llvm::SwitchInst>(done)) {
-            const oclgrind::TypedValue value = item->getOperand(sw->getCondition());
-            const std::uint64_t v = value.getUInt();
-            for (const auto &c : sw->cases()) {
-                if (c.getCaseValue()->getZExtValue() == v)
-                    return &c.getCaseSuccessor()->front();
-            }
-            return &sw->getDefaultDest()->front();
-        }
-        if (llvm::isa<llvm::ReturnInst>(done)) {
-            // Back in the caller: the work-item is at the call, and runs the instruction after it.
-            const llvm::Instruction *call = item->getCurrentInstruction();
-            return call && call != done ? call->getNextNode() : nullptr;
-        }
-        if (const auto *call = llvm::dyn_cast<llvm::CallInst>(done)) {
-            const llvm::Function *callee = call->getCalledFunction();
-            if (callee && !callee->isDeclaration())
-                return &callee->getEntryBlock().front();
-        }
-        if (done->isTerminator())
-            return nullptr; // unreachable, indirect branches: no guess
-        return done->getNextNode();
-    }
-
     // Stops before `next` when it starts a line that a pause, a step, the start or a breakpoint asks for.
     // after: `next` has already run (a work-item resuming after a barrier). returning: back from a call to
     // the rest of the caller's line, where a breakpoint of that line was hit already.
@@ -360,8 +305,7 @@ private:
             m_lastItem->depth == depth)
             return; // the same line goes on
         // Running with no breakpoint on this line: nothing to decide (the common case, kept cheap).
-        if (m_mode == Mode::Run && !m_pauseRequested &&
-            (line.number >= m_breakLines.size() || !m_breakLines[line.number]))
+        if (m_mode == Mode::Run && !m_pauseRequested && !m_breakpoints.anyAt(line.number))
             return;
         const SourcePosition position = positionOf(next);
         const char *reason = nullptr;
@@ -380,22 +324,9 @@ private:
         } else if (!returning && (!steppingMode() || id == m_stepItem)) {
             // While a work-item is stepped the others run to where it waits (a barrier): their breakpoints
             // would stop each of them there.
-            for (auto b = m_breakpoints.begin(); b != m_breakpoints.end(); ++b) {
-                if (b->line != position.line || (!b->file.empty() && b->file != position.file) ||
-                    (b->item && *b->item != id))
-                    continue;
-                if (!b->variable.empty()) {
-                    const auto value = scalarAt(m_context, ItemPosition{item, next}, b->variable);
-                    if (!value || !compare(*value, b->op, b->value))
-                        continue;
-                }
-                reason = b->temporary ? "cursor" : "breakpoint";
-                if (b->temporary) {
-                    m_breakpoints.erase(b);
-                    indexBreakpoints();
-                }
-                break;
-            }
+            reason = m_breakpoints.hit(position.file, position.line, id, [&](const std::string &variable) {
+                return scalarAt(m_context, ItemPosition{item, next}, variable);
+            });
         }
         if (!reason)
             return;
@@ -405,81 +336,7 @@ private:
         stop(item, next, depth, reason, message);
     }
 
-    json itemJson(const oclgrind::WorkItem *item) const
-    {
-        return {{"global", jsonOf(idOf(item->getGlobalID()))},
-                {"local", jsonOf(idOf(item->getLocalID()))},
-                {"group", jsonOf(idOf(item->getWorkGroup()->getGroupID()))}};
-    }
-
-    // The paused work-group's work-item by global id, or nullptr with why.
-    const oclgrind::WorkItem *itemById(const Id &global, std::string &why) const
-    {
-        const oclgrind::WorkGroup *group = m_stopped ? m_stopped->getWorkGroup() : nullptr;
-        if (!group) {
-            why = "not paused";
-            return nullptr;
-        }
-        const oclgrind::Size3 size = group->getGroupSize();
-        const Id first = idOf(group->getWorkItem(oclgrind::Size3(0, 0, 0))->getGlobalID());
-        Id local{};
-        for (int d = 0; d < 3; ++d) {
-            const std::size_t extent = d == 0 ? size.x : d == 1 ? size.y : size.z;
-            if (global[d] < first[d] || global[d] - first[d] >= extent) {
-                why = "work-item (" + std::to_string(global[0]) + "," + std::to_string(global[1]) + "," +
-                      std::to_string(global[2]) +
-                      ") is not in the running work-group: only its work-items can be read (set a breakpoint "
-                      "for that work-item and continue)";
-                return nullptr;
-            }
-            local[d] = global[d] - first[d];
-        }
-        return group->getWorkItem(oclgrind::Size3(local[0], local[1], local[2]));
-    }
-
-    static bool notStarted(const oclgrind::WorkItem *item)
-    {
-        if (item->getState() != oclgrind::WorkItem::READY || !item->getCallStack().empty())
-            return false;
-        const llvm::Instruction *current = item->getCurrentInstruction();
-        return current && current == &current->getFunction()->getEntryBlock().front();
-    }
-
-    // Where a work-item of the paused group is: the stopped one before its predicted instruction, others at
-    // their current one. Its state: stopped, ready, barrier, finished, not started.
-    ItemPosition positionOfItem(const oclgrind::WorkItem *item, std::string &state) const
-    {
-        if (item == m_stopped) {
-            state = "stopped";
-            return {item, m_stoppedNext};
-        }
-        switch (item->getState()) {
-        case oclgrind::WorkItem::FINISHED:
-            state = "finished";
-            return {item, nullptr};
-        case oclgrind::WorkItem::BARRIER:
-            state = "barrier";
-            break;
-        default:
-            state = notStarted(item) ? "not started" : "ready";
-            break;
-        }
-        return {item, item->getCurrentInstruction()};
-    }
-
-    json itemState(const oclgrind::WorkItem *item) const
-    {
-        std::string state;
-        const ItemPosition at = positionOfItem(item, state);
-        json out = itemJson(item);
-        out["state"] = state;
-        const SourcePosition p = positionOf(at.next);
-        if (at.next && p.line != 0) {
-            out["file"] = p.file;
-            out["line"] = p.line;
-        }
-        return out;
-    }
+    Paused paused() const { return {m_stopped, m_stoppedNext}; }
 
     void stop(const oclgrind::WorkItem *item, const llvm::Instruction *next, std::size_t depth,
               const char *reason, const std::string &message)
@@ -523,49 +380,18 @@ private:
             m_connection->send({{"reply", command}, {"error", why}});
         };
         if (command == "break") {
-            std::vector<Breakpoint> list;
-            if (!request.contains("breakpoints") || !request["breakpoints"].is_array()) {
-                fail("break needs \"breakpoints\": [{\"line\": N, ...}]");
+            std::string why;
+            if (!m_breakpoints.set(request.contains("breakpoints") ? request["breakpoints"] : json(), why)) {
+                fail(why);
                 return false;
             }
-            for (const json &b : request["breakpoints"]) {
-                if (!b.is_object() || !b.contains("line") || !b["line"].is_number_unsigned()) {
-                    fail("a breakpoint needs a line");
-                    return false;
-                }
-                Breakpoint bp;
-                if (const std::string condition = b.value("condition", ""); !condition.empty()) {
-                    std::string why;
-                    const auto parsed = parseCondition(condition, why);
-                    if (!parsed) {
-                        fail(why);
-                        return false;
-                    }
-                    bp = *parsed;
-                }
-                bp.line = b["line"].get<unsigned>();
-                bp.file = b.value("file", "");
-                if (b.contains("item") && !b["item"].is_null()) {
-                    bp.item = idFrom(b["item"]);
-                    if (!bp.item) {
-                        fail("a breakpoint's item is [x, y, z]");
-                        return false;
-                    }
-                }
-                list.push_back(bp);
-            }
-            const auto temporary = std::find_if(m_breakpoints.begin(), m_breakpoints.end(),
-                                                [](const Breakpoint &b) { return b.temporary; });
-            if (temporary != m_breakpoints.end())
-                list.push_back(*temporary);
-            m_breakpoints = std::move(list);
-            indexBreakpoints();
             reply({{"breakpoints", m_breakpoints.size()}});
             return false;
         }
         if (command == "watch") {
             std::string why;
-            if (!watch(request, why)) {
+            m_watch = watchOf(m_context, m_invocation, request, why);
+            if (!m_watch) {
                 fail(why);
                 return false;
             }
@@ -583,7 +409,7 @@ private:
         if (command == "step") {
             const std::string kind = request.value("kind", "over");
             std::string state;
-            const ItemPosition at = positionOfItem(m_selected, state);
+            const ItemPosition at = positionOfItem(m_selected, paused(), state);
             if (state == "finished") {
                 fail("work-item has finished");
                 return false;
@@ -604,13 +430,7 @@ private:
                 fail("run_to needs a line");
                 return false;
             }
-            Breakpoint b;
-            b.line = request["line"].get<unsigned>();
-            b.file = request.value("file", "");
-            b.temporary = true;
-            std::erase_if(m_breakpoints, [](const Breakpoint &x) { return x.temporary; });
-            m_breakpoints.push_back(b);
-            indexBreakpoints();
+            m_breakpoints.runTo(request["line"].get<unsigned>(), request.value("file", ""));
             m_mode = Mode::Run;
             return true;
         }
@@ -621,13 +441,13 @@ private:
                 return false;
             }
             std::string why;
-            const oclgrind::WorkItem *item = itemById(*id, why);
+            const oclgrind::WorkItem *item = itemById(paused(), *id, why);
             if (!item) {
                 fail(why);
                 return false;
             }
             m_selected = item;
-            reply({{"item", itemState(item)}});
+            reply({{"item", itemState(item, paused())}});
             return false;
         }
         if (command == "items") {
@@ -637,12 +457,12 @@ private:
             for (std::size_t z = 0; z < size.z; ++z)
                 for (std::size_t y = 0; y < size.y; ++y)
                     for (std::size_t x = 0; x < size.x; ++x)
-                        items.push_back(itemState(group->getWorkItem(oclgrind::Size3(x, y, z))));
+                        items.push_back(itemState(group->getWorkItem(oclgrind::Size3(x, y, z)), paused()));
             reply({{"items", std::move(items)}, {"selected", jsonOf(idOf(m_selected->getGlobalID()))}});
             return false;
         }
         std::string state;
-        const ItemPosition at = positionOfItem(m_selected, state);
+        const ItemPosition at = positionOfItem(m_selected, paused(), state);
         const bool readable = at.next && state != "not started";
         if (command == "variables" || command == "print") {
             if (!readable) {
@@ -650,7 +470,7 @@ private:
                 return false;
             }
             if (command == "variables") {
-                reply({{"item", itemState(m_selected)}, {"variables", variablesOf(m_context, at)}});
+                reply({{"item", itemState(m_selected, paused())}, {"variables", variablesOf(m_context, at)}});
                 return false;
             }
             json values = json::array();
@@ -660,7 +480,7 @@ private:
                         values.push_back(valueAt(m_context, at, path.get<std::string>()));
                 }
             }
-            reply({{"item", itemState(m_selected)}, {"values", std::move(values)}});
+            reply({{"item", itemState(m_selected, paused())}, {"values", std::move(values)}});
             return false;
         }
         if (command == "locals") {
@@ -673,7 +493,7 @@ private:
             return false;
         }
         if (command == "stack") {
-            reply({{"item", itemState(m_selected)}, {"frames", callStackOf(at)}});
+            reply({{"item", itemState(m_selected, paused())}, {"frames", callStackOf(at)}});
             return false;
         }
         if (command == "detach") {
@@ -682,79 +502,6 @@ private:
         }
         fail("unknown request " + command);
         return false;
-    }
-
-    struct Watch
-    {
-        std::size_t address = 0;
-        std::size_t bytes = 0;
-        const llvm::Type *element = nullptr;
-        std::string what; // "out[5]"
-    };
-
-    // {"cmd": "watch", "arg": NAME or INDEX, "index": ELEMENT}: a global buffer argument's element of the
-    // kernel that begins.
-    bool watch(const json &request, std::string &why)
-    {
-        if (!m_invocation) {
-            why = "watch is set when a kernel begins";
-            return false;
-        }
-        const oclgrind::Kernel *kernel = m_invocation->getKernel();
-        const llvm::Function *function = kernel->getFunction();
-        const json &arg = request.contains("arg") ? request["arg"] : json();
-        std::optional<unsigned> index;
-        for (unsigned i = 0; i < kernel->getNumArguments(); ++i) {
-            if ((arg.is_string() && kernel->getArgumentName(i) == arg.get<std::string>()) ||
-                (arg.is_number_unsigned() && arg.get<unsigned>() == i))
-                index = i;
-        }
-        if (!index || *index >= function->arg_size()) {
-            why = "the kernel has no argument " + arg.dump();
-            return false;
-        }
-        const llvm::Argument *argument = function->getArg(*index);
-        auto *pointer = llvm::dyn_cast<llvm::PointerType>(argument->getType());
-        if (!pointer || pointer->isOpaque() || pointer->getAddressSpace() != oclgrind::AddrSpaceGlobal) {
-            why = "argument " + kernel->getArgumentName(*index).str() + " is not a global buffer";
-            return false;
-        }
-        const llvm::Type *element = pointer->getNonOpaquePointerElementType();
-        const std::size_t bytes =
-            function->getParent()->getDataLayout().getTypeStoreSize(const_cast<llvm::Type *>(element));
-        if (!request.contains("index") || !request["index"].is_number_unsigned() || bytes == 0) {
-            why = "watch needs an element index";
-            return false;
-        }
-        std::optional<std::size_t> base;
-        for (auto v = kernel->values_begin(); v != kernel->values_end(); ++v) {
-            if (v->first == argument && v->second.size == sizeof(std::size_t))
-                base = v->second.getPointer();
-        }
-        if (!base) {
-            why = "argument " + kernel->getArgumentName(*index).str() + " has no buffer";
-            return false;
-        }
-        const std::size_t elementIndex = request["index"].get<std::size_t>();
-        m_watch = Watch{*base + elementIndex * bytes, bytes, element,
-                        kernel->getArgumentName(*index).str() + "[" + std::to_string(elementIndex) + "]"};
-        if (!m_context->getGlobalMemory()->isAddressValid(m_watch->address, bytes)) {
-            why = m_watch->what + " is outside its buffer";
-            m_watch.reset();
-            return false;
-        }
-        return true;
-    }
-
-    void indexBreakpoints()
-    {
-        m_breakLines.assign(1, false);
-        for (const Breakpoint &b : m_breakpoints) {
-            if (b.line >= m_breakLines.size())
-                m_breakLines.resize(std::min<std::size_t>(b.line + 1, 1u << 24), false);
-            if (b.line < m_breakLines.size())
-                m_breakLines[b.line] = true;
-        }
     }
 
     void checkForPause()
@@ -780,8 +527,7 @@ private:
     bool m_stepAnyItem = false;
     bool m_barrierStep = false;
     bool m_pauseRequested = false;
-    std::vector<Breakpoint> m_breakpoints;
-    std::vector<bool> m_breakLines; // by line number: a breakpoint (of any file) is there
+    Breakpoints m_breakpoints;
     std::optional<Watch> m_watch;
     std::optional<LastLine> m_lastItem;
     std::unordered_set<const oclgrind::WorkItem *> m_resuming;
