@@ -54,7 +54,7 @@ const ApiScan &CaptureReader::Impl::apiCalls()
            "SELECT id, api, thread, start_ns, duration_ns, result FROM api_calls WHERE id > ? ORDER BY id");
     q.bind(1, scan.lastId);
     while (q.step()) {
-        scan.lastId = q.i64(0);
+        scan.lastId = std::max(scan.lastId, q.i64(0)); // a damaged file may give ids out of order
         const bool apiNull = q.isNull(1);
         const std::int64_t api = q.i64(1);
         if (last == UINT32_MAX || apiNull != lastNull || api != lastApi) {

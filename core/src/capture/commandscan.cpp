@@ -183,7 +183,7 @@ void scanRows(const Db &db, CommandScan &scan, RecordSink *sink)
     q.bind(1, scan.lastId);
     while (q.step()) {
         ++scan.rows;
-        scan.lastId = q.i64(Id);
+        scan.lastId = std::max(scan.lastId, q.i64(Id)); // a damaged file may give ids out of order
         const Stmt::Value launchV = q.value(Launch), resultV = q.value(Result), typeV = q.value(Type),
                           kernelV = q.value(KernelCol), queueV = q.value(QueueCol), startV = q.value(Start),
                           endV = q.value(End), durationV = q.value(HostDuration),
