@@ -1,10 +1,11 @@
-// Timeline state, layout, hit tests, tooltips and mouse/keyboard interaction. The painting is in
-// timelinewidgetpaint.cpp.
+// The timeline widget: its tracks' layout, the view (zoom, pan, fit), mouse and keyboard, and the order in
+// which the tracks paint. What a track shows is in its own class (timeline*track.h).
 #include "timelinewidget.h"
+
 #include "display/recordformat.h"
-#include "display/stdstring.h"
 
 #include <QHelpEvent>
+#include <QImage>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -13,11 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 namespace clscope::ui {
-
-namespace {} // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
     : QWidget(parent)
@@ -26,17 +24,13 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     setObjectName(QStringLiteral("timeline"));
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    for (std::uint32_t i = 0; i < kKernelColourBase + kKernelColourCount; ++i) {
-        m_palette.push_back(timelineColour(i));
-        m_edges.push_back(timelineColour(i).darker(150));
-    }
     rebuild(false);
 }
 
 void TimelineWidget::setRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool)
 {
     m_records = records ? std::move(records) : std::make_shared<const std::vector<CommandRecord>>();
-    m_pool = std::move(pool);
+    m_counterTrack.setSeries(std::move(pool));
     m_selected = -1;
     rebuild(false);
 }
@@ -44,7 +38,7 @@ void TimelineWidget::setRecords(RecordsPtr records, std::vector<PoolSeriesPoint>
 void TimelineWidget::appendRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool)
 {
     m_records = records ? std::move(records) : std::make_shared<const std::vector<CommandRecord>>();
-    m_pool = std::move(pool);
+    m_counterTrack.setSeries(std::move(pool));
     if (m_selected >= static_cast<int>(m_records->size()))
         m_selected = -1;
     // The records shown stay the first ones (a run appended, a capture grown): only the new are added.
@@ -57,49 +51,17 @@ void TimelineWidget::rebuild(bool keepView, std::size_t from)
     const std::uint64_t oldStart = m_data.absolute(m_data.viewStart);
     const std::uint64_t oldEnd = m_data.absolute(m_data.viewEnd);
 
-    if (from == 0 || !m_lanes.append(*m_records, from)) {
-        m_lanes.build(*m_records, m_showStages);
-        from = 0;
-    }
+    from = m_lanesTrack.setRecords(m_records, m_showStages, from);
     m_shown = m_records->size();
-    std::uint64_t first = m_lanes.first();
-    std::uint64_t last = m_lanes.last();
-    if (first == 0 && last == 0 && !m_pool.empty()) {
-        first = m_pool.front().timestampNs;
-        last = m_pool.back().timestampNs;
-    }
+    m_legendTrack.update(*m_records, from, m_showStages);
 
-    // Legend: kernels in order of first appearance, then the other types that occur.
-    if (from == 0) {
-        m_legendKernels.clear();
-        m_legendKernelSet.clear();
-        m_legendTypes = {};
+    std::uint64_t first = lanes().first();
+    std::uint64_t last = lanes().last();
+    const std::vector<PoolSeriesPoint> &pool = m_counterTrack.series();
+    if (first == 0 && last == 0 && !pool.empty()) {
+        first = pool.front().timestampNs;
+        last = pool.back().timestampNs;
     }
-    for (std::size_t i = from; i < m_records->size(); ++i) {
-        const CommandRecord &r = (*m_records)[i];
-        if (r.type == CommandRecord::Type::Kernel) {
-            if (m_legendKernelSet.size() < 64 && m_legendKernelSet.insert(r.name).second)
-                m_legendKernels.push_back(r.name);
-        } else {
-            m_legendTypes[static_cast<std::size_t>(r.type)] = true;
-        }
-    }
-    m_legend.clear();
-    for (const std::string &k : m_legendKernels) {
-        CommandRecord kernel;
-        kernel.name = k;
-        m_legend.push_back({qs(k), m_palette[colourIndexFor(kernel)]});
-    }
-    for (int t = 1; t < kCommandTypeCount; ++t) {
-        if (m_legendTypes[static_cast<std::size_t>(t)])
-            m_legend.push_back(
-                {typeText(static_cast<CommandRecord::Type>(t)), m_palette[static_cast<std::size_t>(t)]});
-    }
-    if (m_showStages) {
-        m_legend.push_back({tr("queued → submit"), QColor::fromRgb(kQueuedRgb)});
-        m_legend.push_back({tr("submit → start"), QColor::fromRgb(kSubmittedRgb)});
-    }
-
     m_data.setRange(first, last, 0.01);
     syncWidth();
     if (zoomed)
@@ -140,7 +102,7 @@ void TimelineWidget::setSelectedRecord(int record)
 void TimelineWidget::revealRecord(int record)
 {
     if (record < 0 || record >= static_cast<int>(m_records->size()) ||
-        m_lanes.laneOf(std::size_t(record)) < 0)
+        lanes().laneOf(std::size_t(record)) < 0)
         return;
     syncWidth();
     const CommandRecord &r = (*m_records)[static_cast<std::size_t>(record)];
@@ -189,170 +151,78 @@ void TimelineWidget::panBy(double pixels)
 
 TimelineWidget::Layout TimelineWidget::layoutFor(const QSize &size) const
 {
-    Layout layout;
-    const auto &lanes = m_lanes.lanes();
-    int headers = 0;
-    for (std::size_t i = 1; i < lanes.size(); ++i) {
-        if (i == 1 || lanes[i].device != lanes[i - 1].device)
-            ++headers;
+    // The axis on top and the legend at the bottom; the lanes share what is left with the counter track,
+    // which follows them.
+    const int axis = m_axisTrack.height(0);
+    const int legend = m_legendTrack.height(0);
+    const int counter = m_counterTrack.height(0);
+    const int lanes = m_lanesTrack.height(size.height() - axis - counter - legend - 4);
+    const int w = size.width();
+    return {{{&m_lanesTrack, QRect(0, axis, w, lanes)},
+             {&m_counterTrack, QRect(0, axis + lanes, w, counter)},
+             {&m_axisTrack, QRect(0, 0, w, axis)},
+             {&m_legendTrack, QRect(0, size.height() - legend, w, legend)}}};
+}
+
+const TimelineWidget::Placed *TimelineWidget::trackAt(const Layout &layout, int y)
+{
+    for (const Placed &placed : layout) {
+        if (y >= placed.rect.top() && y < placed.rect.top() + placed.rect.height())
+            return &placed;
     }
-    const int stageExtra = m_showStages ? 2 * (kStageRow + 1) : 0;
-    const int pool = m_pool.empty() ? 0 : kPoolHeight + 6;
-    const int available = size.height() - kAxisHeight - pool - kLegendHeight - headers * kHeaderHeight - 4;
-    const int count = std::max<int>(1, static_cast<int>(lanes.size()));
-    // Lanes grow to use the height, but not so much that a box looks like a bar chart.
-    const int laneHeight = std::clamp(available / count, 14 + stageExtra, 40 + stageExtra);
-    int y = kAxisHeight;
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-        if (i >= 1 && (i == 1 || lanes[i].device != lanes[i - 1].device)) {
-            layout.headers.push_back({qs(lanes[i].device), y});
-            y += kHeaderHeight;
-        }
-        LaneBox box;
-        box.lane = static_cast<int>(i);
-        box.top = y;
-        box.height = laneHeight;
-        box.stageHeight = m_showStages && !lanes[i].host ? kStageRow : 0;
-        box.runTop = y + 3 + (box.stageHeight ? 2 * (kStageRow + 1) : 0);
-        box.runHeight = std::max(4, y + laneHeight - 3 - box.runTop);
-        layout.lanes.push_back(box);
-        y += laneHeight;
-    }
-    layout.poolTop = y + 6;
-    layout.legendTop = size.height() - kLegendHeight;
-    return layout;
+    return nullptr;
+}
+
+TimelineTrackContext TimelineWidget::context(const TimelineData &data, const QSize &size, const QRect &rect,
+                                             const TimeAxisTicks &ticks) const
+{
+    return {
+        data,      size,   rect,  kLabelWidth, m_axisTrack.height(0), size.height() - m_legendTrack.height(0),
+        palette(), font(), ticks, m_selected};
+}
+
+TimelineData TimelineWidget::viewData() const
+{
+    TimelineData d = m_data;
+    d.width = std::max(1, width() - kLabelWidth);
+    return d;
 }
 
 int TimelineWidget::laneAt(int y) const
 {
-    for (const LaneBox &box : layoutFor(size()).lanes) {
-        if (y >= box.top && y < box.top + box.height)
-            return box.lane;
-    }
-    return -1;
+    const TimelineData d = viewData();
+    return m_lanesTrack.laneAt(y, context(d, size(), layoutFor(size())[0].rect, {}));
 }
 
 QRect TimelineWidget::laneRect(int lane) const
 {
-    for (const LaneBox &box : layoutFor(size()).lanes) {
-        if (box.lane == lane)
-            return {kLabelWidth, box.runTop, std::max(1, width() - kLabelWidth), box.runHeight};
-    }
-    return {};
-}
-
-QString TimelineWidget::laneTitle(int lane) const
-{
-    const auto &lanes = m_lanes.lanes();
-    if (lane < 0 || lane >= static_cast<int>(lanes.size()))
-        return {};
-    const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
-    return l.host ? hostLaneTitle(l) : qs(l.device) + QStringLiteral(" / ") + qs(l.queue);
-}
-
-QString TimelineWidget::hostLaneTitle(const TimelineLane &lane)
-{
-    // The workbench's own lane is "Host"; a captured program's threads are "Host thread N".
-    return lane.queue == "host" ? tr("Host") : tr("Host %1").arg(qs(lane.queue));
-}
-
-QStringList TimelineWidget::laneLabelLines(int lane) const
-{
-    const auto &lanes = m_lanes.lanes();
-    if (lane < 0 || lane >= static_cast<int>(lanes.size()))
-        return {};
-    const TimelineLane &l = lanes[static_cast<std::size_t>(lane)];
-    if (l.host)
-        return {hostLaneTitle(l)};
-    return {qs(l.queue), qs(l.device)};
+    const TimelineData d = viewData();
+    return m_lanesTrack.runRect(lane, context(d, size(), layoutFor(size())[0].rect, {}));
 }
 
 int TimelineWidget::recordAt(const QPoint &pos) const
 {
-    if (pos.x() < kLabelWidth)
+    const Layout layout = layoutFor(size());
+    const Placed *placed = trackAt(layout, pos.y());
+    if (!placed)
         return -1;
-    for (const LaneBox &box : layoutFor(size()).lanes) {
-        if (pos.y() < box.top || pos.y() >= box.top + box.height)
-            continue;
-        const TimelineLane &lane = m_lanes.lanes()[static_cast<std::size_t>(box.lane)];
-        const TimelineRow *row = &lane.run;
-        if (box.stageHeight && pos.y() < box.runTop - 1)
-            row = pos.y() < box.top + 3 + kStageRow + 1 ? &lane.queued : &lane.submitted;
-        TimelineData d = m_data;
-        d.width = std::max(1, width() - kLabelWidth);
-        const std::uint64_t t = d.absolute(d.xToTime(pos.x() - kLabelWidth));
-        const auto tolerance = static_cast<std::uint64_t>(std::ceil(3 * d.nsPerPixel()));
-        const std::ptrdiff_t hit = row->hitTest(t, tolerance);
-        return hit < 0 ? -1 : static_cast<int>(row->items()[static_cast<std::size_t>(hit)].record);
-    }
-    return -1;
+    const TimelineData d = viewData();
+    return placed->track->recordAt(pos, context(d, size(), placed->rect, {}));
 }
 
 double TimelineWidget::recordX(int record) const
 {
     if (record < 0 || record >= static_cast<int>(m_records->size()))
         return -1;
-    TimelineData d = m_data;
-    d.width = std::max(1, width() - kLabelWidth);
-    return kLabelWidth + d.absoluteToX((*m_records)[static_cast<std::size_t>(record)].start);
-}
-
-QString TimelineWidget::tooltipText(int record) const
-{
-    if (record < 0 || record >= static_cast<int>(m_records->size()))
-        return {};
-    const CommandRecord &r = (*m_records)[static_cast<std::size_t>(record)];
-    QString rows;
-    auto row = [&rows](const QString &key, const QString &value) {
-        if (!value.isEmpty())
-            rows += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(key, value);
-    };
-    auto stamp = [](std::uint64_t ns) -> QString {
-        return ns ? QString::number(ns) + QStringLiteral(" ns") : tr("—");
-    };
-    auto span = [](std::uint64_t a, std::uint64_t b) -> QString {
-        return a && b && b >= a ? durationText(static_cast<double>(b - a)) : QString();
-    };
-    row(tr("Queue"), qs(r.queue).toHtmlEscaped());
-    row(tr("Device"), (r.hostSpan ? tr("host") : qs(r.device)).toHtmlEscaped());
-    row(tr("Duration"), span(r.start, r.end));
-    row(tr("Start"), r.start ? QStringLiteral("+") + durationText(m_data.relative(r.start)) : QString());
-    row(tr("Queued → submit"), span(r.queued, r.submit));
-    row(tr("Submit → start"), span(r.submit, r.start));
-    if (r.complete)
-        row(tr("End → complete"), span(r.end, *r.complete));
-    if (!r.hostSpan) {
-        row(tr("QUEUED"), stamp(r.queued));
-        row(tr("SUBMIT"), stamp(r.submit));
-    }
-    row(tr("START"), stamp(r.start));
-    row(tr("END"), stamp(r.end));
-    if (r.complete)
-        row(tr("COMPLETE"), stamp(*r.complete));
-    if (r.hostSubmitNs)
-        row(tr("Host enqueue"), stamp(r.hostSubmitNs));
-    row(tr("Global"), QString::fromStdString(ndRangeText(r.global, r.dims)));
-    row(tr("Local"), QString::fromStdString(ndRangeText(r.local, r.dims)));
-    if (r.bytes)
-        row(tr("Bytes"), bytesText(r.bytes) + QStringLiteral(" (%1)").arg(r.bytes));
-    if (r.hasBandwidth())
-        row(tr("Bandwidth"), QString::number(r.gbPerSecond(), 'f', 2) + QStringLiteral(" GB/s"));
-    const StampIssues issues = checkTimestamps(r);
-    if (issues.any()) {
-        const QString text = QString::fromStdString(describeIssues(issues)).toHtmlEscaped();
-        row(tr("Checks"),
-            issues.isError() ? QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(text) : text);
-    }
-    return QStringLiteral(
-               "<b>%1</b> &nbsp;<i>%2</i> &nbsp;#%3<table cellspacing='0' cellpadding='1'>%4</table>")
-        .arg(qs(r.name).toHtmlEscaped(), typeText(r.type), QString::number(record), rows);
+    return kLabelWidth + viewData().absoluteToX((*m_records)[static_cast<std::size_t>(record)].start);
 }
 
 QSize TimelineWidget::sizeHint() const
 {
-    const auto lanes = static_cast<int>(m_lanes.lanes().size());
-    const int height = kAxisHeight + lanes * (24 + (m_showStages ? 14 : 0)) + 2 * kHeaderHeight +
-                       (m_pool.empty() ? 0 : kPoolHeight + 6) + kLegendHeight + 8;
+    int height = 8;
+    for (const TimelineTrack *track : std::initializer_list<const TimelineTrack *>{
+             &m_axisTrack, &m_lanesTrack, &m_counterTrack, &m_legendTrack})
+        height += track->preferredHeight();
     return {960, std::max(220, height)};
 }
 
@@ -361,25 +231,74 @@ QSize TimelineWidget::minimumSizeHint() const
     return {kLabelWidth + 200, 160};
 }
 
+// ---- Painting -------------------------------------------------------------------------------------------
+
+QImage TimelineWidget::renderImage(const QSize &size) const
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    paintTimeline(p, size);
+    return image;
+}
+
+void TimelineWidget::paintTimeline(QPainter &p, const QSize &size) const
+{
+    TimelineData d = m_data;
+    d.width = std::max(1, size.width() - kLabelWidth);
+    const Layout layout = layoutFor(size);
+    p.setFont(font());
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(QRect(QPoint(0, 0), size), palette().base());
+    const TimeAxisTicks ticks = TimelineAxisTrack::ticksFor(d, QFontMetrics(font()));
+
+    // The tracks' backgrounds (the grid among them), then the tracks, then what goes over all of them.
+    for (const Placed &placed : layout)
+        placed.track->paintBackground(p, context(d, size, placed.rect, ticks));
+    for (const Placed &placed : layout)
+        placed.track->paint(p, context(d, size, placed.rect, ticks));
+    for (const Placed &placed : layout)
+        placed.track->paintOverlay(p, context(d, size, placed.rect, ticks));
+    if (m_drag == Drag::Band)
+        paintBand(p, d, layout);
+}
+
+void TimelineWidget::paintBand(QPainter &p, const TimelineData &d, const Layout &layout) const
+{
+    // The selection a drag zooms to, from the axis down to the legend.
+    const QRect &axis = layout[2].rect;
+    const QRect &legend = layout[3].rect;
+    const int x0 = std::min(m_pressPos.x(), m_bandEnd);
+    const int x1 = std::max(m_pressPos.x(), m_bandEnd);
+    QColor fill = palette().color(QPalette::Highlight);
+    fill.setAlpha(60);
+    const QRect band(x0, axis.height(), x1 - x0, legend.top() - axis.height());
+    p.fillRect(band, fill);
+    p.setPen(palette().color(QPalette::Highlight));
+    p.drawRect(band.adjusted(0, 0, -1, -1));
+    const double ns = (x1 - x0) * d.nsPerPixel();
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(band.adjusted(4, 2, -4, 0), Qt::AlignTop | Qt::AlignLeft, durationText(ns));
+}
+
 // ---- Events ---------------------------------------------------------------------------------------------
 
 bool TimelineWidget::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
-        const int record = recordAt(help->pos());
-        const int lane = help->pos().x() < kLabelWidth ? laneAt(help->pos().y()) : -1;
-        if (record >= 0)
-            QToolTip::showText(help->globalPos(), tooltipText(record), this);
-        else if (lane >= 0)
-            QToolTip::showText(help->globalPos(), laneTitle(lane), this);
+        const Layout layout = layoutFor(size());
+        const Placed *placed = trackAt(layout, help->pos().y());
+        const TimelineData d = viewData();
+        const QString text =
+            placed ? placed->track->toolTip(help->pos(), context(d, size(), placed->rect, {})) : QString();
+        if (!text.isEmpty())
+            QToolTip::showText(help->globalPos(), text, this);
         else
             QToolTip::hideText();
         return true;
     }
     return QWidget::event(event);
 }
-
 void TimelineWidget::paintEvent(QPaintEvent *)
 {
     QPainter p(this);

@@ -1,20 +1,21 @@
-// The profiling timeline: a host lane and one lane per device queue, a box per command coloured by kernel
-// or type, optional stage rows (queued, submitted), a time axis, the pool's held/active bytes as a track
-// under the lanes, and a legend. Mouse wheel zooms around the cursor, drag pans, shift+drag or right drag
-// zooms to a selection, double-click fits all; hovering shows every field, clicking selects.
-// Painting keeps to one primitive per pixel column per row (narrow boxes merge into columns), draws boxes
-// without antialiasing, and finds the visible range by binary search, so a million commands paint in a
-// frame. Interaction is in timelinewidget.cpp, painting in timelinewidgetpaint.cpp.
+// The profiling timeline: the time axis, the lanes of records (a host lane and one lane per device queue, a
+// box per command coloured by kernel or type, optional stage rows), a counter track of memory under them
+// and a legend. Each is a TimelineTrack; this widget lays them out, paints them in order, turns the mouse
+// and keys into the view (wheel zooms around the cursor, drag pans, shift+drag or right drag zooms to a
+// selection, double-click fits all) and asks the track under the mouse what is there (hovering shows every
+// field of a command, clicking selects it).
 #pragma once
 
 #include "display/timelinedata.h"
 #include "models/eventtablemodel.h"
+#include "timelineaxistrack.h"
+#include "timelinecountertrack.h"
+#include "timelinelanestrack.h"
+#include "timelinelegendtrack.h"
 
 #include <QWidget>
 
 #include <array>
-
-#include <unordered_set>
 #include <vector>
 
 namespace clscope::ui {
@@ -30,13 +31,13 @@ public:
     // added; keeps the view when the user has zoomed.
     void appendRecords(RecordsPtr records, std::vector<PoolSeriesPoint> pool = {});
     const RecordsPtr &records() const { return m_records; }
-    const TimelineLanes &lanes() const { return m_lanes; }
+    const TimelineLanes &lanes() const { return m_lanesTrack.lanes(); }
 
     void setShowStages(bool show);
     // The counter track's title: "Memory pool" (the runner's pool) unless set ("Device memory" of a capture).
     void setCounterTitle(const QString &title)
     {
-        m_counterTitle = title;
+        m_counterTrack.setTitle(title);
         update();
     }
     bool showStages() const { return m_showStages; }
@@ -58,18 +59,18 @@ public:
     // Lane under a widget y, or -1; the rectangle of a lane's run row in widget coordinates.
     int laneAt(int y) const;
     QRect laneRect(int lane) const;
-    QString laneTitle(int lane) const;
+    QString laneTitle(int lane) const { return m_lanesTrack.laneTitle(lane); }
     // What the label column shows for a lane: "Host", or the queue and the device that ran it.
-    QStringList laneLabelLines(int lane) const;
+    QStringList laneLabelLines(int lane) const { return m_lanesTrack.laneLabelLines(lane); }
     // "Host" for the workbench's own lane, "Host thread N" for a captured program's threads.
-    static QString hostLaneTitle(const TimelineLane &lane);
+    static QString hostLaneTitle(const TimelineLane &lane) { return TimelineLanesTrack::hostLaneTitle(lane); }
     // The text left of the axis: where the view starts in the run, and its span ("from 16.2 ms (300 µs)").
-    QString axisCaption(const TimelineData &data) const;
+    QString axisCaption(const TimelineData &data) const { return TimelineAxisTrack::caption(data); }
     // The record under a widget position, or -1.
     int recordAt(const QPoint &pos) const;
     // The x of a record's start in widget coordinates (for tests and the dock's scrolling).
     double recordX(int record) const;
-    QString tooltipText(int record) const;
+    QString tooltipText(int record) const { return m_lanesTrack.recordToolTip(record, m_data); }
 
     // Paints the whole timeline as it would look at `size` (same view), e.g. into a QImage.
     void paintTimeline(QPainter &painter, const QSize &size) const;
@@ -95,70 +96,39 @@ protected:
 
 private:
     static constexpr int kLabelWidth = 168;
-    static constexpr int kAxisHeight = 28;
-    static constexpr int kHeaderHeight = 18;
-    static constexpr int kPoolHeight = 72;
-    static constexpr int kLegendHeight = 24;
-    static constexpr int kStageRow = 6; // height of a queued or submitted stage row
-    static constexpr QRgb kQueuedRgb = 0xffa0a8b8;
-    static constexpr QRgb kSubmittedRgb = 0xffe8b040;
 
-    struct LaneBox
+    // A track and where it is; the layout lists them in the order they paint.
+    struct Placed
     {
-        int lane;
-        int top;
-        int height;    // whole lane
-        int runTop;    // the start -> end row
-        int runHeight; //
-        int stageHeight;
+        const TimelineTrack *track;
+        QRect rect;
     };
-    struct Header
-    {
-        QString title;
-        int top;
-    };
-    struct Layout
-    {
-        std::vector<LaneBox> lanes;
-        std::vector<Header> headers;
-        int poolTop = 0;
-        int legendTop = 0;
-    };
-    struct LegendEntry
-    {
-        QString label;
-        QColor colour;
-    };
-
+    using Layout = std::array<Placed, 4>;
     Layout layoutFor(const QSize &size) const;
-    // The lanes, legend and range: of every record, or (from > 0) with records[from..] added to those shown.
+    // The placed track whose rows hold y (the first in paint order), or null.
+    static const Placed *trackAt(const Layout &layout, int y);
+    // What the tracks paint and hit-test with, for a timeline of `size`.
+    TimelineTrackContext context(const TimelineData &data, const QSize &size, const QRect &rect,
+                                 const TimeAxisTicks &ticks) const;
+    // The view at the widget's width.
+    TimelineData viewData() const;
+
+    // The tracks and range: of every record, or (from > 0) with records[from..] added to those shown.
     void rebuild(bool keepView, std::size_t from = 0);
     void syncWidth();
     void emitViewChanged();
+    void paintBand(QPainter &p, const TimelineData &d, const Layout &layout) const;
 
-    void paintAxis(QPainter &p, const TimelineData &d, const QSize &size, const TimeAxisTicks &ticks) const;
-    void paintLanes(QPainter &p, const TimelineData &d, const Layout &layout, const QSize &size) const;
-    void paintRow(QPainter &p, const TimelineData &d, const TimelineRow &row, int top, int height,
-                  const QColor *fixedColour, bool labels) const;
-    void paintPool(QPainter &p, const TimelineData &d, int top, const QSize &size) const;
-    void paintLegend(QPainter &p, int top, const QSize &size) const;
-    void paintSelection(QPainter &p, const TimelineData &d, const Layout &layout) const;
-
-    RecordsPtr m_records;
-    std::vector<PoolSeriesPoint> m_pool;
-    TimelineLanes m_lanes;
-    std::vector<LegendEntry> m_legend;
-    std::vector<std::string> m_legendKernels; // kernels in order of first appearance (at most 64)
-    std::unordered_set<std::string> m_legendKernelSet;
-    std::array<bool, kCommandTypeCount> m_legendTypes{};
-    std::size_t m_shown = 0;       // records in the lanes
-    std::vector<QColor> m_palette; // colour index -> colour, with the darker edge colour after
-    std::vector<QColor> m_edges;
+    RecordsPtr m_records; // shared with the lanes track
+    TimelineLanesTrack m_lanesTrack;
+    TimelineCounterTrack m_counterTrack;
+    TimelineAxisTrack m_axisTrack;
+    TimelineLegendTrack m_legendTrack;
+    std::size_t m_shown = 0; // records in the lanes
     TimelineData m_data;
     bool m_showStages = false;
     int m_selected = -1;
 
-    QString m_counterTitle;
     enum class Drag { None, Pan, Band };
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

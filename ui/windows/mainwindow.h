@@ -1,5 +1,6 @@
-// The CLScope main window: dockable panels whose layout persists, menus, and the status bar that names
-// the current device.
+// The CLScope main window: it makes the centre (WindowCentre), the docks (DockLayout) and the menus
+// (WindowMenus), creates the coordinators that tie panels to controllers, tells its views (WorkbenchView)
+// the current device, build and run, and names the current device in the status bar and the toolbar.
 #pragma once
 
 #include "controllers/devicemanager.h"
@@ -11,8 +12,6 @@
 class QComboBox;
 class QDockWidget;
 class QLabel;
-class QStackedWidget;
-class QTabBar;
 
 namespace clscope {
 class BuildResult;
@@ -23,23 +22,26 @@ namespace clscope::ui {
 
 class ArgumentsPanel;
 class CaptureCoordinator;
-class CaptureDock;
 class BuildCoordinator;
 class ResultsViewer;
 class RunCoordinator;
 class CheckCoordinator;
 class RooflineCoordinator;
+class RooflineView;
 class DebugCoordinator;
+class DebugView;
 class CompareCoordinator;
 class RunHistoryPanel;
 class BuildLogPanel;
 class DeviceDock;
 class DiagnosticsPanel;
+class DockLayout;
 class EditorTabs;
-class FindBar;
-class StartPage;
-class SweepDialog;
+class PoolDock;
+class TimelineDock;
 class DeviceWorkers;
+class WindowCentre;
+class WindowMenus;
 class WorkbenchView;
 
 class MainWindow : public QMainWindow
@@ -88,66 +90,63 @@ public slots:
     void resetLayout();
 
 private:
-    void applyDefaultSizes();
-    // Moves and shrinks the window so that all of it, status bar included, is on its screen.
-    void keepOnScreen();
-    // Gives the bottom panels `bottomWanted` pixels of height (-1: what they have), less where the Arguments
-    // panel beside them would show fewer than four argument rows.
-    void keepArgumentsRoom(int bottomWanted = -1);
-    // The centre: the capture's views (when there is a capture), else the editor or the start page.
-    void showCentre(bool capture);
-    void newKernelFromTemplate();
-    void chooseFilesToOpen();
-    void chooseProgramToProfile();
-    void updateDeviceChoice();
+    // The steps of the constructor, in order.
+    void createDocks();
+    void createCoordinators();
+    void createToolBar();
+    // Each piece of news brings forward the dock that shows it.
+    void raiseDocksOnNews();
+    void createStatusBar();
     void createMenus();
-    void createEditMenu();
-    // F8 / Shift+F8: the next or previous diagnostic of the current tab (wrapping); false when it has none.
-    bool goToDiagnostic(bool forward);
-    void createFileMenu();
-    // Run → Sweep local size and its window.
-    void createSweepAction(QMenu *menu);
-    void startSweep();
-    void rebuildRecentMenu();
+
+    void updateDeviceChoice();
     void onCurrentDeviceChanged(DeviceKey key);
     // What every view is told (WorkbenchView): the latest build, the runs' pool, the latest run.
     void broadcastBuild(const BuildResult &result);
     void broadcastRunPool();
     void broadcastRun(const RunResult &result);
-    QDockWidget *addPanel(QWidget *panel, const QString &title, const QString &objectName,
-                          Qt::DockWidgetArea area);
+
+    // The docks that the window raises or sizes.
+    struct Docks
+    {
+        QDockWidget *devices = nullptr;
+        QDockWidget *log = nullptr;
+        QDockWidget *diagnostics = nullptr;
+        QDockWidget *arguments = nullptr;
+        QDockWidget *results = nullptr;
+        QDockWidget *timeline = nullptr;
+        QDockWidget *roofline = nullptr;
+        QDockWidget *debug = nullptr;
+    };
 
     // Shared with the controllers and docks: the workers shut down after the last of them, so what they
     // release at the end still goes to a worker.
     std::shared_ptr<DeviceWorkers> m_workers;
     DeviceManager *m_devices;
     EditorTabs *m_editors;
-    DeviceDock *m_deviceDock;
     BuildLogPanel *m_buildLog;
     DiagnosticsPanel *m_diagnostics;
-    BuildCoordinator *m_builds;
     ArgumentsPanel *m_arguments;
     ResultsViewer *m_results;
     RunHistoryPanel *m_runHistory;
-    RunCoordinator *m_runs;
-    CheckCoordinator *m_checks;
+    QLabel *m_deviceLabel;
+    WindowCentre *m_centre;
+    DockLayout *m_layout;
+    Docks m_dock;
+    DeviceDock *m_deviceDock = nullptr;
+    PoolDock *m_pool = nullptr;
+    TimelineDock *m_timeline = nullptr;
+    RooflineView *m_launchRoofline = nullptr;
+    DebugView *m_debugView = nullptr;
+    BuildCoordinator *m_builds = nullptr;
+    RunCoordinator *m_runs = nullptr;
+    CheckCoordinator *m_checks = nullptr;
     CompareCoordinator *m_compare = nullptr;
-    CaptureDock *m_captureDock = nullptr;
     CaptureCoordinator *m_captures = nullptr;
     RooflineCoordinator *m_rooflines = nullptr;
     DebugCoordinator *m_debugger = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    QLabel *m_deviceLabel;
+    WindowMenus *m_menus = nullptr;
     QComboBox *m_deviceChoice = nullptr;
-    StartPage *m_startPage = nullptr;
-    FindBar *m_findBar = nullptr;
-    SweepDialog *m_sweepDialog = nullptr;
-    QStackedWidget *m_centre = nullptr;
-    QTabBar *m_centreTabs = nullptr;
-    QDockWidget *m_bottomDock = nullptr;
-    QDockWidget *m_sideDock = nullptr;
-    QByteArray m_defaultState;
-    QList<QDockWidget *> m_docks;
     // The panels (and the run coordinator) told of the current device, build and run, in this order.
     QList<WorkbenchView *> m_views;
     bool m_ready = false;
