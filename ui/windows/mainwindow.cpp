@@ -29,6 +29,7 @@
 #include "widgets/workbenchview.h"
 #include "windowcentre.h"
 #include "windowmenus.h"
+#include "windowsession.h"
 #include "workers/deviceworkers.h"
 
 #include <QCloseEvent>
@@ -46,12 +47,6 @@
 #include <QToolBar>
 
 namespace clscope::ui {
-
-namespace {
-const QString kSessionKey = QStringLiteral("window/openFiles");
-const QString kSessionOptionsKey = QStringLiteral("window/openFileOptions");
-const QString kSessionCaptureKey = QStringLiteral("window/openCapture");
-} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -356,34 +351,20 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::restoreSession()
 {
-    const QSettings settings;
-    m_editors->restoreSession(settings.value(kSessionKey).toStringList(),
-                              settings.value(kSessionOptionsKey).toMap());
-    // The capture shown at the last quit, if its file is still there.
-    const QString capture = settings.value(kSessionCaptureKey).toString();
-    if (!capture.isEmpty() && QFileInfo(capture).isFile())
-        m_captures->openCapture(capture);
+    windowsession::restore(*m_editors, *m_captures);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    const QStringList session = m_editors->sessionEntries();
-    const QVariantMap sessionOptions = m_editors->sessionOptions();
-    if (!m_editors->closeAllAsking()) {
-        event->ignore(); // the user cancelled: nothing typed may be lost
+    QSettings settings;
+    if (!windowsession::closeAndSave(*m_editors, *m_captures, settings)) {
+        event->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue(kSessionKey, session);
-    settings.setValue(kSessionOptionsKey, sessionOptions);
-    // A capture still being written is not one to open again; a finished or opened one is.
-    const QString capture = m_captures->capturePath();
-    settings.setValue(kSessionCaptureKey, !m_captures->isProfiling() && QFileInfo(capture).isFile()
-                                              ? QFileInfo(capture).absoluteFilePath()
-                                              : QString());
     m_layout->save(settings);
     event->accept();
 }
+
 void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 {
     const DeviceSnapshot *dev = m_devices->currentDeviceSnapshot();
