@@ -3,10 +3,7 @@
 
 #include "display/recordformat.h"
 #include "files/safewrite.h"
-#include "models/devicestatsmodel.h"
 #include "models/eventfilterproxy.h"
-#include "models/kernelstatsmodel.h"
-#include "plottheme.h"
 #include "timelinewidget.h"
 
 #include <algorithm>
@@ -14,7 +11,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -26,19 +22,8 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-
-// QCustomPlot 2.1's header uses `foreach` in two templates, which QT_NO_FOREACH rejects: a range-for
-// stand-in exists for the length of the include only (the same trick as the pool panel's include header).
-#if defined(foreach)
-#include <qcustomplot.h>
-#else
-#define foreach(variable, container) for (variable : container)
-#include <qcustomplot.h>
-#undef foreach
-#endif
 
 #include <cmath>
 #include <numeric>
@@ -51,25 +36,6 @@ namespace {
 
 enum ExportKind { TraceExport, CsvExport, PngExport };
 
-QTableView *makeTable(QAbstractItemModel *model, const QString &name)
-{
-    auto *view = new QTableView;
-    view->setObjectName(name);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    // Fixed row heights: a million rows must not be measured one by one.
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setHighlightSections(false);
-    return view;
-}
-
 } // namespace
 
 TimelineDock::TimelineDock(QWidget *parent)
@@ -78,11 +44,7 @@ TimelineDock::TimelineDock(QWidget *parent)
     , m_timeline(new TimelineWidget)
     , m_eventModel(new EventTableModel(this))
     , m_eventProxy(new EventFilterProxy(this))
-    , m_statsModel(new KernelStatsModel(this))
-    , m_statsProxy(new QSortFilterProxyModel(this))
-    , m_deviceStatsModel(new DeviceStatsModel(this))
-    , m_deviceStatsProxy(new QSortFilterProxyModel(this))
-    , m_plot(new QCustomPlot)
+    , m_statsPane(new TimelineStatsPane)
     , m_filter(new QLineEdit)
     , m_typeCombo(new QComboBox)
     , m_stagesCheck(new QCheckBox(tr("Stages")))
@@ -90,16 +52,8 @@ TimelineDock::TimelineDock(QWidget *parent)
 {
     setObjectName(QStringLiteral("timelineDock"));
     m_eventProxy->setSourceModel(m_eventModel);
-    m_statsProxy->setSourceModel(m_statsModel);
-    m_statsProxy->setSortRole(KernelStatsModel::SortRole);
-    m_events = makeTable(m_eventProxy, QStringLiteral("timelineEvents"));
-    m_stats = makeTable(m_statsProxy, QStringLiteral("timelineStats"));
-    m_stats->sortByColumn(KernelStatsModel::TotalColumn, Qt::DescendingOrder);
-    m_deviceStatsProxy->setSourceModel(m_deviceStatsModel);
-    m_deviceStatsProxy->setSortRole(DeviceStatsModel::SortRole);
-    m_deviceStats = makeTable(m_deviceStatsProxy, QStringLiteral("timelineDeviceStats"));
-    m_deviceStats->sortByColumn(-1, Qt::AscendingOrder); // devices in order of first appearance
-    m_events->sortByColumn(-1, Qt::AscendingOrder);      // record order until the user asks otherwise
+    m_events = makeRecordTable(m_eventProxy, QStringLiteral("timelineEvents"));
+    m_events->sortByColumn(-1, Qt::AscendingOrder); // record order until the user asks otherwise
     // Shift- and Ctrl-click select several rows; the timeline then spans them.
     m_events->setSelectionMode(QAbstractItemView::ExtendedSelection);
     const int charWidth = m_events->fontMetrics().averageCharWidth();
@@ -108,8 +62,6 @@ TimelineDock::TimelineDock(QWidget *parent)
                                                                   16, 10, 12, 12, 8,  30};
     for (int c = 0; c < EventTableModel::ColumnCount; ++c)
         m_events->setColumnWidth(c, widths[static_cast<std::size_t>(c)] * charWidth);
-    m_stats->setColumnWidth(KernelStatsModel::NameColumn, 18 * charWidth);
-    m_deviceStats->setColumnWidth(DeviceStatsModel::DeviceColumn, 28 * charWidth);
 
     // Toolbar: view controls, filters, summary, exports.
     auto *clearButton = new QToolButton;
@@ -174,35 +126,9 @@ TimelineDock::TimelineDock(QWidget *parent)
     toolbar->addWidget(exportButton(tr("CSV…"), tr("One row per command"), CsvExport));
     toolbar->addWidget(exportButton(tr("PNG…"), tr("The timeline as a picture"), PngExport));
 
-    // Histogram of the selected kernel's durations.
-    m_plot->setObjectName(QStringLiteral("timelineHistogram"));
-    m_plot->setMinimumHeight(140);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0,
-                                     new QCPTextElement(m_plot, tr("Select a kernel to see its durations")));
-    m_bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-    m_bars->setName(tr("durations"));
-    m_bars->setPen(QPen(QColor(0x2f, 0x55, 0x7f)));
-    m_bars->setBrush(QColor(0x4e, 0x79, 0xa7));
-    m_plot->yAxis->setLabel(tr("count"));
-    // Counts are whole: ticks at multiples of 1 (2, 5, 10... when there are many).
-    auto counts = QSharedPointer<QCPAxisTickerFixed>::create();
-    counts->setTickStep(1.0);
-    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-    m_plot->yAxis->setTicker(counts);
-    applyPlotTheme();
-
-    auto *statsTabs = new QTabWidget;
-    statsTabs->setObjectName(QStringLiteral("timelineStatsTabs"));
-    statsTabs->setDocumentMode(true);
-    statsTabs->addTab(m_stats, tr("By kernel"));
-    statsTabs->addTab(m_deviceStats, tr("By device"));
-    auto *statsSplit = new QSplitter(Qt::Vertical);
-    statsSplit->addWidget(statsTabs);
-    statsSplit->addWidget(m_plot);
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(m_events);
-    bottom->addWidget(statsSplit);
+    bottom->addWidget(m_statsPane);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
     auto *main = new QSplitter(Qt::Vertical);
@@ -223,8 +149,6 @@ TimelineDock::TimelineDock(QWidget *parent)
             &TimelineDock::onEventRowChanged);
     connect(m_events->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &TimelineDock::onEventSelectionChanged);
-    connect(m_stats->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &TimelineDock::onStatsRowChanged);
 
     // A captured launch: its context menu opens it in the workbench, replays it, exports it.
     auto recordLaunch = [this](int record) -> qint64 {
@@ -249,15 +173,9 @@ TimelineDock::TimelineDock(QWidget *parent)
             showLaunchMenu(m_events->viewport()->mapToGlobal(pos), launch,
                            QString::fromStdString((*m_records)[std::size_t(record)].name));
     });
-    m_stats->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_stats, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        const QModelIndex index = m_stats->indexAt(pos);
-        if (!index.isValid())
-            return;
-        const DurationStats &group = m_statsModel->stats(m_statsProxy->mapToSource(index).row());
-        if (group.type == CommandRecord::Type::Kernel)
-            showLaunchMenu(m_stats->viewport()->mapToGlobal(pos), -1, QString::fromStdString(group.name));
-    });
+    connect(
+        m_statsPane, &TimelineStatsPane::kernelMenuRequested, this,
+        [this](const QPoint &globalPos, const QString &kernel) { showLaunchMenu(globalPos, -1, kernel); });
     updateSummary();
 }
 
@@ -325,9 +243,7 @@ void TimelineDock::onCaptureUpdated(const CaptureSession &session, const Capture
     // The same vector, grown in place by the session: the views add what is after appendedFrom. The
     // last refresh (the program has ended) brings the statistics up to date.
     m_pool = d.memory;
-    if (session.state() != CaptureSession::State::Live)
-        m_statsCostMs = 0;
-    showRecords(true);
+    showRecords(true, session.state() == CaptureSession::State::Live);
 }
 
 void TimelineDock::appendRecords(std::vector<CommandRecord> records, std::vector<PoolSeriesPoint> pool)
@@ -353,7 +269,7 @@ void TimelineDock::clear()
     setRecords(std::vector<CommandRecord>{}, {});
 }
 
-void TimelineDock::showRecords(bool append)
+void TimelineDock::showRecords(bool append, bool live)
 {
     const QSignalBlocker block(m_events->selectionModel());
     if (append) {
@@ -367,25 +283,7 @@ void TimelineDock::showRecords(bool append)
         m_eventModel->appendRecords(m_records, origin);
     else
         m_eventModel->setRecords(m_records, origin);
-    // The statistics go over every record (medians): while a capture grows they are made again at most
-    // once per ten times what they took, so that a million records keep the GUI thread mostly free.
-    if (append && !m_statsStale.isValid())
-        m_statsStale.start();
-    if (append && m_statsStale.elapsed() < qint64(10 * m_statsCostMs)) {
-        updateSummary();
-        return;
-    }
-    QElapsedTimer cost;
-    cost.start();
-    m_statsModel->setRecords(*m_records);
-    m_deviceStatsModel->setRecords(*m_records);
-    m_statsCostMs = double(cost.nsecsElapsed()) / 1e6;
-    m_statsStale.start();
-    m_histogramGroup = -1;
-    if (m_statsModel->rowCount() > 0)
-        m_stats->setCurrentIndex(m_statsProxy->index(0, 0)); // the heaviest group, as sorted by total
-    else
-        showHistogramFor(-1);
+    m_statsPane->setRecords(m_records, live);
     updateSummary();
 }
 
@@ -416,10 +314,7 @@ void TimelineDock::select(int record, bool fromTable)
         m_events->viewport()->update();
     }
     if (record >= 0) {
-        const CommandRecord &r = (*m_records)[static_cast<std::size_t>(record)];
-        const int row = m_statsModel->rowOf(r.type, r.name);
-        if (row >= 0)
-            m_stats->setCurrentIndex(m_statsProxy->mapFromSource(m_statsModel->index(row, 0)));
+        m_statsPane->selectGroupOf((*m_records)[static_cast<std::size_t>(record)]);
     }
     emit recordSelected(record);
 }
@@ -490,65 +385,6 @@ bool TimelineDock::zoomToSelection()
     return zoomToRecords(selectedRows());
 }
 
-void TimelineDock::onStatsRowChanged(const QModelIndex &current)
-{
-    showHistogramFor(current.isValid() ? m_statsProxy->mapToSource(current).row() : -1);
-}
-
-void TimelineDock::showHistogramFor(int statsRow)
-{
-    m_histogramGroup = statsRow;
-    auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    if (statsRow < 0 || statsRow >= m_statsModel->rowCount()) {
-        m_bars->data()->clear();
-        if (title)
-            title->setText(tr("Select a kernel to see its durations"));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-        return;
-    }
-    const DurationStats &group = m_statsModel->stats(statsRow);
-    std::vector<std::uint64_t> durations;
-    for (const CommandRecord &r : *m_records) {
-        if (r.type == group.type && r.name == group.name && r.start != 0 && r.end != 0 && r.start <= r.end)
-            durations.push_back(r.duration());
-    }
-    const DurationHistogram h = histogram(durations);
-    // One unit for the whole axis, picked from the longest duration so that labels stay short.
-    const double unit = group.maxNs >= 1e9 ? 1e9 : group.maxNs >= 1e6 ? 1e6 : group.maxNs >= 1e3 ? 1e3 : 1;
-    const QString unitText = QString::fromUtf8(unitName(unit));
-    QVector<double> keys;
-    QVector<double> values;
-    double top = 0;
-    for (std::size_t i = 0; i < h.counts.size(); ++i) {
-        keys << (h.minNs + (static_cast<double>(i) + 0.5) * h.binWidthNs) / unit;
-        values << static_cast<double>(h.counts[i]);
-        top = std::max(top, values.back());
-    }
-    m_bars->setWidth(h.binWidthNs / unit);
-    m_bars->setData(keys, values, /*alreadySorted*/ true);
-    m_plot->xAxis->setLabel(tr("duration (%1)").arg(unitText));
-    if (!keys.isEmpty()) {
-        const double pad = h.binWidthNs / unit;
-        m_plot->xAxis->setRange(keys.front() - pad, keys.back() + pad);
-        m_plot->yAxis->setRange(0, top * 1.1 + 1);
-    }
-    if (title) {
-        title->setText(tr("%1 — %2 runs, median %3, σ %4")
-                           .arg(QString::fromStdString(group.name))
-                           .arg(group.count)
-                           .arg(durationText(group.medianNs), durationText(group.stddevNs)));
-    }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-std::vector<std::uint64_t> TimelineDock::histogramCounts() const
-{
-    std::vector<std::uint64_t> out;
-    for (auto it = m_bars->data()->constBegin(); it != m_bars->data()->constEnd(); ++it)
-        out.push_back(static_cast<std::uint64_t>(std::llround(it->value)));
-    return out;
-}
-
 void TimelineDock::updateSummary()
 {
     const auto total = m_records->size();
@@ -565,20 +401,6 @@ void TimelineDock::updateSummary()
     if (shown != static_cast<int>(total))
         text += tr(" · %1 shown").arg(shown);
     m_summary->setText(text);
-}
-
-void TimelineDock::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyPlotTheme();
-}
-
-void TimelineDock::applyPlotTheme()
-{
-    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
-        title->setTextColor(palette().color(QPalette::WindowText));
-    clscope::ui::applyPlotTheme(m_plot, palette(), {m_plot->xAxis, m_plot->yAxis});
 }
 
 QString TimelineDock::exportTrace(const QString &path) const

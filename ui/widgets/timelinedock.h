@@ -8,9 +8,9 @@
 #include "controllers/capturesession.h"
 #include "models/eventfilterproxy.h"
 #include "models/eventtablemodel.h"
+#include "timelinestatspane.h"
 #include "workbenchview.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
 
 #include <cstdint>
@@ -20,7 +20,6 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
-class QCPBars;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -62,11 +61,12 @@ public:
     QTableView *eventsView() const { return m_events; }
     EventTableModel *eventsModel() const { return m_eventModel; }
     EventFilterProxy *eventsProxy() const { return m_eventProxy; }
-    QTableView *statsView() const { return m_stats; }
-    KernelStatsModel *statsModel() const { return m_statsModel; }
-    QTableView *deviceStatsView() const { return m_deviceStats; }
-    DeviceStatsModel *deviceStatsModel() const { return m_deviceStatsModel; }
-    QCustomPlot *histogramPlot() const { return m_plot; }
+    TimelineStatsPane *statsPane() const { return m_statsPane; }
+    QTableView *statsView() const { return m_statsPane->statsView(); }
+    KernelStatsModel *statsModel() const { return m_statsPane->statsModel(); }
+    QTableView *deviceStatsView() const { return m_statsPane->deviceStatsView(); }
+    DeviceStatsModel *deviceStatsModel() const { return m_statsPane->deviceStatsModel(); }
+    QCustomPlot *histogramPlot() const { return m_statsPane->histogramPlot(); }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *typeCombo() const { return m_typeCombo; }
     QCheckBox *stagesCheck() const { return m_stagesCheck; }
@@ -77,9 +77,9 @@ public:
     // Selects in both views (revealing it in the timeline) and shows its group's histogram.
     void selectRecord(int record);
     // The statistics row (of statsModel()) the histogram shows, or -1; and its bar counts.
-    int histogramGroup() const { return m_histogramGroup; }
-    std::vector<std::uint64_t> histogramCounts() const;
-    void showHistogramFor(int statsRow);
+    int histogramGroup() const { return m_statsPane->histogramGroup(); }
+    std::vector<std::uint64_t> histogramCounts() const { return m_statsPane->histogramCounts(); }
+    void showHistogramFor(int statsRow) { m_statsPane->showHistogramFor(statsRow); }
 
     // Zooms the timeline to span records (with a small margin); false when none of them has timestamps.
     bool zoomToRecords(const std::vector<std::size_t> &records);
@@ -105,20 +105,16 @@ signals:
     void launchRequested(qint64 launch, const QString &kernel,
                          clscope::ui::TimelineDock::LaunchAction action);
 
-protected:
-    void changeEvent(QEvent *event) override;
-
 private:
-    void showRecords(bool append);
+    // live: a capture that is still growing (its statistics are made again only when due).
+    void showRecords(bool append, bool live = false);
     // Zooms to [first, last] (absolute ns) with a small margin; false for 0, 0.
     bool zoomToSpan(std::pair<std::uint64_t, std::uint64_t> span);
     void onTimelineClicked(int record);
     void onEventRowChanged(const QModelIndex &current);
     void onEventSelectionChanged();
     void select(int record, bool fromTable);
-    void onStatsRowChanged(const QModelIndex &current);
     void updateSummary();
-    void applyPlotTheme();
     void showLaunchMenu(const QPoint &globalPos, qint64 launch, const QString &kernel);
     void chooseExport(int kind);
 
@@ -128,23 +124,13 @@ private:
     EventTableModel *m_eventModel;
     EventFilterProxy *m_eventProxy;
     QTableView *m_events;
-    KernelStatsModel *m_statsModel;
-    QSortFilterProxyModel *m_statsProxy;
-    QTableView *m_stats;
-    DeviceStatsModel *m_deviceStatsModel;
-    QSortFilterProxyModel *m_deviceStatsProxy;
-    QTableView *m_deviceStats;
-    QCustomPlot *m_plot;
-    QCPBars *m_bars;
+    TimelineStatsPane *m_statsPane;
     QLineEdit *m_filter;
     QComboBox *m_typeCombo;
     QCheckBox *m_stagesCheck;
     QLabel *m_summary;
     int m_selected = -1;
     std::size_t m_lastRunBegin = 0;
-    QElapsedTimer m_statsStale; // since the statistics were last made
-    double m_statsCostMs = 0;   // what that took
-    int m_histogramGroup = -1;
     bool m_syncing = false;
     bool m_launchActions = false;
 };
