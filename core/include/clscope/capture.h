@@ -434,7 +434,7 @@ struct ReplayOutput
     bool equal = true;
     std::optional<std::uint64_t> firstDifference; // element index
     double expected = 0, actual = 0;              // at firstDifference
-    double maxAbsDifference = 0;
+    double maxAbsDifference = 0;                  // over the finite components (compare.h)
 };
 
 struct ReplayResult
