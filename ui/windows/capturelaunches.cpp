@@ -13,6 +13,8 @@
 #include "widgets/resultsviewer.h"
 #include "workers/deviceworkers.h"
 
+#include "clscope/devicespec.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -221,55 +223,51 @@ void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
         const SnapshotPtr snapshot = m_devices->snapshot();
         if (!snapshot)
             return;
-        auto remaining = std::make_shared<int>(0);
-        for (const auto &p : snapshot->platforms)
-            *remaining += int(p.devices.size());
+        const std::vector<DeviceCandidate> devices = deviceCandidates(*snapshot);
+        auto remaining = std::make_shared<int>(int(devices.size()));
         const int total = *remaining;
-        for (const auto &p : snapshot->platforms) {
-            for (const auto &d : p.devices) {
-                const QString name = qs(d.name()) + QStringLiteral(" — ") + qs(p.name());
-                using Result = std::pair<std::optional<ReplayResult>, QString>;
-                cl_device_id id = d.id;
-                m_workers->forDevice(id).submit<std::shared_ptr<Result>>(
-                    QStringLiteral("replay-%1").arg(l->index),
-                    [l, id](const CancelToken &, const Progress &) {
-                        auto r = std::make_shared<Result>();
-                        try {
-                            r->first = replayLaunch(*l, id);
-                        } catch (const std::exception &e) {
-                            r->second = qs(e.what());
+        for (const DeviceCandidate &device : devices) {
+            const QString name = qs(candidateLabel(device));
+            using Result = std::pair<std::optional<ReplayResult>, QString>;
+            cl_device_id id = device.id;
+            m_workers->forDevice(id).submit<std::shared_ptr<Result>>(
+                QStringLiteral("replay-%1").arg(l->index),
+                [l, id](const CancelToken &, const Progress &) {
+                    auto r = std::make_shared<Result>();
+                    try {
+                        r->first = replayLaunch(*l, id);
+                    } catch (const std::exception &e) {
+                        r->second = qs(e.what());
+                    }
+                    return r;
+                },
+                this,
+                [this, name, remaining, total, index = l->index](std::shared_ptr<Result> r) {
+                    if (!r->first) {
+                        m_dock->addReplay(name, QString(), r->second, false);
+                    } else {
+                        const ReplayResult &res = *r->first;
+                        QString verdict = res.equal() ? tr("equal") : QString();
+                        for (const ReplayOutput &o : res.outputs) {
+                            if (o.equal)
+                                continue;
+                            if (o.firstDifference)
+                                m_dock->setFirstDifference(
+                                    index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
+                            verdict += tr("%1 differs at element %2 (expected %3, got %4) ")
+                                           .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
+                                           .arg(o.firstDifference.value_or(0))
+                                           .arg(o.expected)
+                                           .arg(o.actual);
                         }
-                        return r;
-                    },
-                    this,
-                    [this, name, remaining, total, index = l->index](std::shared_ptr<Result> r) {
-                        if (!r->first) {
-                            m_dock->addReplay(name, QString(), r->second, false);
-                        } else {
-                            const ReplayResult &res = *r->first;
-                            QString verdict = res.equal() ? tr("equal") : QString();
-                            for (const ReplayOutput &o : res.outputs) {
-                                if (o.equal)
-                                    continue;
-                                if (o.firstDifference)
-                                    m_dock->setFirstDifference(
-                                        index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
-                                verdict +=
-                                    tr("%1 differs at element %2 (expected %3, got %4) ")
-                                        .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
-                                        .arg(o.firstDifference.value_or(0))
-                                        .arg(o.expected)
-                                        .arg(o.actual);
-                            }
-                            if (res.outputs.empty())
-                                verdict = tr("ran (no captured result to compare)");
-                            m_dock->addReplay(name, durationText(double(res.durationNs)), verdict.trimmed(),
-                                              res.equal());
-                        }
-                        if (--*remaining == 0)
-                            emit replayFinished(index, total);
-                    });
-            }
+                        if (res.outputs.empty())
+                            verdict = tr("ran (no captured result to compare)");
+                        m_dock->addReplay(name, durationText(double(res.durationNs)), verdict.trimmed(),
+                                          res.equal());
+                    }
+                    if (--*remaining == 0)
+                        emit replayFinished(index, total);
+                });
         }
     });
 }
