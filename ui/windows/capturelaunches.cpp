@@ -247,22 +247,14 @@ void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
                         m_dock->addReplay(name, QString(), r->second, false);
                     } else {
                         const ReplayResult &res = *r->first;
-                        QString verdict = res.equal() ? tr("equal") : QString();
                         for (const ReplayOutput &o : res.outputs) {
-                            if (o.equal)
-                                continue;
-                            if (o.firstDifference)
+                            if (!o.equal && o.firstDifference)
                                 m_dock->setFirstDifference(
                                     index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
-                            verdict += tr("%1 differs at element %2 (expected %3, got %4) ")
-                                           .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
-                                           .arg(o.firstDifference.value_or(0))
-                                           .arg(o.expected)
-                                           .arg(o.actual);
                         }
-                        if (res.outputs.empty())
-                            verdict = tr("ran (no captured result to compare)");
-                        m_dock->addReplay(name, durationText(double(res.durationNs)), verdict.trimmed(),
+                        // The CLI's words (replayVerdict in core), so a row reads as `clscope-cli replay`
+                        // says.
+                        m_dock->addReplay(name, durationText(double(res.durationNs)), qs(replayVerdict(res)),
                                           res.equal());
                     }
                     if (--*remaining == 0)

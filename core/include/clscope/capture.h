@@ -464,6 +464,15 @@ std::string replayBlocker(const CapturedLaunch &launch);
 ReplayResult replayLaunch(const CapturedLaunch &launch, cl_device_id device, double tolerance = 0);
 std::string replayJson(const ReplayResult &result, int indent = 2);
 
+// A replay's verdict in the one wording that clscope-cli replay and the Capture panel's Replay tab share:
+// the argument, "argument 2 (res_g)" (its name where known); one output, "equal" or "differs at element 17:
+// expected nan, got 1 (largest difference 0.5)"; a whole launch, "equal", each differing output as
+// "argument 2 (res_g) differs at element ..." joined by "; ", or, when no buffer had "after" contents,
+// "nothing compared: no buffer has captured \"after\" contents". Numbers as printf's %g writes them.
+std::string replayArgumentName(const ReplayOutput &output);
+std::string replayVerdict(const ReplayOutput &output);
+std::string replayVerdict(const ReplayResult &result);
+
 // A range of launches in their order, in one context on `device`, the way one launch is (replayLaunch is a
 // range of one): each program built once, each buffer created from its captured "before" at its first
 // launch and then left on the device, so that what one launch writes is what the next reads (a ping-pong

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -338,6 +339,38 @@ nlohmann::ordered_json replayObject(const ReplayResult &r)
     return j;
 }
 } // namespace
+
+std::string replayArgumentName(const ReplayOutput &o)
+{
+    return "argument " + std::to_string(o.arg) + (o.name.empty() ? std::string() : " (" + o.name + ")");
+}
+
+std::string replayVerdict(const ReplayOutput &o)
+{
+    if (o.equal)
+        return "equal";
+    const auto g = [](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", v);
+        return std::string(text);
+    };
+    return "differs at element " + std::to_string(o.firstDifference.value_or(0)) + ": expected " +
+           g(o.expected) + ", got " + g(o.actual) + " (largest difference " + g(o.maxAbsDifference) + ")";
+}
+
+std::string replayVerdict(const ReplayResult &r)
+{
+    if (r.outputs.empty())
+        return "nothing compared: no buffer has captured \"after\" contents";
+    if (r.equal())
+        return "equal";
+    std::string text;
+    for (const ReplayOutput &o : r.outputs) {
+        if (!o.equal)
+            text += (text.empty() ? "" : "; ") + replayArgumentName(o) + " " + replayVerdict(o);
+    }
+    return text;
+}
 
 std::string replayJson(const ReplayResult &r, int indent)
 {
