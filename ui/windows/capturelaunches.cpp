@@ -14,6 +14,7 @@
 #include "workers/deviceworkers.h"
 
 #include "clscope/devicespec.h"
+#include "clscope/programsource.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -37,7 +38,7 @@ QString contentsFolder(const QString &capture, qint64 launch)
 QString whyNot(const CapturedLaunch &l)
 {
     QString why = qs(replayBlocker(l));
-    if (l.programKind == "binary")
+    if (parseProgramKind(l.programKind) == ProgramKind::Binary)
         why += QObject::tr(" (any Keep buffer contents choice of File → Profile application… sets "
                            "PYOPENCL_NO_CACHE=1; for other programs, capture where they build from source)");
     if (why.contains(QStringLiteral("contents were not captured")))
@@ -105,7 +106,7 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
     withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
         m_dock->showLaunchProblem({});
         m_results->setExpected({}, {});
-        if (l->programKind != "source") {
+        if (parseProgramKind(l->programKind) != ProgramKind::Source) {
             const QString why = whyNot(*l);
             m_dock->showLaunchProblem(why);
             message(why);

@@ -10,6 +10,7 @@
 #include "clscope/debug.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
+#include "clscope/programsource.h"
 #include "clscope/queue.h"
 #include "clscope/runner.h"
 
@@ -99,7 +100,7 @@ std::string launchBlocker(const CapturedLaunch &l, const std::set<std::int64_t> 
     if (!l.problem.empty())
         return l.problem;
     const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
-    if (l.programKind != "source")
+    if (parseProgramKind(l.programKind) != ProgramKind::Source)
         return what + ": its program was created from " +
                (l.programKind.empty() ? std::string("nothing captured") : l.programKind) +
                ", and replay rebuilds from source (for pyopencl, capture with PYOPENCL_NO_CACHE=1)";
