@@ -52,17 +52,11 @@ void printReplay(const ReplayResult &r)
     for (std::uint32_t arg : r.reloaded)
         std::cout << "  argument " << arg
                   << ": set from the capture (the program changed it since the last launch)\n";
-    for (const ReplayOutput &out : r.outputs) {
-        std::cout << "  argument " << out.arg << (out.name.empty() ? "" : " (" + out.name + ")") << ", "
-                  << out.elements << " x " << out.type << ": ";
-        if (out.equal)
-            std::cout << "equal\n";
-        else
-            std::cout << "differs at element " << *out.firstDifference << ": expected " << out.expected
-                      << ", got " << out.actual << " (largest difference " << out.maxAbsDifference << ")\n";
-    }
+    for (const ReplayOutput &out : r.outputs)
+        std::cout << "  " << replayArgumentName(out) << ", " << out.elements << " x " << out.type << ": "
+                  << replayVerdict(out) << '\n';
     if (r.outputs.empty())
-        std::cout << "  no buffer has captured \"after\" contents: nothing compared\n";
+        std::cout << "  " << replayVerdict(r) << '\n';
 }
 
 // Debian's oclgrind registers no ICD. When the spec asks for Oclgrind and no vendors folder was chosen,

@@ -40,38 +40,17 @@ void printValues(const std::vector<InfoValue> &values, const char *indent)
 // Keeps only the selected devices (and the platforms that hold them) when a spec is given.
 void filterBySpec(SystemSnapshot &snap, const std::string &spec)
 {
-    std::vector<DeviceCandidate> candidates;
-    std::vector<std::pair<int, int>> where;
-    for (const auto &p : snap.platforms) {
-        for (const auto &d : p.devices) {
-            DeviceCandidate c;
-            c.platformIndex = p.index;
-            c.deviceIndex = d.index;
-            c.platformName = p.name();
-            c.platformVendor = p.string("CL_PLATFORM_VENDOR");
-            c.deviceName = d.name();
-            c.deviceVendor = d.string("CL_DEVICE_VENDOR");
-            c.type = d.integer("CL_DEVICE_TYPE");
-            candidates.push_back(std::move(c));
-            where.emplace_back(p.index, d.index);
-        }
-    }
+    const std::vector<DeviceCandidate> candidates = deviceCandidates(snap);
     const auto picked = matchDeviceSpec(spec, candidates);
-    if (picked.empty()) {
-        // The same line as run and build give, with the devices there are.
-        std::string names;
-        for (const auto &c : candidates)
-            names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
-                     std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
+    if (picked.empty()) // the same line as run and build give, with the devices there are
         throw CliFailure{ExitUsage, "no OpenCL device matches '" + spec +
-                                        "' (devices: " + (names.empty() ? std::string("none") : names) + ")"};
-    }
+                                        "' (devices: " + candidateList(candidates) + ")"};
     std::vector<PlatformSnapshot> kept;
     for (auto &p : snap.platforms) {
         std::vector<DeviceSnapshot> devs;
         for (auto &d : p.devices) {
             for (size_t i : picked) {
-                if (where[i] == std::make_pair(p.index, d.index))
+                if (candidates[i].platformIndex == p.index && candidates[i].deviceIndex == d.index)
                     devs.push_back(std::move(d));
             }
         }

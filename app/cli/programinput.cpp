@@ -1,8 +1,10 @@
 // What build and run build a program from: an OpenCL C file, SPIR-V (told by its magic number), a device
-// binary (--binary) or the device's built-in kernels (--builtin), as real hosts create their programs.
+// binary (--binary) or the device's built-in kernels (--builtin), as real hosts create their programs; the
+// choice and the build are core's (programsource.h), which the GUI's program tabs take too.
 #include "cli.h"
 
 #include "clscope/fileio.h"
+#include "clscope/programsource.h"
 
 #include <cstring>
 #include <filesystem>
@@ -52,35 +54,29 @@ void checkProgramInput(const ProgramInput &in)
 BuildResult buildProgramInput(const ProgramInput &in, BuildRequest request, const BinaryCache &cache)
 {
     if (!in.builtins.empty())
-        return buildProgramFromBuiltIns(request, in.builtins);
-    std::vector<unsigned char> bytes;
+        return buildProgramSource({ProgramKind::BuiltIns, {}, in.builtins}, std::move(request), cache);
+    ProgramSource program;
     if (in.binary || request.source.empty()) {
         try {
             const std::string read = readRegularFile(in.file, kMaxDocumentBytes);
-            bytes.assign(read.begin(), read.end());
+            program.bytes.assign(read.begin(), read.end());
         } catch (const FileError &e) {
             throw CliFailure{ExitUsage, e.what()};
         }
     }
-    if (in.binary) {
-        request.source.clear(); // a binary's kernels are described by the driver
-        return buildProgramFromBinaries(
-            request, std::vector<std::vector<unsigned char>>(request.devices.size(), bytes));
+    program.kind = programFileKind(program.bytes, in.binary ? ProgramKind::Binary : ProgramKind::Source);
+    if (program.kind == ProgramKind::Il && (in.files.size() > 1 || in.link))
+        throw CliFailure{ExitUsage, in.file + " is SPIR-V: one module, not a source among several"};
+    if (program.kind == ProgramKind::Source) {
+        if (request.source.empty()) {
+            request.source.assign(program.bytes.begin(), program.bytes.end());
+            checkSourceText(in.file, request.source);
+        }
+        for (std::size_t i = 1; i < in.files.size(); ++i)
+            request.moreSources.push_back({in.files[i], {}});
+        request.link = in.link;
     }
-    if (isSpirv(bytes)) {
-        if (in.files.size() > 1 || in.link)
-            throw CliFailure{ExitUsage, in.file + " is SPIR-V: one module, not a source among several"};
-        request.source.clear();
-        return buildProgramFromIL(request, bytes);
-    }
-    if (request.source.empty()) {
-        request.source.assign(bytes.begin(), bytes.end());
-        checkSourceText(in.file, request.source);
-    }
-    for (std::size_t i = 1; i < in.files.size(); ++i)
-        request.moreSources.push_back({in.files[i], {}});
-    request.link = in.link;
-    return buildProgram(request, cache);
+    return buildProgramSource(program, std::move(request), cache);
 }
 
 // A capture is an SQLite file (told by its header, not its name); the file was checked to be regular.

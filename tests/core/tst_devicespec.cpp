@@ -1,4 +1,5 @@
 // Device selection specs: parsing and matching over a fixed set of candidates (no OpenCL needed).
+#include "clscope/deviceinfo.h"
 #include "clscope/devicespec.h"
 
 #include <QTest>
@@ -9,12 +10,15 @@ namespace {
 std::vector<DeviceCandidate> candidates()
 {
     return {
-        {0, 0, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU},
-        {0, 1, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU},
+        {0, 0, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU,
+         nullptr},
+        {0, 1, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", "NVIDIA Corporation", CL_DEVICE_TYPE_GPU,
+         nullptr},
         {1, 0, "Portable Computing Language", "The pocl project", "pthread-skylake-avx512-AMD EPYC",
-         "AuthenticAMD", CL_DEVICE_TYPE_CPU},
+         "AuthenticAMD", CL_DEVICE_TYPE_CPU, nullptr},
         {2, 0, "Oclgrind", "Oclgrind", "Oclgrind Simulator", "Oclgrind",
-         CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT},
+         CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT,
+         nullptr},
     };
 }
 
@@ -25,6 +29,12 @@ QString picks(const std::vector<size_t> &picked)
     for (size_t i : picked)
         out << QStringLiteral("%1:%2").arg(all[i].platformIndex).arg(all[i].deviceIndex);
     return out.join(u' ');
+}
+InfoValue info(const char *param, RawValue value)
+{
+    const InfoParam *p = findParam(param);
+    Q_ASSERT(p);
+    return {p, std::move(value)};
 }
 } // namespace
 
@@ -189,6 +199,63 @@ private slots:
         QCOMPARE(effectiveDeviceSpec("0:1"), std::string("0:1"));
         qunsetenv("CLSCOPE_DEVICE");
         QCOMPARE(effectiveDeviceSpec(""), std::string());
+    }
+
+    // The one list of devices a spec, a launch, a replay or a comparison runs on (the GUI's device manager,
+    // run on every device, replay on every device and `info --device` all take it): every device of the
+    // snapshot in platform then device order, with its id; a platform whose devices could not be listed
+    // adds none. The names list and label are what errors and tables show.
+    void candidatesOfASnapshot()
+    {
+        SystemSnapshot snap;
+        PlatformSnapshot nvidia;
+        nvidia.index = 0;
+        nvidia.values = {info("CL_PLATFORM_NAME", std::string("NVIDIA CUDA")),
+                         info("CL_PLATFORM_VENDOR", std::string("NVIDIA Corporation"))};
+        for (int i = 0; i < 2; ++i) {
+            DeviceSnapshot d;
+            d.index = i;
+            d.id = reinterpret_cast<cl_device_id>(std::uintptr_t(0x100 + i));
+            d.values = {info("CL_DEVICE_NAME", std::string("NVIDIA H200")),
+                        info("CL_DEVICE_VENDOR", std::string("NVIDIA Corporation")),
+                        info("CL_DEVICE_TYPE", std::uint64_t(CL_DEVICE_TYPE_GPU))};
+            nvidia.devices.push_back(d);
+        }
+        PlatformSnapshot broken;
+        broken.index = 1;
+        broken.values = {info("CL_PLATFORM_NAME", std::string("Broken"))};
+        broken.error = "clGetDeviceIDs failed: OUT_OF_HOST_MEMORY";
+        PlatformSnapshot pocl;
+        pocl.index = 2;
+        pocl.values = {info("CL_PLATFORM_NAME", std::string("Portable Computing Language")),
+                       info("CL_PLATFORM_VENDOR", std::string("The pocl project"))};
+        DeviceSnapshot cpu;
+        cpu.id = reinterpret_cast<cl_device_id>(std::uintptr_t(0x200));
+        cpu.values = {info("CL_DEVICE_NAME", std::string("cpu")),
+                      info("CL_DEVICE_TYPE", std::uint64_t(CL_DEVICE_TYPE_CPU))};
+        pocl.devices.push_back(cpu);
+        snap.platforms = {nvidia, broken, pocl};
+
+        const std::vector<DeviceCandidate> c = deviceCandidates(snap);
+        QCOMPARE(c.size(), std::size_t(3));
+        QCOMPARE(c[1].platformIndex, 0);
+        QCOMPARE(c[1].deviceIndex, 1);
+        QCOMPARE(c[1].id, nvidia.devices[1].id);
+        QCOMPARE(c[1].platformVendor, std::string("NVIDIA Corporation"));
+        QCOMPARE(c[1].deviceVendor, std::string("NVIDIA Corporation"));
+        QCOMPARE(c[1].type, cl_device_type(CL_DEVICE_TYPE_GPU));
+        QCOMPARE(c[2].platformIndex, 2);
+        QCOMPARE(c[2].id, cpu.id);
+        QCOMPARE(c[2].deviceVendor, std::string()); // not given: empty, as the device tree shows it
+        // What a spec selects from it: the default is the first GPU, "pocl" the CPU.
+        QCOMPARE(matchDeviceSpec("", c), std::vector<size_t>{0});
+        QCOMPARE(matchDeviceSpec("pocl", c), std::vector<size_t>{2});
+        QCOMPARE(candidateList(c),
+                 std::string("0:0 NVIDIA CUDA / NVIDIA H200, 0:1 NVIDIA CUDA / NVIDIA H200, "
+                             "2:0 Portable Computing Language / cpu"));
+        QCOMPARE(candidateList({}), std::string("none"));
+        QCOMPARE(candidateLabel(c[2]), std::string("cpu — Portable Computing Language"));
+        QVERIFY(deviceCandidates(SystemSnapshot{}).empty());
     }
 };
 

@@ -7,6 +7,7 @@
 #include "clscope/build.h"
 #include "clscope/devicespec.h"
 #include "clscope/error.h"
+#include "clscope/programsource.h"
 
 #include <QDir>
 #include <QFile>
@@ -64,7 +65,8 @@ private slots:
 
     void init()
     {
-        if (!QByteArray(QTest::currentTestFunction()).startsWith("signature"))
+        const QByteArray test(QTest::currentTestFunction());
+        if (!test.startsWith("signature") && test != "programKinds")
             requireDrivers();
     }
 
@@ -437,6 +439,65 @@ private slots:
         const BuildResult bad = buildProgramFromBinaries(again, junk);
         QCOMPARE(bad.status(), BuildStatus::Failure);
         QVERIFY(!bad.logs().front().log.empty() || !bad.diagnostics().empty());
+    }
+
+    // ---- One program source (programsource.h) -----------------------------------------------------
+
+    // The kinds' words are the capture format's, which the GUI's tabs keep too (they said "builtin" where
+    // a capture says "built-in"); SPIR-V is told by its magic number even where a binary was declared (the
+    // CLI's --binary built a module with clCreateProgramWithBinary, the GUI's tabs with ...WithIL).
+    void programKinds()
+    {
+        for (ProgramKind k :
+             {ProgramKind::Source, ProgramKind::Il, ProgramKind::Binary, ProgramKind::BuiltIns})
+            QCOMPARE(parseProgramKind(programKindName(k)), std::optional<ProgramKind>(k));
+        QCOMPARE(programKindName(ProgramKind::BuiltIns), std::string_view("built-in"));
+        QCOMPARE(programKindName(ProgramKind::Il), std::string_view("il"));
+        QCOMPARE(parseProgramKind("builtin"), std::nullopt);
+        QCOMPARE(parseProgramKind("linked"), std::nullopt); // a capture's clLinkProgram: no one input
+        QCOMPARE(parseProgramKind(""), std::nullopt);
+        const std::vector<unsigned char> little = {0x03, 0x02, 0x23, 0x07, 0, 0};
+        const std::vector<unsigned char> big = {0x07, 0x23, 0x02, 0x03};
+        const std::vector<unsigned char> text = {'k', 'e', 'r', 'n', 'e', 'l'};
+        for (ProgramKind otherwise : {ProgramKind::Source, ProgramKind::Binary}) {
+            QCOMPARE(programFileKind(little, otherwise), ProgramKind::Il);
+            QCOMPARE(programFileKind(big, otherwise), ProgramKind::Il);
+            QCOMPARE(programFileKind(text, otherwise), otherwise);
+            QCOMPARE(programFileKind({}, otherwise), otherwise);
+            QCOMPARE(programFileKind(std::span(little).first(3), otherwise), otherwise);
+        }
+    }
+
+    void everyKindBuilds_data() { argInfo_data(); }
+
+    // buildProgramSource, which clscope-cli build/run and the GUI's Build both call: source through the
+    // cache; a binary for every device of the request, whose own source is dropped (the driver describes
+    // the kernels); SPIR-V (refused by these drivers, saying so); built-in kernels by name (a name the device
+    // lacks: a failed build with a log, not an exception).
+    void everyKindBuilds()
+    {
+        QFETCH(QString, platform);
+        const BuildRequest req = requestFor(platform.toLatin1().constData(), "args.cl");
+        const BuildResult built = buildProgramSource({}, req, BinaryCache());
+        QVERIFY(built.success());
+        QCOMPARE(built.kernels().size(), size_t(2));
+
+        BuildRequest again;
+        again.devices = req.devices;
+        again.source = "this is not OpenCL C";
+        const ProgramSource binary{
+            ProgramKind::Binary, programBinaries(built.program(), req.devices).front(), {}};
+        const BuildResult fromBinary = buildProgramSource(binary, again, BinaryCache());
+        QVERIFY2(fromBinary.success(), fromBinary.logs().front().log.c_str());
+        QCOMPARE(fromBinary.kernels().size(), size_t(2));
+
+        const ProgramSource il{ProgramKind::Il, {0x03, 0x02, 0x23, 0x07}, {}};
+        QVERIFY_THROWS_EXCEPTION(BuildInputError, buildProgramSource(il, again, BinaryCache()));
+
+        const ProgramSource builtIns{ProgramKind::BuiltIns, {}, "no.such.kernel"};
+        const BuildResult none = buildProgramSource(builtIns, again, BinaryCache());
+        QVERIFY(!none.success());
+        QVERIFY(!none.logs().empty());
     }
 
     // ---- Several devices ---------------------------------------------------------------------------

@@ -198,7 +198,7 @@ private slots:
             QVERIFY(r.wallMs > 0);
             QVERIFY(r.compared);
             QCOMPARE(r.buffers.size(), std::size_t(1));
-            QCOMPARE(r.buffers.front().name, QStringLiteral("out"));
+            QCOMPARE(r.buffers.front().name, std::string("out"));
             QVERIFY(r.agrees());
         }
     }

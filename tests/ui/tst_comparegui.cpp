@@ -166,14 +166,13 @@ private slots:
         same.device.name = QStringLiteral("cpu-b");
         same.reference = false;
         same.compared = true;
-        BufferAgreement ok;
-        ok.name = QStringLiteral("c");
+        BufferComparison ok;
+        ok.name = "c";
         same.buffers = {ok};
         RunAllRow differs = same;
         differs.device.name = QStringLiteral("cpu-c");
-        BufferAgreement bad;
-        bad.name = QStringLiteral("c");
-        bad.agrees = false;
+        BufferComparison bad;
+        bad.name = "c";
         bad.exact = false;
         bad.compared = 1024;
         bad.differing = 3;

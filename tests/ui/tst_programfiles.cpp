@@ -157,7 +157,7 @@ private slots:
         QVERIFY(device);
         QVERIFY(tabs()->openBuiltIns(QStringLiteral("no.such.kernel"),
                                      QString::fromStdString(device->name())) >= 0);
-        QCOMPARE(tabs()->programKind(), QStringLiteral("builtin"));
+        QCOMPARE(tabs()->programKind(), QStringLiteral("built-in")); // programsource.h's word, as a capture's
         QString failure;
         const std::optional<BuildResult> built = buildWithCtrlB(&failure);
         QVERIFY(built);

@@ -5,6 +5,7 @@
 
 #include "clscope/error.h"
 #include "clscope/fileio.h"
+#include "clscope/programsource.h"
 
 #include <variant>
 
@@ -52,25 +53,22 @@ void BuildController::build(const BuildJob &job)
     const quint64 generation = ++m_generation;
     m_busy = true;
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
-    const std::string kind = job.programKind.toStdString();
+    // The tab's kind in the capture format's words (programsource.h); none: the editor's OpenCL C.
+    const ProgramKind kind = parseProgramKind(job.programKind.toStdString()).value_or(ProgramKind::Source);
     const std::string file = job.programFile.toStdString();
     worker.submit<BuildOutcome>(
         kBuildTag,
         [request, kind, file](const CancelToken &, const Progress &) mutable -> BuildOutcome {
             try {
-                if (kind == "builtin")
-                    return buildProgramFromBuiltIns(request, file);
-                if (kind == "binary" || kind == "il") {
+                ProgramSource program{kind, {}, {}};
+                if (kind == ProgramKind::BuiltIns) {
+                    program.builtIns = file;
+                } else if (kind != ProgramKind::Source) {
                     // Read here, on the worker, as a build reads its headers: the file as it is now.
                     const std::string read = readRegularFile(file, kMaxDocumentBytes);
-                    const std::vector<unsigned char> bytes(read.begin(), read.end());
-                    request.source.clear(); // the driver describes the kernels of a binary
-                    if (kind == "il")
-                        return buildProgramFromIL(request, bytes);
-                    return buildProgramFromBinaries(
-                        request, std::vector<std::vector<unsigned char>>(request.devices.size(), bytes));
+                    program.bytes.assign(read.begin(), read.end());
                 }
-                return buildProgram(request);
+                return buildProgramSource(program, std::move(request), BinaryCache::fromEnvironment());
             } catch (const std::exception &e) {
                 return QString::fromStdString(e.what());
             }

@@ -31,9 +31,10 @@ struct BuildJob
     // apart and the objects linked (BuildRequest::link).
     QList<BuildJobSource> moreSources;
     bool link = false;
-    // A program that is not OpenCL C (a tab that shows a program file, EditorTabs::openProgramFile):
-    // "binary" (a device binary, used for every device), "il" (SPIR-V), "builtin" (the device's built-in
-    // kernels, programFile being their names, ';'-separated); empty: the source.
+    // A program that is not OpenCL C (a tab that shows a program file, EditorTabs::openProgramFile), in
+    // programKindName's words (programsource.h): "binary" (a device binary, used for every device), "il"
+    // (SPIR-V), "built-in" (the device's built-in kernels, programFile being their names, ';'-separated);
+    // empty: the source.
     QString programKind;
     QString programFile;
 };

@@ -60,12 +60,7 @@ DeviceKey DeviceManager::restoreRemembered() const
 {
     if (!m_snapshot)
         return {};
-    std::vector<DeviceCandidate> candidates;
-    for (const auto &p : m_snapshot->platforms) {
-        for (const auto &d : p.devices)
-            candidates.push_back({p.index, d.index, p.name(), p.string("CL_PLATFORM_VENDOR"), d.name(),
-                                  d.string("CL_DEVICE_VENDOR"), d.integer("CL_DEVICE_TYPE")});
-    }
+    const std::vector<DeviceCandidate> candidates = deviceCandidates(*m_snapshot);
     auto keyOf = [&](const std::vector<size_t> &picked) {
         return picked.empty() ? DeviceKey{}
                               : DeviceKey{candidates[picked.front()].platformIndex,

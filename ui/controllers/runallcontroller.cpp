@@ -131,7 +131,7 @@ void RunAllController::compareAll()
     const Tolerance tolerance = m_job.tolerance;
     const quint64 generation = m_generation;
     m_comparing = true;
-    using Comparisons = std::vector<std::optional<std::vector<BufferAgreement>>>;
+    using Comparisons = std::vector<std::optional<std::vector<BufferComparison>>>;
     m_workers->deviceless().submit<Comparisons>(
         kCompareTag,
         [results, reference, tolerance](const CancelToken &cancel, const Progress &) {

@@ -1,14 +1,14 @@
 // Run on every device: the current program built for each device and the current launch run there, each
 // device on its own worker (so they run side by side), then every device's buffers (those the launch reads
-// back, or all when it reads back none) compared with the first device's that ran (outputcompare.h), on the
-// device-less worker: a million floats are not compared on the
-// GUI thread. One row per device: its kernel time (median of the launches), wall time, and agreement.
+// back, or all when it reads back none) compared with the first device's that ran (clscope/compare.h), on the
+// device-less worker: a million floats are not compared on the GUI thread. One row per device: its kernel
+// time (median of the launches), wall time, and agreement.
 #pragma once
 
 #include "controllers/buildjobsource.h"
 #include "controllers/devicetarget.h"
-#include "display/outputcompare.h"
 
+#include "clscope/compare.h"
 #include "clscope/runner.h"
 
 #include <QObject>
@@ -31,7 +31,7 @@ struct RunAllJob
     bool link = false;
     RunRequest launch; // kernel, range, arguments, repeat (its build and device are replaced per device)
     std::vector<DeviceTarget> devices;
-    Tolerance tolerance;
+    Tolerance tolerance = Tolerance::acrossDevices();
 };
 
 struct RunAllRow
@@ -46,10 +46,11 @@ struct RunAllRow
     double wallMs = 0;      // the whole run: buffers, launches, read-back
     bool reference = false; // the row the others are compared with
     bool compared = false;
-    std::vector<BufferAgreement> buffers;
+    std::vector<BufferComparison> buffers;
     bool agrees() const
     {
-        return std::all_of(buffers.begin(), buffers.end(), [](const BufferAgreement &b) { return b.agrees; });
+        return std::all_of(buffers.begin(), buffers.end(),
+                           [](const BufferComparison &b) { return b.agrees(); });
     }
     RunResult result;
 };

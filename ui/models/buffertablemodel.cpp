@@ -1,4 +1,4 @@
-// Buffer table model, summary statistics, comparison and export.
+// Buffer table model, summary statistics and export.
 #include "buffertablemodel.h"
 
 #include "clscope/imagedata.h"
@@ -116,38 +116,6 @@ BufferSummary summarize(const BufferData &buffer)
         s.mean = sum / double(s.count);
     }
     return s;
-}
-
-Comparison compareBuffers(const BufferData &a, const BufferData &b, double tolerance)
-{
-    Comparison c;
-    if (a.componentCount() != b.componentCount()) {
-        c.error = QObject::tr("%1 has %2 values, %3 has %4")
-                      .arg(QString::fromStdString(a.name))
-                      .arg(a.componentCount())
-                      .arg(QString::fromStdString(b.name))
-                      .arg(b.componentCount());
-        return c;
-    }
-    c.compared = a.componentCount();
-    for (std::size_t i = 0; i < c.compared; ++i) {
-        const double x = a.value(i);
-        const double y = b.value(i);
-        if (std::isnan(x) && std::isnan(y))
-            continue;
-        const double err = std::abs(x - y);
-        if (!(err <= tolerance)) {
-            if (c.mismatches == 0) {
-                c.firstMismatch = i;
-                c.differs.assign(c.compared, false);
-            }
-            c.differs[i] = true;
-            ++c.mismatches;
-        }
-        if (std::isfinite(err))
-            c.maxAbsError = std::max(c.maxAbsError, err);
-    }
-    return c;
 }
 
 std::vector<FieldColumn> fieldColumns(const StructLayout &layout)

@@ -29,19 +29,6 @@ struct BufferSummary
 
 BufferSummary summarize(const BufferData &buffer);
 
-struct Comparison
-{
-    std::size_t compared = 0;
-    std::size_t mismatches = 0;
-    std::size_t firstMismatch = 0; // component index
-    double maxAbsError = 0;
-    QString error;             // set when the two cannot be compared (sizes differ)
-    std::vector<bool> differs; // per component, when mismatches > 0
-};
-
-// Component-wise |a - b| <= tolerance (NaN equals NaN).
-Comparison compareBuffers(const BufferData &a, const BufferData &b, double tolerance);
-
 // One column of a buffer of structs: a field, a vector component ("v.x"), an array element ("a[2]"), a
 // field of a nested struct ("inner.a"); opaque fields (pointers, types CLScope does not read) as bytes.
 struct FieldColumn
@@ -74,7 +61,8 @@ public:
     void setRowWidth(std::size_t rowWidth);
     std::size_t rowWidth() const { return m_rowWidth; }
 
-    // Colours the elements that differ from `other` (BackgroundRole), whose value the tooltip shows.
+    // Colours the elements that differ from `other` (BackgroundRole), whose value the tooltip shows:
+    // `differs` flags components, as clscope::compareBuffers (compare.h) marks them.
     void setComparison(BufferData other, std::vector<bool> differs);
     void clearComparison();
     bool hasComparison() const { return !m_differs.empty(); }

@@ -4,6 +4,7 @@
 #include "editorautosave.h"
 #include "editortabs.h"
 
+#include "display/stdstring.h"
 #include "files/filewatch.h"
 #include "files/readfile.h"
 #include "files/safewrite.h"
@@ -11,7 +12,7 @@
 #include "kerneleditor.h"
 #include "noticebar.h"
 
-#include "clscope/build.h"
+#include "clscope/programsource.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -87,10 +88,18 @@ QByteArray fileHead(const QString &path, qint64 n)
     return readCheckedFileAt(path, 0, n).bytes;
 }
 
-bool spirvHead(const QByteArray &head)
+// A file opened as a program file: SPIR-V by its magic number, else a device binary (programsource.h).
+ProgramKind programFileKindOf(const QByteArray &head)
 {
-    return isSpirv(std::span<const unsigned char>(reinterpret_cast<const unsigned char *>(head.constData()),
-                                                  std::size_t(head.size())));
+    return programFileKind(
+        std::span<const unsigned char>(reinterpret_cast<const unsigned char *>(head.constData()),
+                                       std::size_t(head.size())),
+        ProgramKind::Binary);
+}
+
+QString kindName(ProgramKind kind)
+{
+    return qs(programKindName(kind));
 }
 
 // SPIR-V (whatever its name; its magic number is its first word), or a file not named as a source with bytes
@@ -103,7 +112,7 @@ bool isProgramFile(const QString &path)
         QStringLiteral("c"),  QStringLiteral("cpp"), QStringLiteral("txt")};
     const bool sourceName = kSourceSuffixes.contains(QFileInfo(path).suffix(), Qt::CaseInsensitive);
     const QByteArray head = fileHead(path, sourceName ? 4 : 64 * 1024);
-    return spirvHead(head) || (!sourceName && head.contains('\0'));
+    return programFileKindOf(head) == ProgramKind::Il || (!sourceName && head.contains('\0'));
 }
 } // namespace
 
@@ -117,11 +126,11 @@ int EditorFiles::openProgramFile(const QString &path)
                                                                         : tr("the file does not exist")));
         return -1;
     }
-    const bool il = spirvHead(fileHead(path, 4));
+    const ProgramKind kind = programFileKindOf(fileHead(path, 4));
+    const bool il = kind == ProgramKind::Il;
     const QString absolute = info.absoluteFilePath();
     for (int i = 0; i < m_tabs.count(); ++i) {
-        if (programFile(i) == absolute &&
-            programKind(i) == (il ? QStringLiteral("il") : QStringLiteral("binary"))) {
+        if (programFile(i) == absolute && programKind(i) == kindName(kind)) {
             m_tabs.setCurrentIndex(i); // open already
             return i;
         }
@@ -139,7 +148,7 @@ int EditorFiles::openProgramFile(const QString &path)
                  il ? QString()
                     : tr("\n// (a binary is the program of one kind of device: another refuses it)"));
     const int index = m_tabs.newDocument(info.fileName(), text, true);
-    m_tabs.editor(index)->setProperty(kProgramKind, il ? QStringLiteral("il") : QStringLiteral("binary"));
+    m_tabs.editor(index)->setProperty(kProgramKind, kindName(kind));
     m_tabs.editor(index)->setProperty(kProgramFile, absolute);
     m_tabs.editor(index)->setToolTip(QDir::toNativeSeparators(absolute));
     m_tabs.closePristineUntitled(index);
@@ -156,7 +165,7 @@ int EditorFiles::openBuiltIns(const QString &names, const QString &deviceName)
                             "clCreateProgramWithBuiltInKernels; Run (F5) as with any build.\n")
                              .arg(deviceName, list);
     const int index = m_tabs.newDocument(tr("built-in kernels"), text, true);
-    m_tabs.editor(index)->setProperty(kProgramKind, QStringLiteral("builtin"));
+    m_tabs.editor(index)->setProperty(kProgramKind, kindName(ProgramKind::BuiltIns));
     m_tabs.editor(index)->setProperty(kProgramFile, names);
     m_tabs.closePristineUntitled(index);
     return index;

@@ -8,6 +8,7 @@
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 
+#include "clscope/compare.h"
 #include "clscope/imagedata.h"
 #include "clscope/npy.h"
 #include "clscope/structs.h"
@@ -301,20 +302,20 @@ void ResultsViewer::compareExpected()
             allEqual = false;
             continue;
         }
-        const Comparison c = compareBuffers(*b, other, m_tolerance->value());
-        if (!c.error.isEmpty()) {
-            parts << tr("%1: %2").arg(e.buffer, c.error);
+        const BufferComparison c = compareBuffers(*b, other, Tolerance::absoluteOf(m_tolerance->value()));
+        if (!c.problem.empty()) {
+            parts << tr("%1: %2").arg(e.buffer, qs(c.problem));
             allEqual = false;
-        } else if (c.mismatches == 0) {
+        } else if (c.differing == 0) {
             parts << tr("%1 equal (%2 values)").arg(e.buffer).arg(c.compared);
             if (allEqual && (!show || (e.written && !show->written)))
                 show = &e; // an output of the launch rather than an input it left alone
         } else {
             parts << tr("%1 differs: %2 of %3 values, first at value %4")
                          .arg(e.buffer)
-                         .arg(c.mismatches)
+                         .arg(c.differing)
                          .arg(c.compared)
-                         .arg(c.firstMismatch);
+                         .arg(c.firstDiffering);
             if (allEqual)
                 show = &e; // the first that differs
             allEqual = false;
@@ -586,28 +587,28 @@ QString ResultsViewer::compare(const QString &bufferOrPath, double tolerance, bo
         m_compareResult->setText(tr("'%1' is neither a read-back buffer nor a file").arg(bufferOrPath));
         return m_compareResult->text();
     }
-    Comparison c = compareBuffers(shown, other, tolerance);
-    *compared = c.error.isEmpty();
-    if (!c.error.isEmpty()) {
-        m_compareResult->setText(c.error);
-    } else if (c.mismatches == 0) {
-        m_compareResult->setText(tr("Equal within %1: %2 values, max |error| %3")
-                                     .arg(tolerance)
-                                     .arg(c.compared)
-                                     .arg(c.maxAbsError));
+    // Integers exactly, the tolerance for floating point (compare.h).
+    BufferComparison c = compareBuffers(shown, other, Tolerance::absoluteOf(tolerance), true);
+    *compared = c.problem.empty();
+    if (!c.problem.empty()) {
+        m_compareResult->setText(
+            tr("%1 and %2 cannot be compared: %3").arg(qs(shown.name), qs(other.name), qs(c.problem)));
+    } else if (c.differing == 0) {
+        m_compareResult->setText(
+            tr("Equal within %1: %2 values, max |error| %3").arg(tolerance).arg(c.compared).arg(c.maxAbs));
     } else {
-        QString where = QString::number(c.firstMismatch);
+        QString where = QString::number(c.firstDiffering);
         if (const std::size_t width = m_model->rowWidth(); width > 0 && shown.count > 0) {
-            const std::size_t element = c.firstMismatch / (shown.componentCount() / shown.count);
+            const std::size_t element = c.firstDiffering / (shown.componentCount() / shown.count);
             where += tr(": x %1, y %2").arg(element % width).arg(element / width);
         }
         m_compareResult->setText(
             tr("%1 of %2 values differ by more than %3 (first at value %4), max |error| %5")
-                .arg(c.mismatches)
+                .arg(c.differing)
                 .arg(c.compared)
                 .arg(tolerance)
                 .arg(where)
-                .arg(c.maxAbsError));
+                .arg(c.maxAbs));
         m_model->setComparison(std::move(other), std::move(c.differs));
         m_firstDifference->setEnabled(true);
         scrollToFirstDifference();

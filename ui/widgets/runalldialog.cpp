@@ -2,6 +2,7 @@
 #include "runalldialog.h"
 
 #include "display/recordformat.h"
+#include "display/stdstring.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -136,8 +137,8 @@ void RunAllDialog::showRows(const std::vector<RunAllRow> &rows, bool finished)
         } else {
             ++ran;
             QStringList parts;
-            for (const BufferAgreement &b : r.buffers)
-                parts << QStringLiteral("%1: %2").arg(b.name, agreementText(b));
+            for (const BufferComparison &b : r.buffers)
+                parts << QStringLiteral("%1: %2").arg(qs(b.name), qs(comparisonText(b)));
             details = parts.join(QStringLiteral("; "));
             tip = parts.join(u'\n');
             if (r.agrees()) {

@@ -6,6 +6,8 @@
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 
+#include "clscope/programsource.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QDateTime>
@@ -207,7 +209,7 @@ BuildStamp BuildCoordinator::currentStamp() const
     stamp.programFile = m_editors->programFile(index);
     if (!stamp.programKind.isEmpty()) {
         // A binary or SPIR-V file is built as it is on disk: a newer one makes the build stale.
-        if (stamp.programKind != QStringLiteral("builtin"))
+        if (parseProgramKind(stamp.programKind.toStdString()) != ProgramKind::BuiltIns)
             stamp.headerTimes = headerTimes({stamp.programFile});
         return stamp; // one program file is the whole program
     }

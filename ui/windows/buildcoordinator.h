@@ -56,8 +56,8 @@ struct BuildStamp
     QString options;
     cl_device_id device = nullptr;
     QStringList headerTimes; // "path@mtime" of the headers the build read (a program file's own)
-    // A tab of a program that is not OpenCL C (EditorTabs::openProgramFile): "binary", "il", "builtin", and
-    // its file (the names for built-ins); empty for a source.
+    // A tab of a program that is not OpenCL C (EditorTabs::openProgramFile): "binary", "il", "built-in"
+    // (programsource.h's words), and its file (the names for built-ins); empty for a source.
     QString programKind;
     QString programFile;
     bool sameInput(const BuildStamp &o) const

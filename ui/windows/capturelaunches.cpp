@@ -13,6 +13,9 @@
 #include "widgets/resultsviewer.h"
 #include "workers/deviceworkers.h"
 
+#include "clscope/devicespec.h"
+#include "clscope/programsource.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -35,7 +38,7 @@ QString contentsFolder(const QString &capture, qint64 launch)
 QString whyNot(const CapturedLaunch &l)
 {
     QString why = qs(replayBlocker(l));
-    if (l.programKind == "binary")
+    if (parseProgramKind(l.programKind) == ProgramKind::Binary)
         why += QObject::tr(" (any Keep buffer contents choice of File → Profile application… sets "
                            "PYOPENCL_NO_CACHE=1; for other programs, capture where they build from source)");
     if (why.contains(QStringLiteral("contents were not captured")))
@@ -103,7 +106,7 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
     withLaunch(launch, [this](std::shared_ptr<const CapturedLaunch> l) {
         m_dock->showLaunchProblem({});
         m_results->setExpected({}, {});
-        if (l->programKind != "source") {
+        if (parseProgramKind(l->programKind) != ProgramKind::Source) {
             const QString why = whyNot(*l);
             m_dock->showLaunchProblem(why);
             message(why);
@@ -221,55 +224,43 @@ void CaptureCoordinator::replayOnEveryDevice(qint64 launch)
         const SnapshotPtr snapshot = m_devices->snapshot();
         if (!snapshot)
             return;
-        auto remaining = std::make_shared<int>(0);
-        for (const auto &p : snapshot->platforms)
-            *remaining += int(p.devices.size());
+        const std::vector<DeviceCandidate> devices = deviceCandidates(*snapshot);
+        auto remaining = std::make_shared<int>(int(devices.size()));
         const int total = *remaining;
-        for (const auto &p : snapshot->platforms) {
-            for (const auto &d : p.devices) {
-                const QString name = qs(d.name()) + QStringLiteral(" — ") + qs(p.name());
-                using Result = std::pair<std::optional<ReplayResult>, QString>;
-                cl_device_id id = d.id;
-                m_workers->forDevice(id).submit<std::shared_ptr<Result>>(
-                    QStringLiteral("replay-%1").arg(l->index),
-                    [l, id](const CancelToken &, const Progress &) {
-                        auto r = std::make_shared<Result>();
-                        try {
-                            r->first = replayLaunch(*l, id);
-                        } catch (const std::exception &e) {
-                            r->second = qs(e.what());
+        for (const DeviceCandidate &device : devices) {
+            const QString name = qs(candidateLabel(device));
+            using Result = std::pair<std::optional<ReplayResult>, QString>;
+            cl_device_id id = device.id;
+            m_workers->forDevice(id).submit<std::shared_ptr<Result>>(
+                QStringLiteral("replay-%1").arg(l->index),
+                [l, id](const CancelToken &, const Progress &) {
+                    auto r = std::make_shared<Result>();
+                    try {
+                        r->first = replayLaunch(*l, id);
+                    } catch (const std::exception &e) {
+                        r->second = qs(e.what());
+                    }
+                    return r;
+                },
+                this,
+                [this, name, remaining, total, index = l->index](std::shared_ptr<Result> r) {
+                    if (!r->first) {
+                        m_dock->addReplay(name, QString(), r->second, false);
+                    } else {
+                        const ReplayResult &res = *r->first;
+                        for (const ReplayOutput &o : res.outputs) {
+                            if (!o.equal && o.firstDifference)
+                                m_dock->setFirstDifference(
+                                    index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
                         }
-                        return r;
-                    },
-                    this,
-                    [this, name, remaining, total, index = l->index](std::shared_ptr<Result> r) {
-                        if (!r->first) {
-                            m_dock->addReplay(name, QString(), r->second, false);
-                        } else {
-                            const ReplayResult &res = *r->first;
-                            QString verdict = res.equal() ? tr("equal") : QString();
-                            for (const ReplayOutput &o : res.outputs) {
-                                if (o.equal)
-                                    continue;
-                                if (o.firstDifference)
-                                    m_dock->setFirstDifference(
-                                        index, QStringLiteral("%1[%2]").arg(o.arg).arg(*o.firstDifference));
-                                verdict +=
-                                    tr("%1 differs at element %2 (expected %3, got %4) ")
-                                        .arg(o.name.empty() ? tr("argument %1").arg(o.arg) : qs(o.name))
-                                        .arg(o.firstDifference.value_or(0))
-                                        .arg(o.expected)
-                                        .arg(o.actual);
-                            }
-                            if (res.outputs.empty())
-                                verdict = tr("ran (no captured result to compare)");
-                            m_dock->addReplay(name, durationText(double(res.durationNs)), verdict.trimmed(),
-                                              res.equal());
-                        }
-                        if (--*remaining == 0)
-                            emit replayFinished(index, total);
-                    });
-            }
+                        // The CLI's words (replayVerdict in core), so a row reads as `clscope-cli replay`
+                        // says.
+                        m_dock->addReplay(name, durationText(double(res.durationNs)), qs(replayVerdict(res)),
+                                          res.equal());
+                    }
+                    if (--*remaining == 0)
+                        emit replayFinished(index, total);
+                });
         }
     });
 }

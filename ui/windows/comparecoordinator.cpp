@@ -13,6 +13,8 @@
 #include "widgets/generatedcodedialog.h"
 #include "widgets/runalldialog.h"
 
+#include "clscope/devicespec.h"
+
 #include <QAction>
 #include <QPushButton>
 #include <QSettings>
@@ -75,10 +77,8 @@ std::vector<DeviceTarget> CompareCoordinator::allDevices() const
     const SnapshotPtr snapshot = m_devices->snapshot();
     if (!snapshot)
         return out;
-    for (const PlatformSnapshot &p : snapshot->platforms) {
-        for (const DeviceSnapshot &d : p.devices)
-            out.push_back({d.id, QString::fromStdString(d.name()), QString::fromStdString(p.name())});
-    }
+    for (const DeviceCandidate &c : deviceCandidates(*snapshot))
+        out.push_back({c.id, QString::fromStdString(c.deviceName), QString::fromStdString(c.platformName)});
     return out;
 }
 

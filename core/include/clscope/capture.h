@@ -450,7 +450,7 @@ struct ReplayOutput
     bool equal = true;
     std::optional<std::uint64_t> firstDifference; // element index
     double expected = 0, actual = 0;              // at firstDifference
-    double maxAbsDifference = 0;
+    double maxAbsDifference = 0;                  // over the finite components (compare.h)
 };
 
 struct ReplayResult
@@ -479,6 +479,15 @@ std::string replayBlocker(const CapturedLaunch &launch);
 
 ReplayResult replayLaunch(const CapturedLaunch &launch, cl_device_id device, double tolerance = 0);
 std::string replayJson(const ReplayResult &result, int indent = 2);
+
+// A replay's verdict in the one wording that clscope-cli replay and the Capture panel's Replay tab share:
+// the argument, "argument 2 (res_g)" (its name where known); one output, "equal" or "differs at element 17:
+// expected nan, got 1 (largest difference 0.5)"; a whole launch, "equal", each differing output as
+// "argument 2 (res_g) differs at element ..." joined by "; ", or, when no buffer had "after" contents,
+// "nothing compared: no buffer has captured \"after\" contents". Numbers as printf's %g writes them.
+std::string replayArgumentName(const ReplayOutput &output);
+std::string replayVerdict(const ReplayOutput &output);
+std::string replayVerdict(const ReplayResult &result);
 
 // A range of launches in their order, in one context on `device`, the way one launch is (replayLaunch is a
 // range of one): each program built once, each buffer created from its captured "before" at its first

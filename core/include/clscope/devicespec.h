@@ -58,7 +58,22 @@ struct DeviceCandidate
     std::string deviceName;
     std::string deviceVendor;
     cl_device_type type = 0;
+    cl_device_id id = nullptr;
 };
+
+struct SystemSnapshot;
+
+// Every device of a snapshot as a candidate, in platform then device order: the one list of the devices a
+// spec selects from and a launch, a replay or a comparison runs on (a platform whose devices could not be
+// listed has none). Device lists made by hand from the platforms disagreed on order and on names.
+std::vector<DeviceCandidate> deviceCandidates(const SystemSnapshot &snapshot);
+
+// "0:0 Portable Computing Language / cpu-haswell, 1:0 Oclgrind / Oclgrind Simulator" ("none" for no
+// candidates): the devices an error that no device matches lists.
+std::string candidateList(const std::vector<DeviceCandidate> &candidates);
+
+// "cpu-haswell — Portable Computing Language": a device as a table of devices names it.
+std::string candidateLabel(const DeviceCandidate &candidate);
 
 // Every candidate the spec selects, in platform then device order, without duplicates (pyopencl's forms: in
 // the order pyopencl gives them). An empty spec selects the default: the first GPU if there is one, else

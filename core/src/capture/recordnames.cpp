@@ -1,6 +1,8 @@
 // The capture file's names for the stream's enumerations (recordnames.h).
 #include "recordnames.h"
 
+#include "clscope/programsource.h"
+
 #include <CL/cl.h>
 
 namespace clscope::capture {
@@ -27,14 +29,15 @@ std::string memKindName(wire::MemKind k)
 std::string programKindName(wire::ProgramKind k)
 {
     switch (k) {
+    // The words a program's kind has everywhere (programsource.h); "linked" is the capture's own.
     case wire::ProgramKind::Source:
-        return "source";
+        return std::string(clscope::programKindName(ProgramKind::Source));
     case wire::ProgramKind::Binary:
-        return "binary";
+        return std::string(clscope::programKindName(ProgramKind::Binary));
     case wire::ProgramKind::IL:
-        return "il";
+        return std::string(clscope::programKindName(ProgramKind::Il));
     case wire::ProgramKind::BuiltIn:
-        return "built-in";
+        return std::string(clscope::programKindName(ProgramKind::BuiltIns));
     case wire::ProgramKind::Linked:
         return "linked";
     }

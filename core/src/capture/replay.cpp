@@ -6,9 +6,11 @@
 #include "clscope/checkedmath.h"
 #include "clscope/clhandle.h"
 #include "clscope/clquery.h"
+#include "clscope/compare.h"
 #include "clscope/debug.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
+#include "clscope/programsource.h"
 #include "clscope/queue.h"
 #include "clscope/runner.h"
 
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,38 +54,28 @@ ElementType pointeeType(const KernelArg *arg)
     return arg ? pointeeElementType(arg->typeName) : ElementType{ScalarKind::UChar, 1, 0};
 }
 
-ReplayOutput compare(const CapturedArg &arg, const std::vector<unsigned char> &actual,
-                     const ElementType &type, double tolerance)
+// The captured "after" contents are the reference (compare.h's rule, the tolerance absolute and for
+// floating types only). Contents of another size cannot be compared: they differ at the first element one
+// of them lacks.
+ReplayOutput compareOutput(const CapturedArg &arg, const std::vector<unsigned char> &actual,
+                           const ElementType &type, double tolerance)
 {
     ReplayOutput out;
     out.arg = arg.index;
     out.type = type.name();
-    const std::size_t scalar = scalarSize(type.scalar);
     const std::size_t perElement = type.size();
-    const std::size_t n = std::min(actual.size(), arg.after.size());
-    out.elements = perElement ? n / perElement : 0;
-    if (actual.size() != arg.after.size()) {
-        out.equal = false;
+    const BufferBytes want{type, perElement ? arg.after.size() / perElement : 0, arg.after};
+    const BufferBytes got{type, perElement ? actual.size() / perElement : 0, actual};
+    const BufferComparison c = compareBuffers(want, got, Tolerance::absoluteOf(tolerance));
+    out.elements = std::min(want.count, got.count);
+    out.equal = c.agrees();
+    out.maxAbsDifference = c.maxAbs;
+    if (!c.problem.empty()) {
         out.firstDifference = out.elements;
-    }
-    for (std::size_t e = 0; e < out.elements; ++e) {
-        for (int c = 0; c < type.width; ++c) {
-            const std::size_t at = e * perElement + std::size_t(c) * scalar;
-            const double want = toDouble(decodeNumber(type.scalar, arg.after.data() + at));
-            const double got = toDouble(decodeNumber(type.scalar, actual.data() + at));
-            const bool same = (std::isnan(want) && std::isnan(got)) || want == got ||
-                              (isFloating(type.scalar) && std::fabs(want - got) <= tolerance);
-            if (!same) {
-                const double diff = std::fabs(want - got);
-                out.maxAbsDifference = std::isnan(diff) ? diff : std::max(out.maxAbsDifference, diff);
-                if (!out.firstDifference || *out.firstDifference > e) {
-                    out.firstDifference = e;
-                    out.expected = want;
-                    out.actual = got;
-                }
-                out.equal = false;
-            }
-        }
+    } else if (c.differing) {
+        out.firstDifference = c.firstDifferingElement();
+        out.expected = c.referenceAt;
+        out.actual = c.otherAt;
     }
     return out;
 }
@@ -107,7 +100,7 @@ std::string launchBlocker(const CapturedLaunch &l, const std::set<std::int64_t> 
     if (!l.problem.empty())
         return l.problem;
     const std::string what = "launch " + std::to_string(l.index) + " (" + l.kernel + ")";
-    if (l.programKind != "source")
+    if (parseProgramKind(l.programKind) != ProgramKind::Source)
         return what + ": its program was created from " +
                (l.programKind.empty() ? std::string("nothing captured") : l.programKind) +
                ", and replay rebuilds from source (for pyopencl, capture with PYOPENCL_NO_CACHE=1)";
@@ -298,7 +291,7 @@ std::vector<ReplayResult> replayLaunches(const std::vector<CapturedLaunch> &laun
                                       nullptr, nullptr),
                   "clEnqueueReadBuffer(argument " + std::to_string(a.index) + ")");
             const KernelArg *karg = info && a.index < info->args.size() ? &info->args[a.index] : nullptr;
-            ReplayOutput o = compare(a, actual, pointeeType(karg), tolerance);
+            ReplayOutput o = compareOutput(a, actual, pointeeType(karg), tolerance);
             if (karg)
                 o.name = karg->name;
             result.outputs.push_back(std::move(o));
@@ -347,6 +340,38 @@ nlohmann::ordered_json replayObject(const ReplayResult &r)
     return j;
 }
 } // namespace
+
+std::string replayArgumentName(const ReplayOutput &o)
+{
+    return "argument " + std::to_string(o.arg) + (o.name.empty() ? std::string() : " (" + o.name + ")");
+}
+
+std::string replayVerdict(const ReplayOutput &o)
+{
+    if (o.equal)
+        return "equal";
+    const auto g = [](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", v);
+        return std::string(text);
+    };
+    return "differs at element " + std::to_string(o.firstDifference.value_or(0)) + ": expected " +
+           g(o.expected) + ", got " + g(o.actual) + " (largest difference " + g(o.maxAbsDifference) + ")";
+}
+
+std::string replayVerdict(const ReplayResult &r)
+{
+    if (r.outputs.empty())
+        return "nothing compared: no buffer has captured \"after\" contents";
+    if (r.equal())
+        return "equal";
+    std::string text;
+    for (const ReplayOutput &o : r.outputs) {
+        if (!o.equal)
+            text += (text.empty() ? "" : "; ") + replayArgumentName(o) + " " + replayVerdict(o);
+    }
+    return text;
+}
 
 std::string replayJson(const ReplayResult &r, int indent)
 {

@@ -387,12 +387,37 @@ std::vector<SelectedDevice> listDevices(std::vector<DeviceCandidate> *candidates
                 cl_device_type type = 0;
                 clGetDeviceInfo(devices[d], CL_DEVICE_TYPE, sizeof type, &type, nullptr);
                 candidates->push_back({s.platformIndex, s.deviceIndex, pname, pvendor, s.deviceName,
-                                       deviceString(devices[d], CL_DEVICE_VENDOR), type});
+                                       deviceString(devices[d], CL_DEVICE_VENDOR), type, devices[d]});
             }
             out.push_back(std::move(s));
         }
     }
     return out;
+}
+
+std::vector<DeviceCandidate> deviceCandidates(const SystemSnapshot &snapshot)
+{
+    std::vector<DeviceCandidate> out;
+    for (const PlatformSnapshot &p : snapshot.platforms) {
+        for (const DeviceSnapshot &d : p.devices)
+            out.push_back({p.index, d.index, p.name(), p.string("CL_PLATFORM_VENDOR"), d.name(),
+                           d.string("CL_DEVICE_VENDOR"), d.integer("CL_DEVICE_TYPE"), d.id});
+    }
+    return out;
+}
+
+std::string candidateList(const std::vector<DeviceCandidate> &candidates)
+{
+    std::string names;
+    for (const DeviceCandidate &c : candidates)
+        names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
+                 std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
+    return names.empty() ? "none" : names;
+}
+
+std::string candidateLabel(const DeviceCandidate &candidate)
+{
+    return candidate.deviceName + " — " + candidate.platformName;
 }
 
 std::string effectiveDeviceSpec(std::string_view fromCommandLine)
@@ -417,14 +442,9 @@ std::vector<SelectedDevice> selectDevices(std::string_view spec)
         throw DeviceSpecError(
             "no OpenCL device found (install an OpenCL driver, e.g. the pocl-opencl-icd package)");
     const auto picked = matchDeviceSpec(spec, candidates);
-    if (picked.empty()) {
-        std::string names;
-        for (const auto &c : candidates)
-            names += (names.empty() ? "" : ", ") + std::to_string(c.platformIndex) + ':' +
-                     std::to_string(c.deviceIndex) + " " + c.platformName + " / " + c.deviceName;
-        throw DeviceSpecError("no OpenCL device matches '" + std::string(spec) + "' (devices: " + names +
-                              ")");
-    }
+    if (picked.empty())
+        throw DeviceSpecError("no OpenCL device matches '" + std::string(spec) +
+                              "' (devices: " + candidateList(candidates) + ")");
     std::vector<SelectedDevice> out;
     for (size_t i : picked)
         out.push_back(all[i]);

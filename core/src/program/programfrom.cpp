@@ -4,9 +4,11 @@
 
 #include "clquery.h"
 #include "clscope/error.h"
+#include "clscope/programsource.h"
 #include "clscope/text.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace clscope {
 
@@ -199,6 +201,57 @@ std::vector<std::vector<unsigned char>> programBinaries(cl_program program,
         out.push_back(i < count ? std::move(all[i]) : std::vector<unsigned char>());
     }
     return out;
+}
+
+namespace {
+// One table for both directions, in the capture format's words.
+constexpr std::pair<ProgramKind, std::string_view> kProgramKindNames[] = {
+    {ProgramKind::Source, "source"},
+    {ProgramKind::Il, "il"},
+    {ProgramKind::Binary, "binary"},
+    {ProgramKind::BuiltIns, "built-in"},
+};
+} // namespace
+
+std::string_view programKindName(ProgramKind kind)
+{
+    for (const auto &[k, name] : kProgramKindNames) {
+        if (k == kind)
+            return name;
+    }
+    return "source";
+}
+
+std::optional<ProgramKind> parseProgramKind(std::string_view name)
+{
+    for (const auto &[k, word] : kProgramKindNames) {
+        if (word == name)
+            return k;
+    }
+    return std::nullopt;
+}
+
+ProgramKind programFileKind(std::span<const unsigned char> bytes, ProgramKind otherwise)
+{
+    return isSpirv(bytes) ? ProgramKind::Il : otherwise;
+}
+
+BuildResult buildProgramSource(const ProgramSource &program, BuildRequest request, const BinaryCache &cache)
+{
+    switch (program.kind) {
+    case ProgramKind::BuiltIns:
+        return buildProgramFromBuiltIns(request, program.builtIns);
+    case ProgramKind::Il:
+        request.source.clear(); // the driver describes the kernels of SPIR-V and of a binary
+        return buildProgramFromIL(request, program.bytes);
+    case ProgramKind::Binary:
+        request.source.clear();
+        return buildProgramFromBinaries(
+            request, std::vector<std::vector<unsigned char>>(request.devices.size(), program.bytes));
+    case ProgramKind::Source:
+        break;
+    }
+    return buildProgram(request, cache);
 }
 
 } // namespace clscope

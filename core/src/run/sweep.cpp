@@ -3,6 +3,7 @@
 #include "clscope/sweep.h"
 
 #include "clscope/clhandle.h"
+#include "clscope/compare.h"
 #include "clscope/error.h"
 #include "clscope/kernelargs.h"
 
@@ -54,40 +55,6 @@ void shapes(const std::vector<std::vector<std::size_t>> &sizes, std::size_t limi
         shapes(sizes, limit, shape, out);
         shape.pop_back();
     }
-}
-
-// NaN equals NaN here: a candidate that computes the same NaN computes the same result.
-bool sameNumber(const Number &a, const Number &b)
-{
-    if (a.index() != b.index())
-        return false;
-    return std::visit(
-        [&b](auto x) {
-            using T = decltype(x);
-            const T y = std::get<T>(b);
-            if constexpr (std::is_floating_point_v<T>) {
-                if (std::isnan(x) && std::isnan(y))
-                    return true;
-            }
-            return x == y;
-        },
-        a);
-}
-
-// Structs by their bytes (padding included: the runner fills buffers with zeros, and a kernel that writes
-// padding writes it the same way for every local size); everything else by its numbers, so that the padding
-// of 3-vectors, which drivers write as they like, does not count.
-bool sameContents(const BufferData &a, const BufferData &b)
-{
-    if (a.layout || b.layout || a.type.isRaw())
-        return a.bytes == b.bytes;
-    if (a.count != b.count || a.componentCount() != b.componentCount())
-        return false;
-    for (std::size_t i = 0; i < a.componentCount(); ++i) {
-        if (!sameNumber(a.number(i), b.number(i)))
-            return false;
-    }
-    return true;
 }
 
 struct Limits
@@ -268,7 +235,7 @@ SweepResult sweepLocalSizes(const SweepRequest &request, const SweepOptions &opt
             } else {
                 for (const BufferData &b : result.buffers()) {
                     const BufferData *r = reference->buffer(b.name);
-                    if (!r || !sameContents(*r, b))
+                    if (!r || !compareBuffers(*r, b).agrees()) // exact: compare.h
                         point.differing.push_back(b.name);
                 }
                 point.matches = point.differing.empty();
