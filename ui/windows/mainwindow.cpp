@@ -5,6 +5,7 @@
 #include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
+#include "clscope/devicespec.h"
 #include "comparecoordinator.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
@@ -278,14 +279,11 @@ void MainWindow::updateDeviceChoice()
     if (!snapshot)
         return;
     const DeviceKey current = m_devices->currentDevice();
-    for (const auto &p : snapshot->platforms) {
-        for (const auto &d : p.devices) {
-            m_deviceChoice->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(d.name()),
-                                                                  QString::fromStdString(p.name())),
-                                    QPoint(p.index, d.index));
-            if (p.index == current.platform && d.index == current.device)
-                m_deviceChoice->setCurrentIndex(m_deviceChoice->count() - 1);
-        }
+    for (const DeviceCandidate &c : deviceCandidates(*snapshot)) {
+        m_deviceChoice->addItem(QString::fromStdString(candidateLabel(c)),
+                                QPoint(c.platformIndex, c.deviceIndex));
+        if (c.platformIndex == current.platform && c.deviceIndex == current.device)
+            m_deviceChoice->setCurrentIndex(m_deviceChoice->count() - 1);
     }
 }
 
