@@ -3,6 +3,7 @@
 #include "display/stdstring.h"
 
 #include "capturememoryview.h"
+#include "captureprograms.h"
 #include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 #include "rooflineview.h"
@@ -75,10 +76,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_kernels(makeTable(QStringLiteral("captureKernels"), {tr("Kernel"), tr("Launches"), tr("Device time"),
                                                              tr("Mean"), tr("Share"), tr("With contents")}))
     , m_memory(new CaptureMemoryView)
-    , m_programs(new QListWidget)
-    , m_programText(new QPlainTextEdit)
-    , m_openReadOnly(new QPushButton(tr("Open read-only")))
-    , m_openCopy(new QPushButton(tr("Open as a copy")))
+    , m_programs(new CapturePrograms)
     , m_api(makeTable(QStringLiteral("captureApi"),
                       {tr("Function"), tr("Calls"), tr("Failed"), tr("Total"), tr("Mean"), tr("Longest")}))
     , m_console(new QPlainTextEdit)
@@ -128,28 +126,6 @@ CaptureDock::CaptureDock(QWidget *parent)
     launchRow->addWidget(m_export);
     launchRow->addWidget(m_debug);
 
-    // Programs: the list, and the selected one's sources, options and logs.
-    m_programs->setObjectName(QStringLiteral("capturePrograms"));
-    m_programText->setObjectName(QStringLiteral("captureProgramText"));
-    m_programText->setReadOnly(true);
-    m_programText->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_programText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto *programsPage = new QWidget;
-    auto *programsSplit = new QSplitter(Qt::Horizontal);
-    programsSplit->addWidget(m_programs);
-    programsSplit->addWidget(m_programText);
-    programsSplit->setStretchFactor(1, 3);
-    auto *programButtons = new QHBoxLayout;
-    programButtons->addStretch(1);
-    programButtons->addWidget(m_openReadOnly);
-    programButtons->addWidget(m_openCopy);
-    auto *programsLayout = new QVBoxLayout(programsPage);
-    programsLayout->setContentsMargins(0, 0, 0, 0);
-    programsLayout->addWidget(programsSplit, 1);
-    programsLayout->addLayout(programButtons);
-    m_openReadOnly->setEnabled(false);
-    m_openCopy->setEnabled(false);
-
     m_console->setObjectName(QStringLiteral("captureConsole"));
     m_console->setReadOnly(true);
     m_console->setMaximumBlockCount(20000);
@@ -160,7 +136,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_tabs->addTab(m_kernels, tr("Kernels"));
     m_tabs->addTab(m_roofline, tr("Roofline"));
     m_tabs->addTab(m_memory, tr("Device memory"));
-    m_tabs->addTab(programsPage, tr("Programs"));
+    m_tabs->addTab(m_programs, tr("Programs"));
     m_tabs->addTab(m_api, tr("API calls"));
     m_tabs->addTab(m_console, tr("Console"));
     // The replays, and the debugger for the first element a device got wrong.
@@ -211,11 +187,7 @@ CaptureDock::CaptureDock(QWidget *parent)
             l >= 0 && std::size_t(l) < m_launchKernel.size() && m_launchKernel[std::size_t(l)] >= 0;
         emit currentLaunchChanged(l, known ? m_kernelNames[m_launchKernel[std::size_t(l)]] : QString());
     });
-    connect(m_programs, &QListWidget::currentRowChanged, this, &CaptureDock::showProgram);
-    connect(m_openReadOnly, &QPushButton::clicked, this,
-            [this] { emit programOpenRequested(m_programs->currentRow(), false); });
-    connect(m_openCopy, &QPushButton::clicked, this,
-            [this] { emit programOpenRequested(m_programs->currentRow(), true); });
+    connect(m_programs, &CapturePrograms::openRequested, this, &CaptureDock::programOpenRequested);
     // A kernel's row: its first launch with contents (else its first) becomes the current launch.
     connect(m_kernels, &QTableWidget::cellDoubleClicked, this, [this](int row) {
         const QString name = m_kernels->item(row, 0)->text();
@@ -335,7 +307,7 @@ void CaptureDock::show(const CaptureData &s, State state, bool programs)
     fillKernels(s);
     m_memory->setData(s.buffers, s.contexts, s.first, s.last);
     if (programs)
-        fillPrograms(s);
+        m_programs->setPrograms(s.programs);
     fillApi(s);
 }
 
@@ -393,71 +365,6 @@ void CaptureDock::fillApi(const CaptureData &s)
     }
     m_api->setSortingEnabled(true);
     m_api->resizeColumnsToContents();
-}
-
-void CaptureDock::fillPrograms(const CaptureData &s)
-{
-    const int keep = m_programs->currentRow();
-    m_programData = s.programs;
-    const QSignalBlocker block(m_programs);
-    m_programs->clear();
-    for (const CapturedProgram &p : m_programData) {
-        QStringList kernels;
-        for (const std::string &k : p.kernels)
-            kernels << qs(k);
-        bool failed = false;
-        for (const CapturedBuild &b : p.builds)
-            failed |= b.result != 0;
-        auto *item = new QListWidgetItem(
-            tr("Program %1 (%2)%3\n%4")
-                .arg(p.id)
-                .arg(qs(p.kind), failed ? tr(", a build failed") : QString(),
-                     kernels.isEmpty() ? tr("no kernels") : kernels.join(QStringLiteral(", "))));
-        m_programs->addItem(item);
-    }
-    m_programs->setCurrentRow(keep >= 0 && keep < m_programs->count() ? keep
-                                                                      : (m_programs->count() ? 0 : -1));
-    showProgram(m_programs->currentRow());
-}
-
-void CaptureDock::showProgram(int row)
-{
-    const bool valid = row >= 0 && std::size_t(row) < m_programData.size();
-    m_openReadOnly->setEnabled(valid && m_programData[std::size_t(row)].kind == "source");
-    m_openCopy->setEnabled(m_openReadOnly->isEnabled());
-    if (!valid) {
-        m_programText->clear();
-        return;
-    }
-    const CapturedProgram &p = m_programData[std::size_t(row)];
-    QString text;
-    for (const CapturedBuild &b : p.builds) {
-        text += tr("// %1 with options \"%2\": %3 in %4\n")
-                    .arg(qs(b.op), qs(b.options),
-                         b.result == 0 ? tr("succeeded") : tr("failed (%1)").arg(b.result),
-                         durationText(double(b.durationNs)));
-        for (const CapturedBuildLog &l : b.logs) {
-            const QString log = qs(l.log).trimmed();
-            if (log.isEmpty())
-                continue;
-            text += tr("// log on %1:\n").arg(qs(l.device));
-            for (const QString &line : log.split(u'\n'))
-                text += QStringLiteral("//   ") + line + u'\n';
-        }
-    }
-    if (p.kind == "source") {
-        for (std::size_t i = 0; i < p.sources.size(); ++i) {
-            if (p.sources.size() > 1)
-                text += tr("\n// ---- source string %1 ----\n").arg(i);
-            text += qs(p.sources[i]);
-        }
-    } else {
-        std::size_t bytes = 0;
-        for (const std::string &b : p.sources)
-            bytes += b.size();
-        text += tr("\n// created from %1 (%2): no source to show\n").arg(qs(p.kind), bytesText(bytes));
-    }
-    m_programText->setPlainText(text);
 }
 
 void CaptureDock::setStatus(const QString &text)

@@ -6,6 +6,7 @@
 // console output, and replay results per device.
 #pragma once
 
+#include "captureprograms.h"
 #include "clscope/capture.h"
 #include "controllers/capturesession.h"
 
@@ -67,7 +68,7 @@ public:
     QTableWidget *kernelTable() const { return m_kernels; }
     QTableWidget *apiTable() const { return m_api; }
     QTableWidget *replayTable() const { return m_replays; }
-    QListWidget *programList() const { return m_programs; }
+    QListWidget *programList() const { return m_programs->list(); }
     CaptureMemoryView *memoryView() const { return m_memory; }
     RooflineView *rooflineView() const { return m_roofline; }
     QPushButton *stopButton() const { return m_stop; }
@@ -88,14 +89,12 @@ signals:
     void currentLaunchChanged(qint64 launch, const QString &kernel);
 
 private:
-    void showProgram(int row);
     // The header, the launch range and the tables; programs only when asked (they rarely change).
     void show(const CaptureData &d, State state, bool programs);
     // The launch -> kernel map from records[from..].
     void mapLaunches(const CaptureData &d, std::size_t from);
     void fillKernels(const CaptureData &d);
     void fillApi(const CaptureData &d);
-    void fillPrograms(const CaptureData &d);
     void updateLaunchLabel();
 
     State m_state = State::Empty;
@@ -117,14 +116,10 @@ private:
     QTabWidget *m_tabs;
     QTableWidget *m_kernels;
     CaptureMemoryView *m_memory;
-    QListWidget *m_programs;
-    QPlainTextEdit *m_programText;
-    QPushButton *m_openReadOnly;
-    QPushButton *m_openCopy;
+    CapturePrograms *m_programs;
     QTableWidget *m_api;
     QPlainTextEdit *m_console;
     QTableWidget *m_replays;
-    std::vector<CapturedProgram> m_programData;
     std::set<std::int64_t> m_withContents;
     std::vector<int> m_launchKernel; // launch index -> m_kernelNames index, from the records
     QStringList m_kernelNames;
