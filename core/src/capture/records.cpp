@@ -63,9 +63,10 @@ void CaptureWriter::Impl::onHello(w::Decoder &in)
     const auto pid = in.get<std::uint32_t>();
     const auto ts = in.get<u64>();
     const std::string_view layer = in.blob();
+    // The commands of the process before that still wait for their timestamps are its own: written first.
+    commands.flushWaiting(std::chrono::milliseconds(0), process);
     sql.insProcess.bind(1, pid).bind(2, layer).bind(3, ts).run();
     process = lastId();
-    commands.flushWaiting(std::chrono::milliseconds(0), process);
     launchBase = nextLaunch;
     devices.clear();
     live.clear();
