@@ -4,6 +4,7 @@
 
 #include "capturememoryview.h"
 #include "captureprograms.h"
+#include "capturereplays.h"
 #include "display/recordformat.h"
 #include "models/eventtablemodel.h"
 #include "rooflineview.h"
@@ -70,7 +71,6 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_replay(new QPushButton(tr("Replay on every device")))
     , m_export(new QPushButton(tr("Export as pyopencl script…")))
     , m_debug(new QPushButton(tr("Debug")))
-    , m_debugDifference(new QPushButton(tr("Debug the first difference")))
     , m_launchProblem(new QLabel)
     , m_tabs(new QTabWidget)
     , m_kernels(makeTable(QStringLiteral("captureKernels"), {tr("Kernel"), tr("Launches"), tr("Device time"),
@@ -80,7 +80,7 @@ CaptureDock::CaptureDock(QWidget *parent)
     , m_api(makeTable(QStringLiteral("captureApi"),
                       {tr("Function"), tr("Calls"), tr("Failed"), tr("Total"), tr("Mean"), tr("Longest")}))
     , m_console(new QPlainTextEdit)
-    , m_replays(makeTable(QStringLiteral("captureReplays"), {tr("Device"), tr("Kernel time"), tr("Result")}))
+    , m_replays(new CaptureReplays)
 {
     setObjectName(QStringLiteral("capturePanel"));
     m_title->setObjectName(QStringLiteral("captureTitle"));
@@ -139,25 +139,8 @@ CaptureDock::CaptureDock(QWidget *parent)
     m_tabs->addTab(m_programs, tr("Programs"));
     m_tabs->addTab(m_api, tr("API calls"));
     m_tabs->addTab(m_console, tr("Console"));
-    // The replays, and the debugger for the first element a device got wrong.
-    m_debugDifference->setObjectName(QStringLiteral("captureDebugDifference"));
-    m_debugDifference->setToolTip(
-        tr("Replay the launch on the Oclgrind simulator and stop the work-item that "
-           "writes the first element that differed"));
-    m_debugDifference->setEnabled(false);
-    auto *replayPage = new QWidget;
-    auto *replayLayout = new QVBoxLayout(replayPage);
-    replayLayout->setContentsMargins(0, 0, 0, 0);
-    auto *replayButtons = new QHBoxLayout;
-    replayButtons->addStretch(1);
-    replayButtons->addWidget(m_debugDifference);
-    replayLayout->addLayout(replayButtons);
-    replayLayout->addWidget(m_replays, 1);
-    connect(m_debugDifference, &QPushButton::clicked, this, [this] {
-        if (m_differenceLaunch >= 0)
-            emit debugDifferenceRequested(m_differenceLaunch, m_difference);
-    });
-    m_tabs->addTab(replayPage, tr("Replay"));
+    connect(m_replays, &CaptureReplays::debugRequested, this, &CaptureDock::debugDifferenceRequested);
+    m_tabs->addTab(m_replays, tr("Replay"));
     m_kernels->setSortingEnabled(true);
     m_api->setSortingEnabled(true);
     // Names take the room; the numbers their width.
@@ -434,33 +417,17 @@ void CaptureDock::updateLaunchLabel()
 
 void CaptureDock::clearReplays()
 {
-    m_replays->setRowCount(0);
-    m_differenceLaunch = -1;
-    m_difference.clear();
-    m_debugDifference->setEnabled(false);
-    m_debugDifference->setText(tr("Debug the first difference"));
+    m_replays->clear();
 }
 
 void CaptureDock::setFirstDifference(qint64 launch, const QString &element)
 {
-    if (m_differenceLaunch >= 0)
-        return; // the first device's first difference
-    m_differenceLaunch = launch;
-    m_difference = element;
-    m_debugDifference->setText(tr("Debug the first difference (%1)").arg(element));
-    m_debugDifference->setEnabled(true);
+    m_replays->setFirstDifference(launch, element);
 }
 
 void CaptureDock::addReplay(const QString &device, const QString &time, const QString &verdict, bool ok)
 {
-    const int row = m_replays->rowCount();
-    m_replays->insertRow(row);
-    m_replays->setItem(row, 0, new QTableWidgetItem(device));
-    m_replays->setItem(row, 1, new QTableWidgetItem(time));
-    auto *v = new QTableWidgetItem(verdict);
-    v->setForeground(ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
-    m_replays->setItem(row, 2, v);
-    m_replays->resizeColumnsToContents();
+    m_replays->add(device, time, verdict, ok);
 }
 
 void CaptureDock::showLaunchProblem(const QString &text)

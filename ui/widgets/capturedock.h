@@ -7,6 +7,7 @@
 #pragma once
 
 #include "captureprograms.h"
+#include "capturereplays.h"
 #include "clscope/capture.h"
 #include "controllers/capturesession.h"
 
@@ -60,14 +61,14 @@ public:
     // A replay whose outputs differ: its first differing element (a global buffer argument's, "ARGNO[INDEX]")
     // can be debugged: the work-item that writes it stops there (Debug the first difference).
     void setFirstDifference(qint64 launch, const QString &element);
-    QPushButton *debugDifferenceButton() const { return m_debugDifference; }
+    QPushButton *debugDifferenceButton() const { return m_replays->debugButton(); }
     // Why the current launch cannot be replayed or opened, and which capture option keeps what it lacks.
     void showLaunchProblem(const QString &text);
 
     QTabWidget *tabs() const { return m_tabs; }
     QTableWidget *kernelTable() const { return m_kernels; }
     QTableWidget *apiTable() const { return m_api; }
-    QTableWidget *replayTable() const { return m_replays; }
+    QTableWidget *replayTable() const { return m_replays->table(); }
     QListWidget *programList() const { return m_programs->list(); }
     CaptureMemoryView *memoryView() const { return m_memory; }
     RooflineView *rooflineView() const { return m_roofline; }
@@ -109,9 +110,6 @@ private:
     QPushButton *m_replay;
     QPushButton *m_export;
     QPushButton *m_debug;
-    QPushButton *m_debugDifference;
-    qint64 m_differenceLaunch = -1;
-    QString m_difference;
     QLabel *m_launchProblem;
     QTabWidget *m_tabs;
     QTableWidget *m_kernels;
@@ -119,7 +117,7 @@ private:
     CapturePrograms *m_programs;
     QTableWidget *m_api;
     QPlainTextEdit *m_console;
-    QTableWidget *m_replays;
+    CaptureReplays *m_replays;
     std::set<std::int64_t> m_withContents;
     std::vector<int> m_launchKernel; // launch index -> m_kernelNames index, from the records
     QStringList m_kernelNames;
