@@ -12,6 +12,7 @@
 #include <QFontMetrics>
 #include <QInputDialog>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QToolTip>
 
@@ -32,6 +33,29 @@ QColor heatColour(int level)
                                      QColor(0xe8, 0x5d, 0x3c), QColor(0xb8, 0x1d, 0x22)};
     return colours[std::clamp(level, 0, kHeatLevels)];
 }
+
+// A margin mark: a filled circle with a white sign in it (x for an error, ! for a warning), the size of the
+// marker margin's other symbols.
+QImage diagnosticMark(const QColor &colour, QChar sign)
+{
+    QImage image(14, 14, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(colour.darker(160));
+    p.setBrush(colour);
+    p.drawEllipse(QRectF(0.5, 0.5, 13, 13));
+    p.setPen(QPen(Qt::white, 2, Qt::SolidLine, Qt::RoundCap));
+    if (sign == u'x') {
+        p.drawLine(QPointF(4.5, 4.5), QPointF(9.5, 9.5));
+        p.drawLine(QPointF(9.5, 4.5), QPointF(4.5, 9.5));
+    } else {
+        p.drawLine(QPointF(7, 3.5), QPointF(7, 8));
+        p.drawPoint(QPointF(7, 10.5));
+    }
+    return image;
+}
+
 } // namespace
 
 KernelEditor::KernelEditor(QWidget *parent)
@@ -94,12 +118,9 @@ KernelEditor::KernelEditor(QWidget *parent)
     setAutoCompletionReplaceWord(false);
     setCallTipsStyle(CallTipsNoContext);
 
-    m_errorMarker = markerDefine(Circle, 0);
-    setMarkerBackgroundColor(QColor(0xd0, 0x30, 0x30), m_errorMarker);
-    setMarkerForegroundColor(QColor(0x80, 0x10, 0x10), m_errorMarker);
-    m_warningMarker = markerDefine(Circle, 1);
-    setMarkerBackgroundColor(QColor(0xf0, 0xb0, 0x20), m_warningMarker);
-    setMarkerForegroundColor(QColor(0x90, 0x60, 0x00), m_warningMarker);
+    // Errors and warnings carry a sign (x, !) so that they do not look like a breakpoint's plain circle.
+    m_errorMarker = markerDefine(diagnosticMark(QColor(0xd0, 0x30, 0x30), u'x'), 0);
+    m_warningMarker = markerDefine(diagnosticMark(QColor(0xe0, 0x9c, 0x10), u'!'), 1);
     m_noteMarker = markerDefine(RightTriangle, 2);
     setMarkerBackgroundColor(QColor(0x40, 0x80, 0xd0), m_noteMarker);
     m_breakpointMarker = markerDefine(Circle, 3);
