@@ -140,7 +140,6 @@ CaptureData firstRead(CaptureSession::Read &r, const QString &path)
     d.records->reserve(u.commands.size() + u.apiCalls.size());
     std::move(u.commands.begin(), u.commands.end(), std::back_inserter(*d.records));
     std::move(u.apiCalls.begin(), u.apiCalls.end(), std::back_inserter(*d.records));
-    d.apiCallsLeftOut = u.apiCallsLeftOut;
     widenSpan(d, 0);
     return d;
 }
@@ -208,30 +207,12 @@ void CaptureSession::finish(const QString &path)
     auto renamed = std::make_shared<Reader>();
     renamed->path = path;
     renamed->renamed = true;
-    renamed->reader = nullptr;
     m_workers->deviceless().post([old = m_reader, renamed] {
         // On the worker, after the reads queued before: the reader moves to the renamed file.
         renamed->reader = std::move(old->reader);
     });
     m_reader = renamed;
     requestRead();
-}
-
-void CaptureSession::close()
-{
-    m_refresh->stop();
-    ++m_capture;
-    m_reader.reset();
-    m_state = State::Empty;
-    m_data = CaptureData{};
-    m_commandBatches.clear();
-    m_commandsGiven = 0;
-    m_loaded = false;
-    m_launch = -1;
-    m_kernel.clear();
-    for (CaptureViewer *v : m_viewers)
-        v->onCaptureClosed();
-    emit closed();
 }
 
 void CaptureSession::start(const QString &path, State state)
@@ -333,7 +314,6 @@ CaptureChange CaptureSession::applyUpdate(Read &r)
     change.programsChanged = !sameProgramList(m_data.programs, d.programs);
     m_data.summary = std::move(d.summary);
     m_data.progress = d.progress;
-    m_data.apiCallsLeftOut += u.apiCallsLeftOut;
     m_data.memory = std::move(d.memory);
     m_data.contexts = std::move(d.contexts);
     m_data.buffers = std::move(d.buffers);

@@ -33,7 +33,6 @@ struct CaptureData
     // on a load the commands in enqueue order, then the calls; while followed, each refresh's commands and
     // calls after those before. Shared with the timeline; changed only on the GUI thread, by the session.
     std::shared_ptr<std::vector<CommandRecord>> records = std::make_shared<std::vector<CommandRecord>>();
-    std::uint64_t apiCallsLeftOut = 0;          // API calls over the timeline's limit (the longest are shown)
     std::vector<PoolSeriesPoint> memory;        // live bytes of all contexts summed over time
     std::vector<CaptureContextSeries> contexts; // per context
     std::vector<CapturedBuffer> buffers;
@@ -60,14 +59,13 @@ struct CaptureChange
 class CaptureSession;
 
 // A view of the capture: told when one is loaded (another, or the same again when its program has ended),
-// when a followed one grew, when it is closed, and when a launch is selected (the one the actions work on).
+// when a followed one grew, and when a launch is selected (the one the actions work on).
 class CaptureViewer
 {
 public:
     virtual ~CaptureViewer() = default;
     virtual void onCaptureLoaded(const CaptureSession &session) = 0;
     virtual void onCaptureUpdated(const CaptureSession &session, const CaptureChange &change) = 0;
-    virtual void onCaptureClosed() {}
     virtual void onLaunchSelected(qint64 launch, const QString &kernel)
     {
         (void)launch;
@@ -99,10 +97,8 @@ public:
     void open(const QString &path);
     // The file a recorder is writing: loaded, then followed every refresh interval (State::Live).
     void follow(const QString &writingPath);
-    // The recorder is done and the capture is at `path`: loaded once more from there (State::Finished).
+    // The recorder is done and the capture is at `path`: the reader follows it there (State::Finished).
     void finish(const QString &path);
-    // Nothing shown.
-    void close();
 
     State state() const { return m_state; }
     QString path() const { return m_data.path; }
@@ -129,7 +125,6 @@ signals:
     // After the viewers were told.
     void loaded();
     void refreshed();
-    void closed();
     void launchSelected(qint64 launch, const QString &kernel);
 
 public:

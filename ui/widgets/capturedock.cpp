@@ -206,16 +206,6 @@ void CaptureDock::onCaptureUpdated(const CaptureSession &session, const CaptureC
     show(session.data(), session.state(), change.programsChanged);
 }
 
-void CaptureDock::onCaptureClosed()
-{
-    m_state = State::Empty;
-    m_stop->setEnabled(false);
-    m_kernelNames.clear();
-    m_kernelIndex.clear();
-    m_launchKernel.clear();
-    show(CaptureData{}, State::Empty, true);
-}
-
 void CaptureDock::onLaunchSelected(qint64 launch, const QString &kernel)
 {
     setCurrentLaunch(launch, kernel);
@@ -241,11 +231,6 @@ void CaptureDock::show(const CaptureData &s, State state, bool programs)
 {
     m_state = state;
     m_stop->setEnabled(state == State::Live);
-    if (state == State::Empty) {
-        m_title->setText(tr("No capture. File → Profile application… runs a program and captures it; File → "
-                            "Open opens a .clscope file."));
-        m_progress->clear();
-    }
     if (!s.error.isEmpty()) {
         m_title->setText(tr("Cannot read %1: %2").arg(s.path, s.error));
         return;
@@ -260,18 +245,16 @@ void CaptureDock::show(const CaptureData &s, State state, bool programs)
         how = tr("exit status unknown");
     if (state != State::Live && !s.progress.complete && sum.apiCalls > 0)
         how += tr(", did not shut OpenCL down cleanly");
-    if (state != State::Empty)
-        m_title->setText(tr("<b>%1</b> — %2<br><span style='color:gray'>%3</span>")
-                             .arg(qs(sum.program).toHtmlEscaped(), how, s.path.toHtmlEscaped()));
+    m_title->setText(tr("<b>%1</b> — %2<br><span style='color:gray'>%3</span>")
+                         .arg(qs(sum.program).toHtmlEscaped(), how, s.path.toHtmlEscaped()));
     const QLocale locale;
     QString progress = tr("%1 commands, %2 kernel launches, %3 API calls, %4 of contents")
                            .arg(locale.toString(s.progress.commands), locale.toString(s.progress.launches),
                                 locale.toString(s.progress.apiCalls), bytesText(s.progress.contentBytes));
     if (s.progress.droppedRecords)
         progress += tr(", %1 records dropped").arg(locale.toString(s.progress.droppedRecords));
-    if (state != State::Empty)
-        m_progress->setText(progress);
-    if (state != State::Live && state != State::Empty && sum.apiCalls == 0)
+    m_progress->setText(progress);
+    if (state != State::Live && sum.apiCalls == 0)
         setStatus(
             tr("No OpenCL call reached CLScope's layer: the program used no OpenCL, or its "
                "libOpenCL.so.1 ignores OPENCL_LAYERS (CUDA's own loader does; put ocl-icd's first, e.g. "

@@ -43,7 +43,6 @@ public:
 
     void onCaptureLoaded(const CaptureSession &session) override;
     void onCaptureUpdated(const CaptureSession &session, const CaptureChange &change) override;
-    void onCaptureClosed() override;
     void onLaunchSelected(qint64 launch, const QString &kernel) override;
     State state() const { return m_state; }
     void setStatus(const QString &text);
