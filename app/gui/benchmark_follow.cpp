@@ -6,6 +6,7 @@
 // refresh would have cost. Prints one JSON object.
 #include "benchmark_follow.h"
 
+#include "clscope/bench.h"
 #include "controllers/capturesession.h"
 #include "controllers/programprofiler.h"
 #include "widgets/capturedock.h"
@@ -27,10 +28,11 @@
 
 namespace {
 
-double cpuMs(clockid_t clock)
+// CPU time of the whole process (the recorder's thread, the reads, the views).
+double processCpuMs()
 {
     timespec ts{};
-    clock_gettime(clock, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
@@ -104,7 +106,7 @@ int runFollowBenchmark(const QString &commandLine)
     });
     QElapsedTimer wall;
     wall.start();
-    const double processCpu = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
+    const double processCpu = processCpuMs();
     if (const QString why = profiler.profile(s); !why.isEmpty()) {
         std::fprintf(stderr, "clscope: cannot profile: %s\n", qPrintable(why));
         return 1;
@@ -115,13 +117,13 @@ int runFollowBenchmark(const QString &commandLine)
         return 1;
     }
     const double followedWallMs = double(wall.elapsed());
-    const double followedCpuMs = cpuMs(CLOCK_PROCESS_CPUTIME_ID) - processCpu;
+    const double followedCpuMs = processCpuMs() - processCpu;
     const std::size_t followedRecords = session.data().records->size();
 
     // What one refresh cost when each re-read the whole file: a load of the finished capture.
-    const double loadStart = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+    const std::int64_t loadStart = clscope::threadCpuNs();
     const CaptureData whole = loadCapture(s.output);
-    const double loadCpu = cpuMs(CLOCK_THREAD_CPUTIME_ID) - loadStart;
+    const double loadCpu = double(clscope::threadCpuNs() - loadStart) / 1e6;
 
     QJsonObject out;
     out.insert(QStringLiteral("program"), commandLine);

@@ -13,6 +13,7 @@
 #include "widgets/timelinedock.h"
 #include "widgets/timelinewidget.h"
 
+#include "clscope/bench.h"
 #include "clscope/capture.h"
 #include "clscope/profile.h"
 
@@ -26,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -41,13 +41,7 @@ using clscope::ui::TimelineWidget;
 // other processes ran, so both are reported.
 double threadCpuMs()
 {
-#ifdef CLOCK_THREAD_CPUTIME_ID
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-#else
-    return 0;
-#endif
+    return static_cast<double>(clscope::threadCpuNs()) / 1e6;
 }
 
 double median(std::vector<double> values)

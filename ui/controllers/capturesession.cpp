@@ -3,13 +3,13 @@
 #include "capturesession.h"
 #include "display/stdstring.h"
 
+#include "clscope/bench.h"
 #include "workers/deviceworkers.h"
 
 #include <QTimer>
 
 #include <algorithm>
 #include <climits>
-#include <ctime>
 
 namespace clscope::ui {
 
@@ -18,9 +18,7 @@ namespace {
 // CPU time of the calling thread (a refresh's cost on a machine busy with the profiled program).
 double threadCpuMs()
 {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    return double(threadCpuNs()) / 1e6;
 }
 
 // The host ns spanned by records[from..] and the buffers' lifetimes, widening [first, last].

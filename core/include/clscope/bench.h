@@ -37,6 +37,10 @@ struct BenchReport
     const BenchFigure *find(const std::string &key) const;
 };
 
+// CPU time of the calling thread in ns (the steady clock where the platform has no thread clock): the cost of
+// work without the time other processes took the core (a benchmark's loop, a capture refresh, a paint).
+std::int64_t threadCpuNs();
+
 // Called between stages and every batch of repetitions; returning true stops the benchmark, which then
 // throws BenchCancelled. Lets a GUI page stop a run without killing its thread.
 using BenchCancelCheck = std::function<bool()>;

@@ -43,18 +43,6 @@ std::int64_t wallNs()
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
 
-// CPU time of the calling thread: for loops that never block, their cost without the time other processes
-// took the core (on a loaded 2-core box the wall time of a 40 ns loop can triple).
-std::int64_t threadCpuNs()
-{
-#if defined(__linux__) || defined(__APPLE__)
-    timespec ts{};
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-        return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-#endif
-    return wallNs();
-}
-
 // Runs body() `count` times per round and returns the fastest round's mean in nanoseconds on the clock
 // `now`, asking to stop every kCancelStride repetitions.
 template<typename Body>
@@ -101,6 +89,16 @@ void touch(cl_command_queue queue, cl_mem mem, bool canMigrate)
     check(clFinish(queue), "clFinish");
 }
 } // namespace
+
+std::int64_t threadCpuNs()
+{
+#if defined(__linux__) || defined(__APPLE__)
+    timespec ts{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+#endif
+    return wallNs();
+}
 
 BenchReport runPoolBench(cl_device_id device, const PoolBenchOptions &options)
 {
