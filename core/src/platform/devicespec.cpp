@@ -2,6 +2,7 @@
 #include "clscope/devicespec.h"
 
 #include "clscope/clquery.h"
+#include "clscope/deviceinfo.h"
 #include "clscope/text.h"
 
 #include <algorithm>
