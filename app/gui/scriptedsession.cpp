@@ -151,6 +151,9 @@ void ScriptedSession::onReady()
     if (captureOpened) {
         // The picture once the capture has been read into the panels.
         auto show = [this] {
+            const CaptureData &capture = part<CaptureCoordinator>()->session()->data();
+            if (!capture.error.isEmpty()) // a capture the window cannot read fails the session (issue 27)
+                fail(capture.error);      // "cannot read FILE: why"
             if (m_options.captureTab && !part<CaptureDock>()->showTab(*m_options.captureTab))
                 fail(QStringLiteral("the Capture panel has no tab '%1'").arg(*m_options.captureTab));
             finish();
