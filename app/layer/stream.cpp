@@ -36,6 +36,8 @@ constexpr std::size_t kWakeWriter = std::size_t(1) << 20; // wake the writer ear
 // How long contents wait for room in the buffer while the writer sends nothing (emitContents).
 constexpr auto kContentsPatience = std::chrono::seconds(10);
 constexpr auto kWriterPeriod = std::chrono::milliseconds(2);
+// The signals that end a program by default, which the layer catches to send what it holds first.
+constexpr int kTerminateSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 // The layer's own events are read (status, four timestamps, release) while the program is not enqueueing:
 // a driver answers those calls on the writer's thread while the program's thread enqueues, and on NVIDIA's
 // the two contend (+9 us per launch in a tight loop, docs/benchmarks.md). So the writer reads them once no
@@ -196,11 +198,13 @@ void appendRecord(std::vector<unsigned char> &out, wire::Kind kind, std::size_t 
 
 void writerLoopBody()
 {
-    // SIGPIPE cannot come from send(MSG_NOSIGNAL); block the fatal signals the crash path handles so that
-    // they are delivered to the program's threads, where they belong.
+    // SIGPIPE cannot come from send(MSG_NOSIGNAL); a terminating signal sent to the process must reach one of
+    // the program's threads, whose handler waits for this thread to stop before it sends what is buffered.
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGPIPE);
+    for (int sig : kTerminateSignals)
+        sigaddset(&set, sig);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
     std::vector<unsigned char> flight;
@@ -302,24 +306,9 @@ std::atomic<int> g_repeatSignal{0};
 std::atomic<void *> g_repeatAddress{nullptr};
 std::atomic<int> g_repeats{0};
 
-void onFatalSignal(int sig, siginfo_t *info, void *context)
+// Sends what is buffered, once, from a thread that is about to die with the whole program.
+void sendBufferedBeforeDying()
 {
-    void *const address = info ? info->si_addr : nullptr;
-    if (g_repeatSignal.exchange(sig) == sig && g_repeatAddress.exchange(address) == address) {
-        if (g_repeats.fetch_add(1) >= 1) {
-            struct sigaction dfl;
-            std::memset(&dfl, 0, sizeof dfl);
-            dfl.sa_handler = SIG_DFL;
-            sigemptyset(&dfl.sa_mask);
-            sigaction(sig, &dfl, nullptr);
-            if (sig == SIGABRT || info == nullptr || info->si_code <= 0)
-                raise(sig);
-            return;
-        }
-    } else {
-        g_repeatAddress.store(address);
-        g_repeats.store(0);
-    }
     if (!g_dying.exchange(true) && !g_broken.load()) {
         // Wait for the writer to stop where it is (after the send it is in), then send the rest ourselves.
         // The recorder may be slow to read on a loaded machine (a clean-clone CI run lost a crashed program's
@@ -340,6 +329,27 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
                 sendAll(active, g_activeSize.load(), nullptr);
         }
     }
+}
+
+void onFatalSignal(int sig, siginfo_t *info, void *context)
+{
+    void *const address = info ? info->si_addr : nullptr;
+    if (g_repeatSignal.exchange(sig) == sig && g_repeatAddress.exchange(address) == address) {
+        if (g_repeats.fetch_add(1) >= 1) {
+            struct sigaction dfl;
+            std::memset(&dfl, 0, sizeof dfl);
+            dfl.sa_handler = SIG_DFL;
+            sigemptyset(&dfl.sa_mask);
+            sigaction(sig, &dfl, nullptr);
+            if (sig == SIGABRT || info == nullptr || info->si_code <= 0)
+                raise(sig);
+            return;
+        }
+    } else {
+        g_repeatAddress.store(address);
+        g_repeats.store(0);
+    }
+    sendBufferedBeforeDying();
     for (std::size_t i = 0; i < kFatalCount; ++i) {
         if (kFatalSignals[i] != sig)
             continue;
@@ -360,6 +370,14 @@ void onFatalSignal(int sig, siginfo_t *info, void *context)
     }
 }
 
+// A terminating signal whose action was the default: send what is buffered, then die of it as the program
+// would have (SA_RESETHAND put the default back before this ran).
+void onTerminateSignal(int sig)
+{
+    sendBufferedBeforeDying();
+    raise(sig);
+}
+
 void installCrashHandler()
 {
     for (std::size_t i = 0; i < kFatalCount; ++i) {
@@ -369,6 +387,20 @@ void installCrashHandler()
         sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&sa.sa_mask);
         sigaction(kFatalSignals[i], &sa, &g_previous[i]);
+    }
+    // The signals that end a program by default: a program that chose no handler for them dies there with
+    // its records sent (the recorder forwards SIGTERM and SIGINT to it). One that chose a handler keeps it
+    // untouched: its handler decides whether it ends, and an ending through exit() sends them anyway.
+    for (int sig : kTerminateSignals) {
+        struct sigaction now;
+        if (sigaction(sig, nullptr, &now) != 0 || (now.sa_flags & SA_SIGINFO) || now.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_handler = onTerminateSignal;
+        sa.sa_flags = SA_ONSTACK | SA_RESETHAND; // the handler runs once: the default action comes next
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, nullptr);
     }
     g_handlerInstalled.store(true);
 }

@@ -251,6 +251,23 @@ private slots:
         }
     }
 
+    // Probe: a program killed by SIGTERM (the action left at its default, as for most programs; `kill PID`, a
+    // shutdown, the recorder forwarding its own) with its launches still in the layer's buffer kept none of
+    // them in most runs: only fatal signals had the layer's handler. Five runs, all must keep all 50.
+    void terminateSignalKeepsEveryLaunch()
+    {
+        for (int i = 0; i < 5; ++i) {
+            const QString file = path(QStringLiteral("term-%1.clscope").arg(i));
+            const Run r = capture(
+                {}, file,
+                {QStringLiteral(CLSCOPE_CAPTURE_CRASHAPP), QStringLiteral("50"), QStringLiteral("term")},
+                testAppEnvironment());
+            QCOMPARE(r.code, 128 + SIGTERM);
+            QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*) FROM commands WHERE launch IS NOT NULL")),
+                     QStringLiteral("50"));
+        }
+    }
+
     // Probe: a program that crashed right after clFinish kept its launches but none of their device times
     // (the layer read its events only after 1 ms without enqueues). The launches wait for a user event, so
     // that they all finish together inside clFinish.

@@ -1,6 +1,7 @@
 /* A program for tests/app/tst_capturesafety.cpp: N launches of a small kernel on one queue without events,
  * then, as MODE says:
  *   abort          abort() at once (no clFinish: the launches are still in the layer's buffer)
+ *   term           raise(SIGTERM) at once, its action the default (as kill PID does to most programs)
  *   crash-finished the launches wait for a user event, set after the loop, so that they all finish together
  *                  in clFinish; then SIGSEGV at once (their device times are known, not yet read)
  *   abort-finished the same, then abort()
@@ -29,7 +30,7 @@ static void check(cl_int err, const char *what)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: crashapp N abort|crash-finished|abort-finished|wait|exit [BYTES]\n");
+        fprintf(stderr, "usage: crashapp N abort|term|crash-finished|abort-finished|wait|exit [BYTES]\n");
         return 2;
     }
     const int n = atoi(argv[1]);
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
         check(clSetUserEventStatus(gate, CL_COMPLETE), "clSetUserEventStatus");
     if (strcmp(mode, "abort") == 0)
         abort();
+    if (strcmp(mode, "term") == 0)
+        raise(SIGTERM);
     check(clFinish(queue), "clFinish");
     if (strcmp(mode, "exit") == 0)
         return 0;
