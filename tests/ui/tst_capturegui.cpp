@@ -328,6 +328,25 @@ private slots:
         }
         // A missing file is said, not crashed on.
         QVERIFY(!m_window->openFiles({m_dir.filePath(QStringLiteral("nothing.clscope"))}));
+        // A damaged one (the first 100 bytes) is said once, naming the file once (it said "Cannot read X:
+        // cannot read X: ..." in the panel).
+        {
+            QFile whole(m_demoCapture);
+            QVERIFY(whole.open(QIODevice::ReadOnly));
+            const QString broken = m_dir.filePath(QStringLiteral("broken.clscope"));
+            QFile part(broken);
+            QVERIFY(part.open(QIODevice::WriteOnly));
+            part.write(whole.read(100));
+            part.close();
+            QSignalSpy failed(session(), &CaptureSession::loaded);
+            m_window->openFiles({broken});
+            QVERIFY(failed.wait(30000));
+            const QString title = m_window->findChild<QLabel *>(QStringLiteral("captureTitle"))->text();
+            QVERIFY2(title.startsWith(QStringLiteral("Cannot read ")), qPrintable(title));
+            QVERIFY2(title.contains(QStringLiteral("not a CLScope capture")), qPrintable(title));
+            QCOMPARE(title.count(broken), 1);
+            QCOMPARE(dock()->statusText(), title);
+        }
     }
 
     // Issue 30 in the window: the Roofline tab counts each kernel of the capture on Oclgrind (demo.py's sum:

@@ -6,6 +6,7 @@
 #include "clscope/bench.h"
 #include "workers/deviceworkers.h"
 
+#include <QCoreApplication>
 #include <QTimer>
 
 #include <algorithm>
@@ -143,6 +144,17 @@ CaptureData firstRead(CaptureSession::Read &r, const QString &path)
 }
 
 } // namespace
+
+QString CaptureData::errorText() const
+{
+    if (error.isEmpty())
+        return {};
+    QString text = error.contains(path)
+                       ? error
+                       : QCoreApplication::translate("CaptureSession", "cannot read %1: %2").arg(path, error);
+    text[0] = text[0].toUpper();
+    return text;
+}
 
 CaptureData loadCapture(const QString &path)
 {

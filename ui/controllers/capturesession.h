@@ -42,6 +42,9 @@ struct CaptureData
     std::int64_t launchCount = 0;
     std::uint64_t first = 0, last = 0; // host ns spanned
     QString error;                     // the file could not be read
+
+    // The reason for the user, naming the file once: the reader's messages mostly name it already.
+    QString errorText() const;
 };
 
 // What a session's first read of a capture gives, read on the calling thread (the timeline benchmark).

@@ -232,7 +232,7 @@ void CaptureDock::show(const CaptureData &s, State state, bool programs)
     m_state = state;
     m_stop->setEnabled(state == State::Live);
     if (!s.error.isEmpty()) {
-        m_title->setText(tr("Cannot read %1: %2").arg(s.path, s.error));
+        m_title->setText(s.errorText());
         return;
     }
     const CaptureSummary &sum = s.summary;

@@ -139,8 +139,8 @@ void CaptureCoordinator::onLoaded()
 {
     const CaptureData &d = m_session->data();
     if (!d.error.isEmpty()) {
-        m_dock->setStatus(tr("Cannot read the capture: %1").arg(d.error));
-        message(tr("Cannot read %1: %2").arg(d.path, d.error));
+        m_dock->setStatus(d.errorText());
+        message(d.errorText());
         return;
     }
     const CaptureSession::State state = m_session->state();
