@@ -19,7 +19,7 @@ endif()
 if(CMAKE_UNITY_BUILD)
   # Each .cpp of a batch is an included file there, so GCC's header check -Wsubobject-linkage fires on a
   # class or lambda that holds a file-local type, which it does not in a .cpp of its own.
-  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wno-subobject-linkage>)
+  add_compile_options($<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-subobject-linkage>) # a GCC-only option
 endif()
 
 # The headers of each kind of target. A test reuses the precompiled header of its kind (REUSE_FROM), so
