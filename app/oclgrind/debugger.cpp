@@ -17,6 +17,7 @@
 #include "debugbreakpoints.h"
 #include "debugconnection.h"
 #include "debugitems.h"
+#include "debugobjects.h"
 #include "debugvalues.h"
 #include "debugwatch.h"
 
@@ -95,24 +96,7 @@ public:
             return;
         m_invocation = invocation;
         m_watch.reset();
-        std::map<std::size_t, oclgrind::Image> images;
-        for (auto v = invocation->getKernel()->values_begin(); v != invocation->getKernel()->values_end();
-             ++v) {
-            const auto *argument = llvm::dyn_cast<llvm::Argument>(v->first);
-            const auto *pointer = argument ? llvm::dyn_cast<llvm::PointerType>(argument->getType()) : nullptr;
-            const auto *target =
-                pointer && !pointer->isOpaque()
-                    ? llvm::dyn_cast<llvm::StructType>(pointer->getNonOpaquePointerElementType())
-                    : nullptr;
-            if (target && target->hasName() && target->getName().startswith("opencl.image") &&
-                v->second.data && v->second.size == sizeof(oclgrind::Image *)) {
-                const oclgrind::Image *image = nullptr;
-                std::memcpy(&image, v->second.data, sizeof image);
-                if (image)
-                    images.emplace(reinterpret_cast<std::size_t>(image), *image);
-            }
-        }
-        setKernelImages(std::move(images));
+        setKernelObjects(invocation->getKernel());
         m_resuming.clear();
         m_pauseRequested = false;
         m_mode = Mode::Run;

@@ -3,6 +3,8 @@
 // or race report may come of it). Nothing is guessed: what cannot be read says why.
 #include "debugread.h"
 
+#include "debugobjects.h"
+
 #include "Context.h"
 #include "Memory.h"
 #include "WorkGroup.h"
@@ -194,107 +196,6 @@ std::string vectorComponent(std::uint64_t i, std::uint64_t count)
     return std::string("s") + hex[i & 15];
 }
 
-// The images of the kernel that runs: Oclgrind's descriptions, by the address a kernel argument carries.
-std::map<std::size_t, oclgrind::Image> g_images;
-
-// The names core's clnames.cpp also has: the plugin links Oclgrind and LLVM and nothing of ours (it is loaded
-// into any program that Oclgrind runs), so it keeps its own short table of the formats Oclgrind supports.
-const char *channelOrderName(cl_channel_order order)
-{
-    switch (order) {
-    case CL_R:
-        return "CL_R";
-    case CL_A:
-        return "CL_A";
-    case CL_RG:
-        return "CL_RG";
-    case CL_RA:
-        return "CL_RA";
-    case CL_RGB:
-        return "CL_RGB";
-    case CL_RGBA:
-        return "CL_RGBA";
-    case CL_BGRA:
-        return "CL_BGRA";
-    case CL_ARGB:
-        return "CL_ARGB";
-    case CL_INTENSITY:
-        return "CL_INTENSITY";
-    case CL_LUMINANCE:
-        return "CL_LUMINANCE";
-    default:
-        return "order ?";
-    }
-}
-
-const char *channelTypeName(cl_channel_type type)
-{
-    switch (type) {
-    case CL_SNORM_INT8:
-        return "CL_SNORM_INT8";
-    case CL_SNORM_INT16:
-        return "CL_SNORM_INT16";
-    case CL_UNORM_INT8:
-        return "CL_UNORM_INT8";
-    case CL_UNORM_INT16:
-        return "CL_UNORM_INT16";
-    case CL_SIGNED_INT8:
-        return "CL_SIGNED_INT8";
-    case CL_SIGNED_INT16:
-        return "CL_SIGNED_INT16";
-    case CL_SIGNED_INT32:
-        return "CL_SIGNED_INT32";
-    case CL_UNSIGNED_INT8:
-        return "CL_UNSIGNED_INT8";
-    case CL_UNSIGNED_INT16:
-        return "CL_UNSIGNED_INT16";
-    case CL_UNSIGNED_INT32:
-        return "CL_UNSIGNED_INT32";
-    case CL_HALF_FLOAT:
-        return "CL_HALF_FLOAT";
-    case CL_FLOAT:
-        return "CL_FLOAT";
-    default:
-        return "type ?";
-    }
-}
-
-// "image2d 40 x 30, CL_RGBA CL_UNSIGNED_INT8 (pixels not shown)"; only for an image of the kernel's
-// arguments.
-std::string imageText(std::uint64_t address)
-{
-    const auto found = g_images.find(std::size_t(address));
-    if (found == g_images.end())
-        return "an image (its description is not known here)";
-    const oclgrind::Image &image = found->second;
-    const cl_image_desc &d = image.desc;
-    std::string dims = std::to_string(d.image_width);
-    std::string kind = "image1d";
-    switch (d.image_type) {
-    case CL_MEM_OBJECT_IMAGE2D:
-        kind = "image2d", dims += " x " + std::to_string(d.image_height);
-        break;
-    case CL_MEM_OBJECT_IMAGE3D:
-        kind = "image3d",
-        dims += " x " + std::to_string(d.image_height) + " x " + std::to_string(d.image_depth);
-        break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-        kind = "image2d_array", dims += " x " + std::to_string(d.image_height) + ", " +
-                                        std::to_string(d.image_array_size) + " layers";
-        break;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-        kind = "image1d_array", dims += ", " + std::to_string(d.image_array_size) + " layers";
-        break;
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-        kind = "image1d_buffer";
-        break;
-    default:
-        break;
-    }
-    return kind + " " + dims + ", " + channelOrderName(image.format.image_channel_order) + " " +
-           channelTypeName(image.format.image_channel_data_type) + " (pixels not shown)";
-}
-
 } // namespace
 
 // Typedefs and qualifiers away: the type that says how the bytes read.
@@ -317,11 +218,6 @@ const llvm::DIType *underlying(const llvm::DIType *type)
         }
     }
     return type;
-}
-
-void setKernelImages(std::map<std::size_t, oclgrind::Image> images)
-{
-    g_images = std::move(images);
 }
 
 std::uint64_t sizeOf(const llvm::DIType *type)
@@ -621,6 +517,13 @@ void Values::describe(json &out, const std::string &name, const Place &place, in
         const std::string targetName = targetType ? targetType->getName().str() : std::string();
         if (targetName.rfind("opencl_image", 0) == 0) {
             out["value"] = imageText(address);
+            return;
+        }
+        if (targetName == "opencl_sampler_t") {
+            if (const auto text = samplerText(address))
+                out["value"] = *text;
+            else
+                out["error"] = "a sampler whose settings are not known here";
             return;
         }
         char text[48];

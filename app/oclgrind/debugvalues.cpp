@@ -451,14 +451,6 @@ json variablesOf(const oclgrind::Context *context, const ItemPosition &at)
     const Values values(reader);
     json out = json::array();
     for (const Variable &v : frameVariables(reader, at)) {
-        // A sampler: its private copy is not its settings, and the plugin is not given them; said, not
-        // guessed.
-        if (v.place && typeName(v.debug->getType()) == "sampler_t") {
-            out.push_back({{"name", v.name},
-                           {"type", "sampler_t"},
-                           {"error", "a sampler: its settings are not shown (Oclgrind does not give them)"}});
-            continue;
-        }
         if (v.place)
             out.push_back(values.node(v.name, *v.place, 0));
         else

@@ -26,7 +26,6 @@ class Type;
 namespace oclgrind {
 class Context;
 class WorkItem;
-struct Image;
 } // namespace oclgrind
 
 namespace clscope::debugplugin {
@@ -64,10 +63,6 @@ nlohmann::json localArraysOf(const oclgrind::Context *context, const ItemPositio
 // The kernel's global and constant buffer arguments as they are now, element by element (the first 1024;
 // "elements" says how many the buffer holds from where the argument points).
 nlohmann::json globalBuffersOf(const oclgrind::Context *context, const ItemPosition &at);
-
-// The image arguments of the kernel that begins (Oclgrind passes an image as a pointer to its description):
-// a variable that holds one of these addresses shows the image's type, size and format.
-void setKernelImages(std::map<std::size_t, oclgrind::Image> images);
 
 // One value by a path: NAME, then any of .FIELD, [INDEX], ->FIELD, or a leading * ("a[5]", "p.x",
 // "*out", "s->count"). Vector components by .x .y .z .w or .s0 ... .sF. An error document when the path

@@ -313,8 +313,8 @@ private slots:
         QVERIFY2(bad.err.contains("no argument \"Z\""), bad.err.constData());
     }
 
-    // Images show their type, size and format (their pixels are not the plugin's to read); a sampler says
-    // that its settings are not shown.
+    // Images show their type, size and format (their pixels are not the plugin's to read); samplers their
+    // settings.
     void imagesAndSamplers()
     {
         const QJsonObject doc = debugJson(
@@ -332,9 +332,24 @@ private slots:
                      .toString()
                      .startsWith(QStringLiteral("image2d 8 x 8, CL_RGBA CL_UNORM_INT8")),
                  qPrintable(img.value(QLatin1String("value")).toString()));
+        // A sampler shows its settings as a source would write them: one set by the host (the argument,
+        // through clCreateSampler) and one written in the source.
         const QJsonObject sampler = valueNamed(stops[0].toObject(), QStringLiteral("s"));
         QCOMPARE(sampler.value(QLatin1String("type")).toString(), QStringLiteral("sampler_t"));
-        QVERIFY(sampler.value(QLatin1String("error")).toString().contains(QLatin1String("not shown")));
+        QCOMPARE(sampler.value(QLatin1String("value")).toString(),
+                 QStringLiteral("CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR"));
+        const QJsonObject written = debugJson(
+            QStringList{QStringLiteral(CLSCOPE_TEST_DATA "/images/sampling.cl")} +
+                clitest::words(
+                    "--kernel sample_nearest --global 4 --arg img=image2d:RGBA:UNORM_INT8:8x8:gradient "
+                    "--arg coords=buffer:float2:4:fill=0.5 --arg out=buffer:float4:4 --item 2 "
+                    "--break 61"),
+            m_cache.path());
+        const QJsonArray at = written.value(QLatin1String("stops")).toArray();
+        QCOMPARE(at.size(), 1);
+        QCOMPARE(
+            valueNamed(at[0].toObject(), QStringLiteral("nearest")).value(QLatin1String("value")).toString(),
+            QStringLiteral("CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST"));
     }
 
     // An optimised build (-O2): the arguments are still read (the simulator holds them), a local the compiler

@@ -53,3 +53,10 @@ kernel void read_3d(read_only image3d_t src, global float4 *out)
     const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
     out[(z * get_global_size(1) + y) * get_global_size(0) + x] = read_imagef(src, (int4)(x, y, z, 0));
 }
+
+// A sampler written in the source (the debugger shows its settings as they are written here).
+kernel void sample_nearest(read_only image2d_t img, global const float2 *coords, global float4 *out)
+{
+    const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    out[get_global_id(0)] = read_imagef(img, nearest, coords[get_global_id(0)]);
+}
