@@ -2,6 +2,7 @@
 // of floats, Compare colours the differing elements, jumps to the first and keeps its target for the next
 // run, a 2-D run is shown as a 2-D table and as a grey-scale picture, and times are in adaptive units; the
 // buffer table model of each kind of buffer under QAbstractItemModelTester, its text compared at each step.
+#include "models/bufferpicture.h"
 #include "models/buffertablemodel.h"
 #include "models/eventtablemodel.h"
 #include "widgets/bufferimageview.h"
