@@ -35,6 +35,7 @@ namespace clscope::ui {
 
 ResultsViewer::ResultsViewer(QWidget *parent)
     : QWidget(parent)
+    , m_back(new QPushButton(tr("Back to the last run")))
     , m_model(new BufferTableModel(this))
     , m_buffer(new QComboBox)
     , m_format(new QComboBox)
@@ -99,7 +100,16 @@ ResultsViewer::ResultsViewer(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
     layout->setSpacing(2);
-    layout->addWidget(m_header);
+    // The header, and while contents other than a run's are shown, the way back to the run's.
+    auto *head = new QHBoxLayout;
+    head->addWidget(m_header, 1);
+    head->addWidget(m_back, 0, Qt::AlignTop);
+    m_back->setObjectName(QStringLiteral("resultsLastRun"));
+    m_back->setToolTip(tr("Show the last run's result again"));
+    m_back->hide();
+    m_header->setObjectName(QStringLiteral("resultsHeader"));
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addLayout(head);
     layout->addWidget(m_compare->expectedLabel());
     layout->addLayout(top);
     layout->addWidget(m_zoomBar);
@@ -138,6 +148,7 @@ ResultsViewer::ResultsViewer(QWidget *parent)
         if (!error.isEmpty())
             QMessageBox::warning(this, tr("Save failed"), error);
     });
+    connect(m_back, &QPushButton::clicked, this, &ResultsViewer::showLastRun);
     connect(m_compare, &BufferCompareBar::firstDifferenceRequested, this,
             &ResultsViewer::showFirstDifference);
     connect(m_compare, &BufferCompareBar::differencesShown, this, &ResultsViewer::scrollToFirstDifference);
@@ -145,8 +156,9 @@ ResultsViewer::ResultsViewer(QWidget *parent)
 
 void ResultsViewer::showResult(const RunResult &result)
 {
-    const QString previous = m_buffer->currentData().toString();
-    m_result = result;
+    m_lastRun = result;
+    m_hasRun = true;
+    setSnapshotShown(false);
     double total = 0;
     for (const auto &l : result.launches())
         total += double(l.duration());
@@ -164,6 +176,21 @@ void ResultsViewer::showResult(const RunResult &result)
                               ? tr("printf output; %1 more bytes were left out").arg(result.printedDropped())
                               : tr("printf output of the kernel"));
     m_printed->setVisible(!printed.isEmpty());
+    showBuffers(result);
+    if (!m_compare->expected().empty()) {
+        // Every expected buffer checked, then the one to look at shown with its differences.
+        const Expected *show = m_compare->checkExpected();
+        if (show && selectBuffer(show->buffer))
+            m_compare->showExpected(*show);
+    } else {
+        m_compare->compareAgain();
+    }
+}
+
+void ResultsViewer::showBuffers(const RunResult &result)
+{
+    const QString previous = m_buffer->currentData().toString();
+    m_result = result;
     m_buffer->blockSignals(true);
     m_buffer->clear();
     for (const BufferData &b : result.buffers()) {
@@ -182,14 +209,44 @@ void ResultsViewer::showResult(const RunResult &result)
     const int keep = m_buffer->findData(previous);
     m_buffer->setCurrentIndex(keep >= 0 ? keep : 0);
     onBufferChosen(m_buffer->currentIndex());
-    if (!m_compare->expected().empty()) {
-        // Every expected buffer checked, then the one to look at shown with its differences.
-        const Expected *show = m_compare->checkExpected();
-        if (show && selectBuffer(show->buffer))
-            m_compare->showExpected(*show);
-    } else {
-        m_compare->compareAgain();
+}
+
+void ResultsViewer::showSnapshot(const RunResult &contents, const QString &label)
+{
+    setSnapshotShown(true);
+    m_header->setText(label);
+    m_printed->hide();
+    showBuffers(contents);
+}
+
+void ResultsViewer::showLastRun()
+{
+    if (!m_snapshot)
+        return;
+    if (m_hasRun) {
+        showResult(m_lastRun);
+        return;
     }
+    setSnapshotShown(false);
+    m_header->setText(tr("No run yet. Fill the arguments and press F5."));
+    showBuffers(RunResult());
+}
+
+void ResultsViewer::setSnapshotShown(bool shown)
+{
+    m_snapshot = shown;
+    m_back->setVisible(shown);
+    // Set apart, so that contents at a debugger stop are not read as a run's result; a long label wraps.
+    m_header->setStyleSheet(shown ? QStringLiteral("background: #fff1c2; color: #4a3800; padding: 2px")
+                                  : QString());
+    m_header->setWordWrap(shown);
+    // The verdict about the last run's expected contents is not about these.
+    m_compare->expectedLabel()->setVisible(!shown && !m_compare->expected().empty());
+}
+
+QString ResultsViewer::shownBuffer() const
+{
+    return m_buffer->currentData().toString();
 }
 
 bool ResultsViewer::selectBuffer(const QString &name)

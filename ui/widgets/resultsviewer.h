@@ -16,6 +16,7 @@
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QStackedWidget;
 class QTableView;
 
@@ -33,8 +34,20 @@ public:
 
     explicit ResultsViewer(QWidget *parent = nullptr);
 
+    // A run's result: shown, and kept as the last run's.
     void showResult(const RunResult &result);
+    // What is shown: the last run's result, or contents shown with showSnapshot.
     const RunResult &result() const { return m_result; }
+    // Contents that are not a run's result (the global buffers at a debugger stop), shown as a run's are
+    // (table, formats, picture, comparison) under `label`, which is set apart in colour, with a button back
+    // to the last run. The last run's result is kept: showLastRun (or the next showResult) brings it back.
+    void showSnapshot(const RunResult &contents, const QString &label);
+    void showLastRun();
+    bool showsSnapshot() const { return m_snapshot; }
+    const RunResult &lastRun() const { return m_lastRun; }
+    QPushButton *lastRunButton() const { return m_back; }
+    // The name of the buffer shown; empty when there is none.
+    QString shownBuffer() const;
     bool selectBuffer(const QString &name);
     BufferTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -79,6 +92,8 @@ public:
     QString saveBuffer(const QString &path) const;
 
 private:
+    void showBuffers(const RunResult &result);
+    void setSnapshotShown(bool shown);
     void onBufferChosen(int index);
     void updateSummary();
     void applyLayout();
@@ -86,7 +101,11 @@ private:
     bool scrollToFirstDifference();
     bool shownIsImage() const;
 
-    RunResult m_result;
+    RunResult m_result;  // shown
+    RunResult m_lastRun; // the last run's, kept while a snapshot is shown
+    bool m_hasRun = false;
+    bool m_snapshot = false;
+    QPushButton *m_back;
     BufferTableModel *m_model;
     QComboBox *m_buffer;
     QComboBox *m_format;
