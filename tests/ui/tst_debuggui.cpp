@@ -3,11 +3,15 @@
 // on Oclgrind in a child and stops there (the line marked, the work-item's variables in the Debugger panel),
 // F10 steps over and across the barrier (the whole group arrived: the local sum has everyone's element),
 // work-item 6 is chosen and read, F6 continues to the end; a breakpoint on a line no work-item reaches lets
-// the launch end and says so; Stop ends a paused launch.
+// the launch end and says so; Stop ends a paused launch. At a stop, Show in results puts the global buffers
+// (the elements the plugin sent) in the results viewer, said to be the stop's, and the last run's result
+// comes back at the end of the session.
+#include "models/buffertablemodel.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/debugview.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
+#include "widgets/resultsviewer.h"
 #include "windowparts.h"
 #include "windows/buildcoordinator.h"
 #include "windows/debugcoordinator.h"
@@ -89,6 +93,23 @@ private slots:
         QCOMPARE(m_editor->breakpointLines(), QVector<int>{store});
         QCOMPARE(changed.size(), 1);
         view()->onlyItemEdit()->setText(QStringLiteral("5"));
+        // A last run's result in the results viewer, which the debugger's buffers must not lose.
+        ResultsViewer *results = part<ResultsViewer>(*m_window);
+        {
+            RunResultData run;
+            run.kernel = "earlier";
+            run.device = "a device";
+            BufferData kept;
+            kept.name = "kept";
+            kept.type = ElementType{ScalarKind::Int, 1};
+            kept.count = 3;
+            kept.bytes.assign(12, 0);
+            kept.bytes[4] = 7;
+            run.buffers.push_back(kept);
+            results->showResult(RunResult(std::move(run)));
+        }
+        const QString runHeader = results->headerText();
+        QVERIFY(runHeader.startsWith(QStringLiteral("earlier on a device")));
 
         QVERIFY(stopAfter(Qt::Key_F6));
         QCOMPARE(debugger()->lastStop().reason, std::string("breakpoint"));
@@ -130,6 +151,46 @@ private slots:
         QVERIFY(view()->statusText().contains(QStringLiteral("256 work-items reached the barrier")));
         QVERIFY(view()->itemChooser()->itemText(255).contains(QStringLiteral("ready")));
 
+        // Show in results, an element of partial chosen: the stop's buffers in the results viewer, partial
+        // shown, labelled as the contents at the stop and not a run's result, with which elements are there.
+        QVERIFY(!results->showsSnapshot());
+        QVERIFY(view()->showInResultsButton()->isEnabled());
+        buffers->setCurrentItem(buffers->topLevelItem(1)->child(3));
+        QTest::mouseClick(view()->showInResultsButton(), Qt::LeftButton);
+        QVERIFY(results->showsSnapshot());
+        QVERIFY(results->lastRunButton()->isVisibleTo(results));
+        const QString header = results->headerText();
+        QVERIFY2(
+            header.contains(QStringLiteral("At the debugger stop, line %1 of reduction.cl, work-item (5,0,0)")
+                                .arg(loop)) &&
+                header.contains(QStringLiteral("not a run's result")) &&
+                header.contains(QStringLiteral("input: elements 0 to 1023 of 4096")) &&
+                !header.contains(QStringLiteral("partial:")),
+            qPrintable(header));
+        QCOMPARE(results->shownBuffer(), QStringLiteral("partial"));
+        BufferTableModel *table = results->model();
+        QCOMPARE(table->rowCount(), 16); // one per work-group: all of it was sent
+        QCOMPARE(table->index(0, 0).data().toString(), QStringLiteral("0"));
+        // input: the 1024 elements sent, typed as the kernel's (float: Hex shows their bits).
+        QVERIFY(results->selectBuffer(QStringLiteral("input")));
+        QCOMPARE(table->buffer().type.name(), std::string("float"));
+        QCOMPARE(table->rowCount(), 1024);
+        QCOMPARE(table->index(1023, 0).data().toString(), QStringLiteral("1"));
+        table->setFormat(NumberFormat::Hex);
+        QCOMPARE(table->index(0, 0).data().toString(), QStringLiteral("0x3f800000"));
+        table->setFormat(NumberFormat::Decimal);
+        QVERIFY2(results->summaryText().startsWith(QStringLiteral("1024 values   min 1   max 1")),
+                 qPrintable(results->summaryText()));
+        // Back to the last run, and to the stop's buffers again.
+        QTest::mouseClick(results->lastRunButton(), Qt::LeftButton);
+        QVERIFY(!results->showsSnapshot());
+        QCOMPARE(results->headerText(), runHeader);
+        QCOMPARE(results->shownBuffer(), QStringLiteral("kept"));
+        QCOMPARE(table->index(1, 0).data().toString(), QStringLiteral("7"));
+        QTest::mouseClick(view()->showInResultsButton(), Qt::LeftButton);
+        QVERIFY(results->showsSnapshot());
+        QCOMPARE(results->result().buffers().size(), std::size_t(2));
+
         // Work-item 6 by its id: its own variables; the stop stays work-item 5's.
         QSignalSpy shown(debugger(), &DebugCoordinator::stopShown);
         view()->itemEdit()->setText(QStringLiteral("6"));
@@ -159,6 +220,11 @@ private slots:
         QCOMPARE(m_editor->executionLine(), 0);
         QVERIFY(!debugger()->isActive());
         QVERIFY(view()->statusText().contains(QStringLiteral("ran to its end")));
+        // The session is over: the last run's result is back in the results viewer.
+        QVERIFY(!results->showsSnapshot());
+        QCOMPARE(results->headerText(), runHeader);
+        QCOMPARE(results->result().kernel(), std::string("earlier"));
+        QVERIFY(!view()->showInResultsButton()->isEnabled());
         emit m_editor->marginClicked(1, store - 1, Qt::NoModifier);
         QVERIFY(m_editor->breakpointLines().isEmpty());
     }

@@ -1,8 +1,11 @@
 // The results viewer offscreen, on run results made by hand (no device needed): Hex shows the stored bits
 // of floats, Compare colours the differing elements, jumps to the first and keeps its target for the next
 // run, a 2-D run is shown as a 2-D table and as a grey-scale picture, and times are in adaptive units; the
-// buffer table model of each kind of buffer under QAbstractItemModelTester, its text compared at each step.
+// buffer table model of each kind of buffer under QAbstractItemModelTester, its text compared at each step;
+// the kernel debugger's buffers made into typed bytes.
+#include "models/bufferpicture.h"
 #include "models/buffertablemodel.h"
+#include "models/debugbuffers.h"
 #include "models/eventtablemodel.h"
 #include "widgets/bufferimageview.h"
 #include "widgets/resultsviewer.h"
@@ -22,7 +25,9 @@
 #include <QTest>
 #include <QWheelEvent>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -820,6 +825,58 @@ private slots:
         const QList<QByteArray> lines = f.readAll().split('\n');
         QCOMPARE(lines[0], QByteArray("x,pos.x,pos.y,pos.z,inner.a,inner.b[0],inner.b[1],c,p"));
         QCOMPARE(lines[2], QByteArray("2.5,1,2,3,201,10,-7,1-2j,ab00000000000000"));
+    }
+
+    // The kernel debugger's buffers (elements as text, the first 1024 sent) as the typed bytes the viewer
+    // shows: scalars, chars with their character, vectors by their components; what is not numbers says why.
+    void debugBuffersAsData()
+    {
+        const auto value = [](const char *name, const char *text) {
+            DebugValue v;
+            v.name = name;
+            v.value = text;
+            return v;
+        };
+        DebugValue floats{"a", "const float[5]", "[1.5, nan, -inf]", "", 5, {}};
+        floats.children = {value("[0]", "1.5"), value("[1]", "nan"), value("[2]", "-inf")};
+        DebugBuffer b = debugBuffer(floats);
+        QVERIFY2(b.data, b.problem.c_str());
+        QVERIFY(b.partial());
+        QCOMPARE(b.elements, std::uint64_t(5));
+        QCOMPARE(b.data->name, std::string("a"));
+        QCOMPARE(b.data->type.name(), std::string("float"));
+        QCOMPARE(b.data->count, std::size_t(3));
+        QCOMPARE(b.data->value(0), 1.5);
+        QVERIFY(std::isnan(b.data->value(1)));
+        QCOMPARE(b.data->value(2), -std::numeric_limits<double>::infinity());
+
+        DebugValue chars{"c", "char[2]", "", "", 2, {value("[0]", "65 'A'"), value("[1]", "-3")}};
+        b = debugBuffer(chars);
+        QVERIFY2(b.data, b.problem.c_str());
+        QVERIFY(!b.partial());
+        QCOMPARE(b.data->value(0), 65.0);
+        QCOMPARE(b.data->value(1), -3.0);
+
+        DebugValue vec = value("[0]", "(1, 2, 3)");
+        vec.children = {value("x", "1"), value("y", "2"), value("z", "3")};
+        DebugValue vectors{"v", "int3[1]", "", "", 1, {vec}};
+        b = debugBuffer(vectors);
+        QVERIFY2(b.data, b.problem.c_str());
+        QCOMPARE(b.data->bytes.size(), std::size_t(16)); // a 3-vector is stored as 4
+        QCOMPARE(b.data->componentCount(), std::size_t(3));
+        QCOMPARE(b.data->value(2), 3.0);
+
+        DebugValue structs{"p", "struct Particle[4]", "", "", 4, {value("[0]", "{1, 2}")}};
+        b = debugBuffer(structs);
+        QVERIFY(!b.data);
+        QVERIFY2(b.problem.find("struct Particle") != std::string::npos, b.problem.c_str());
+
+        DebugValue unread = value("[1]", "");
+        unread.error = "not readable";
+        DebugValue broken{"u", "uint[2]", "", "", 2, {value("[0]", "1"), unread}};
+        b = debugBuffer(broken);
+        QVERIFY(!b.data);
+        QCOMPARE(b.problem, std::string("u[1]: not readable"));
     }
 };
 

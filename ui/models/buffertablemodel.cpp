@@ -1,13 +1,9 @@
-// Buffer table model, summary statistics and export.
+// The buffer table model: rows, columns and roles over the formatting of bufferformat.h.
 #include "buffertablemodel.h"
 
-#include "clscope/imagedata.h"
-#include "clscope/npy.h"
 #include "clscope/structs.h"
-#include "files/safewrite.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace clscope::ui {
@@ -20,110 +16,9 @@ int componentsPerElement(const BufferData &b)
     return b.type.width;
 }
 
-// Where a component is stored (3-vectors take 4 slots), as BufferData::number reads it.
-std::size_t componentOffset(const BufferData &b, std::size_t component)
-{
-    if (b.type.isRaw())
-        return component;
-    const std::size_t width = std::size_t(b.type.width);
-    return (component / width) * b.type.size() + (component % width) * scalarSize(b.type.scalar);
-}
-
 constexpr int kMaxRows = std::numeric_limits<int>::max();
-constexpr std::size_t kArrayColumns = 16; // elements of an array field shown one per column
-constexpr std::size_t kMaxFieldColumns = 512;
 
-QString componentName(int c, int width)
-{
-    static const char kNames[] = "xyzw";
-    return width <= 4 ? QString(QChar::fromLatin1(kNames[c])) : QStringLiteral("s%1").arg(c, 0, 16);
-}
-
-void addFieldColumns(const StructLayout &layout, std::size_t base, const QString &prefix,
-                     std::vector<FieldColumn> &out)
-{
-    for (const FieldLayout &f : layout.fields) {
-        if (out.size() >= kMaxFieldColumns)
-            return;
-        const QString name = prefix + QString::fromStdString(f.name);
-        const std::size_t n = f.elements();
-        const std::size_t each = f.elementSize();
-        const std::size_t shown = std::min(n, kArrayColumns);
-        for (std::size_t i = 0; i < shown; ++i) {
-            const QString label = f.dims.empty() ? name : name + QStringLiteral("[%1]").arg(i);
-            const std::size_t at = base + f.offset + i * each;
-            if (f.nested) {
-                // An anonymous member's fields belong to the parent.
-                addFieldColumns(*f.nested, at, f.name.empty() ? prefix : label + u'.', out);
-            } else if (f.element && !f.element->isRaw() && f.opaque.empty()) {
-                const ElementType &e = *f.element;
-                const std::size_t scalar = scalarSize(e.scalar);
-                if (e.complex)
-                    out.push_back({label, at, 2 * scalar, e.scalar, true});
-                else if (e.width == 1)
-                    out.push_back({label, at, scalar, e.scalar, false});
-                else
-                    for (int c = 0; c < e.width; ++c)
-                        out.push_back({label + u'.' + componentName(c, e.width), at + std::size_t(c) * scalar,
-                                       scalar, e.scalar, false});
-            } else {
-                out.push_back({label, at, each, ScalarKind::Bytes, false});
-            }
-        }
-        if (n > shown)
-            out.push_back({name + QStringLiteral("[%1..%2]").arg(shown).arg(n - 1),
-                           base + f.offset + shown * each, (n - shown) * each, ScalarKind::Bytes, false});
-    }
-}
 } // namespace
-
-QString hexBits(const BufferData &buffer, std::size_t component)
-{
-    const std::size_t size = buffer.type.isRaw() ? 1 : scalarSize(buffer.type.scalar);
-    const std::size_t offset = componentOffset(buffer, component);
-    if (offset + size > buffer.bytes.size())
-        return {};
-    std::uint64_t bits = 0;
-    // Little-endian as stored on the host: the low byte first.
-    for (std::size_t i = 0; i < size; ++i)
-        bits |= std::uint64_t(buffer.bytes[offset + i]) << (8 * i);
-    return QStringLiteral("0x%1").arg(bits, int(size * 2), 16, QLatin1Char('0'));
-}
-
-BufferSummary summarize(const BufferData &buffer)
-{
-    BufferSummary s;
-    double sum = 0;
-    s.min = std::numeric_limits<double>::infinity();
-    s.max = -std::numeric_limits<double>::infinity();
-    const std::size_t n = buffer.componentCount();
-    for (std::size_t i = 0; i < n; ++i) {
-        const double v = buffer.value(i);
-        if (std::isnan(v)) {
-            ++s.nanCount;
-        } else if (std::isinf(v)) {
-            ++s.infCount;
-        } else {
-            s.min = std::min(s.min, v);
-            s.max = std::max(s.max, v);
-            sum += v;
-            ++s.count;
-        }
-    }
-    if (s.count == 0) {
-        s.min = s.max = 0;
-    } else {
-        s.mean = sum / double(s.count);
-    }
-    return s;
-}
-
-std::vector<FieldColumn> fieldColumns(const StructLayout &layout)
-{
-    std::vector<FieldColumn> out;
-    addFieldColumns(layout, 0, QString(), out);
-    return out;
-}
 
 BufferTableModel::BufferTableModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -273,24 +168,7 @@ int BufferTableModel::columnCount(const QModelIndex &parent) const
 
 QString BufferTableModel::formatComponent(std::size_t component) const
 {
-    return formatComponent(m_buffer, component, m_format);
-}
-
-QString BufferTableModel::formatComponent(const BufferData &buffer, std::size_t component,
-                                          NumberFormat format)
-{
-    const Number n = buffer.number(component);
-    const ScalarKind kind = buffer.type.scalar;
-    switch (format) {
-    case NumberFormat::Hex:
-        // The stored bits: what a float is made of, and two's complement for negative integers.
-        return hexBits(buffer, component);
-    case NumberFormat::Scientific:
-        return QString::number(toDouble(n), 'e', kind == ScalarKind::Double ? 15 : 7);
-    case NumberFormat::Decimal:
-        break;
-    }
-    return QString::fromStdString(formatNumber(n, kind));
+    return ui::formatComponent(m_buffer, component, m_format);
 }
 
 QColor BufferTableModel::differsColour()
@@ -315,7 +193,7 @@ QVariant BufferTableModel::data(const QModelIndex &index, int role) const
         const FieldColumn &field = m_fields[std::size_t(index.column())];
         switch (role) {
         case Qt::DisplayRole:
-            return formatField(m_buffer, element, field);
+            return formatField(m_buffer, element, field, m_format);
         case Qt::TextAlignmentRole:
             return int(Qt::AlignRight | Qt::AlignVCenter);
         case Qt::UserRole:
@@ -334,7 +212,7 @@ QVariant BufferTableModel::data(const QModelIndex &index, int role) const
             if (m_differs.empty() || !fieldDiffers(element, field) || element >= m_other.count)
                 return {};
             return tr("%1 has %2")
-                .arg(QString::fromStdString(m_other.name), formatField(m_other, element, field));
+                .arg(QString::fromStdString(m_other.name), formatField(m_other, element, field, m_format));
         default:
             return {};
         }
@@ -372,7 +250,7 @@ QVariant BufferTableModel::data(const QModelIndex &index, int role) const
         for (std::size_t c = component; c < component + count; ++c) {
             differs |= componentDiffers(c);
             if (c < m_other.componentCount())
-                theirs << formatComponent(m_other, c, m_format);
+                theirs << ui::formatComponent(m_other, c, m_format);
         }
         if (!differs)
             return {};
@@ -397,40 +275,9 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
         return section < int(m_fields.size()) ? m_fields[std::size_t(section)].header : QVariant();
     if (m_columns == 1)
         return QString::fromStdString(m_buffer.type.name());
-    static const char kNames[] = "xyzw";
     if (!m_buffer.type.isRaw() && m_columns <= 4)
-        return QString(QChar::fromLatin1(kNames[section]));
+        return componentName(section, m_columns);
     return QStringLiteral("s%1").arg(section, 0, 16);
-}
-
-QString BufferTableModel::formatField(const BufferData &buffer, std::size_t element,
-                                      const FieldColumn &field) const
-{
-    const std::size_t at = element * buffer.type.size() + field.offset;
-    if (at + field.size > buffer.bytes.size())
-        return {};
-    const unsigned char *p = buffer.bytes.data() + at;
-    if (field.scalar == ScalarKind::Bytes || m_format == NumberFormat::Hex) {
-        // Stored bytes, most significant first for a number (as hexBits writes it), in memory order for
-        // opaque bytes.
-        QString hex = field.scalar == ScalarKind::Bytes ? QString() : QStringLiteral("0x");
-        const std::size_t shown = std::min<std::size_t>(field.size, 32);
-        for (std::size_t i = 0; i < shown; ++i) {
-            const unsigned char b = field.scalar == ScalarKind::Bytes ? p[i] : p[field.size - 1 - i];
-            hex += QStringLiteral("%1").arg(b, 2, 16, QChar(u'0'));
-        }
-        return shown < field.size ? hex + QStringLiteral("…") : hex;
-    }
-    if (field.complex) {
-        const std::size_t part = field.size / 2;
-        return QString::fromStdString(formatComplex(toDouble(decodeNumber(field.scalar, p)),
-                                                    toDouble(decodeNumber(field.scalar, p + part)),
-                                                    field.scalar));
-    }
-    const Number n = decodeNumber(field.scalar, p);
-    if (m_format == NumberFormat::Scientific)
-        return QString::number(toDouble(n), 'e', field.scalar == ScalarKind::Double ? 15 : 7);
-    return QString::fromStdString(formatNumber(n, field.scalar));
 }
 
 bool BufferTableModel::fieldDiffers(std::size_t element, const FieldColumn &field) const
@@ -441,135 +288,6 @@ bool BufferTableModel::fieldDiffers(std::size_t element, const FieldColumn &fiel
             return true;
     }
     return false;
-}
-
-QImage bufferImage(const BufferData &buffer, std::size_t rowWidth)
-{
-    if (rowWidth == 0 || buffer.count == 0 || buffer.componentCount() == 0)
-        return {};
-    const std::size_t components = buffer.componentCount() / buffer.count;
-    const std::size_t height = (buffer.count + rowWidth - 1) / rowWidth;
-    // QImage sizes are int, and a picture larger than 32k on a side is no use on a screen anyway.
-    if (rowWidth > 32768 || height > 32768)
-        return {};
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    for (std::size_t e = 0; e < buffer.count; ++e) {
-        const double v = buffer.value(e * components);
-        if (std::isfinite(v)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-    }
-    QImage image(int(rowWidth), int(height), QImage::Format_RGB32);
-    image.fill(QColor(0x80, 0x80, 0x80)); // past the end of the buffer
-    const double range = hi > lo ? hi - lo : 0;
-    for (std::size_t e = 0; e < buffer.count; ++e) {
-        const double v = buffer.value(e * components);
-        QRgb rgb = 0;
-        if (std::isnan(v)) {
-            rgb = qRgb(255, 0, 255);
-        } else {
-            const double t = std::isinf(v) ? (v > 0 ? 1.0 : 0.0) : range > 0 ? (v - lo) / range : 0.5;
-            const int g = std::clamp(int(std::lround(t * 255)), 0, 255);
-            rgb = qRgb(g, g, g);
-        }
-        image.setPixel(int(e % rowWidth), int(e / rowWidth), rgb);
-    }
-    return image;
-}
-
-QImage imagePicture(const BufferData &buffer, QString *why)
-{
-    if (!buffer.image)
-        return {};
-    PngImage png;
-    try {
-        png = imageToPng(buffer);
-    } catch (const std::exception &e) {
-        if (why)
-            *why = QString::fromStdString(e.what());
-        return {};
-    }
-    if (png.width == 0 || png.height == 0 || png.width > 32768 || png.height > 32768)
-        return {};
-    QImage image(int(png.width), int(png.height), QImage::Format_ARGB32);
-    const int shift = png.bitDepth == 16 ? 8 : 0;
-    const std::size_t channels = std::size_t(png.channels);
-    for (std::size_t y = 0; y < png.height; ++y) {
-        auto *line = reinterpret_cast<QRgb *>(image.scanLine(int(y)));
-        for (std::size_t x = 0; x < png.width; ++x) {
-            const std::uint16_t *s = png.samples.data() + (y * png.width + x) * channels;
-            const auto v = [&](std::size_t i) { return int(s[i] >> shift); };
-            switch (png.channels) {
-            case 1:
-                line[x] = qRgb(v(0), v(0), v(0));
-                break;
-            case 2:
-                line[x] = qRgba(v(0), v(0), v(0), v(1));
-                break;
-            case 3:
-                line[x] = qRgb(v(0), v(1), v(2));
-                break;
-            default:
-                line[x] = qRgba(v(0), v(1), v(2), v(3));
-                break;
-            }
-        }
-    }
-    return image;
-}
-
-namespace {
-QString writeBytes(const QString &path, const QByteArray &bytes)
-{
-    const QString error = writeFileSafely(path, bytes);
-    if (!error.isEmpty())
-        return QObject::tr("Cannot write %1: %2").arg(path, error);
-    return {};
-}
-} // namespace
-
-QString writeBufferCsv(const BufferData &buffer, const QString &path)
-{
-    BufferTableModel model;
-    model.setBuffer(buffer);
-    QByteArray out;
-    const int cols = model.columnCount();
-    for (int c = 0; c < cols; ++c)
-        out += (c ? "," : "") + model.headerData(c, Qt::Horizontal).toString().toUtf8();
-    out += '\n';
-    if (buffer.layout) {
-        // A row per struct, a column per field.
-        for (int r = 0; r < model.rowCount(); ++r) {
-            for (int c = 0; c < cols; ++c)
-                out += (c ? "," : "") + model.index(r, c).data().toString().toUtf8();
-            out += '\n';
-        }
-        return writeBytes(path, out);
-    }
-    const std::size_t components = buffer.componentCount();
-    for (std::size_t i = 0; i < components; ++i) {
-        out += model.formatComponent(i).toUtf8();
-        out += (i % std::size_t(cols) == std::size_t(cols - 1)) ? '\n' : ',';
-    }
-    return writeBytes(path, out);
-}
-
-QString writeBufferBin(const BufferData &buffer, const QString &path)
-{
-    return writeBytes(path, QByteArray(reinterpret_cast<const char *>(buffer.bytes.data()),
-                                       qsizetype(buffer.bytes.size())));
-}
-
-QString writeBufferNpy(const BufferData &buffer, const QString &path)
-{
-    try {
-        const std::string bytes = encodeNpy(toNpy(buffer));
-        return writeBytes(path, QByteArray(bytes.data(), qsizetype(bytes.size())));
-    } catch (const std::exception &e) {
-        return QString::fromStdString(e.what());
-    }
 }
 
 } // namespace clscope::ui

@@ -76,6 +76,7 @@ DebugView::DebugView(QWidget *parent)
     , m_stop(new QPushButton(tr("Stop"), this))
     , m_pause(new QPushButton(tr("Pause"), this))
     , m_unoptimised(new QPushButton(tr("Debug again with -cl-opt-disable"), this))
+    , m_showInResults(new QPushButton(tr("Show in results"), this))
     , m_chooser(new QComboBox(this))
     , m_itemEdit(new QLineEdit(this))
     , m_onlyItem(new QLineEdit(this))
@@ -98,6 +99,10 @@ DebugView::DebugView(QWidget *parent)
         tr("Variables the compiler optimised out have no place to be read from: end this "
            "launch and debug it again built without optimisation"));
     m_unoptimised->hide();
+    m_showInResults->setObjectName(QStringLiteral("debugShowInResults"));
+    m_showInResults->setToolTip(tr("Show the global buffers as they are at this stop in the Results panel "
+                                   "(its table, number formats and picture), the one chosen under Buffers "
+                                   "first; the last run's result stays there to go back to"));
     m_pause->setToolTip(tr("Stop the running launch at the next line any work-item starts"));
     m_chooser->setObjectName(QStringLiteral("debugItemChooser"));
     m_itemEdit->setObjectName(QStringLiteral("debugItemEdit"));
@@ -141,7 +146,8 @@ DebugView::DebugView(QWidget *parent)
     m_tabs->addTab(m_frames, tr("Call stack"));
 
     auto *buttons = new QHBoxLayout;
-    for (QPushButton *b : {m_continue, m_stepOver, m_stepInto, m_stepOut, m_pause, m_stop, m_unoptimised})
+    for (QPushButton *b :
+         {m_continue, m_stepOver, m_stepInto, m_stepOut, m_pause, m_stop, m_unoptimised, m_showInResults})
         buttons->addWidget(b);
     buttons->addStretch(1);
     buttons->addWidget(new QLabel(tr("Breakpoints stop:"), this));
@@ -170,6 +176,12 @@ DebugView::DebugView(QWidget *parent)
     connect(m_stop, &QPushButton::clicked, this, &DebugView::stopRequested);
     connect(m_pause, &QPushButton::clicked, this, &DebugView::pauseRequested);
     connect(m_unoptimised, &QPushButton::clicked, this, &DebugView::unoptimisedRequested);
+    connect(m_showInResults, &QPushButton::clicked, this, [this] {
+        QTreeWidgetItem *item = m_buffers->currentItem();
+        while (item && item->parent())
+            item = item->parent();
+        emit showInResultsRequested(item ? item->text(0) : QString());
+    });
     connect(m_chooser, &QComboBox::activated, this, [this](int index) {
         if (!m_filling && index >= 0 && std::size_t(index) < m_items.size())
             emit itemRequested(m_items[std::size_t(index)].global);
@@ -201,10 +213,17 @@ void DebugView::setState(State state, const QString &text)
         m_progress->hide();
     if (state != State::Paused) {
         m_unoptimised->hide();
+        m_showInResults->setObjectName(QStringLiteral("debugShowInResults"));
+        m_showInResults->setToolTip(
+            tr("Show the global buffers as they are at this stop in the Results panel "
+               "(its table, number formats and picture), the one chosen under Buffers "
+               "first; the last run's result stays there to go back to"));
         m_tabs->setTabText(0, tr("Variables"));
         m_variables->clear();
         m_locals->clear();
         m_buffers->clear();
+        m_bufferValues.clear();
+        m_showInResults->setEnabled(false);
         m_frames->clear();
         m_filling = true;
         m_chooser->clear();
@@ -309,6 +328,8 @@ void DebugView::setLocalArrays(const std::vector<DebugValue> &values)
 
 void DebugView::setBuffers(const std::vector<DebugValue> &values)
 {
+    m_bufferValues = values;
+    m_showInResults->setEnabled(!values.empty());
     fill(m_buffers, values);
 }
 

@@ -1,5 +1,6 @@
 // The Debugger panel: where a debugged work-item stopped, its variables, the work-group's __local arrays,
-// the call stack, and the group's work-items with where each is; buttons to continue, step over, into and
+// the call stack, the kernel's global buffers (Show in results puts them in the results viewer), and the
+// group's work-items with where each is; buttons to continue, step over, into and
 // out, and stop; a chooser that switches to another work-item of the group; progress while the launch runs.
 // It shows what DebugCoordinator gives it and says what the user asked for through signals; it never talks
 // to the debugged process itself.
@@ -39,6 +40,8 @@ public:
     void setVariables(const DebugItem &item, const std::vector<DebugValue> &values, const QString &error);
     void setLocalArrays(const std::vector<DebugValue> &values);
     void setBuffers(const std::vector<DebugValue> &values);
+    // The global buffers of the stop as the plugin sent them; empty while not paused.
+    const std::vector<DebugValue> &buffers() const { return m_bufferValues; }
     void setFrames(const std::vector<DebugFrame> &frames);
     void setItems(const std::vector<DebugItem> &items, const WorkItemId &selected);
 
@@ -57,6 +60,8 @@ public:
     QPushButton *pauseButton() const { return m_pause; }
     // Shown while a variable of the stop is optimised out: debug again with -cl-opt-disable.
     QPushButton *unoptimisedButton() const { return m_unoptimised; }
+    // Asks for the stop's global buffers in the results viewer, the one chosen in the Buffers tab first.
+    QPushButton *showInResultsButton() const { return m_showInResults; }
     QTabWidget *tabs() const { return m_tabs; }
     // The breakpoints' conditions: only this work-item (its global id), only when this holds
     // ("VARIABLE OP NUMBER"). Either may be empty. The work-item's text is checked: *ok false when it is not
@@ -74,6 +79,8 @@ signals:
     void stopRequested();
     void pauseRequested();
     void unoptimisedRequested();
+    // `buffer`: the buffer chosen in the Buffers tab (an element chosen: its buffer), or empty.
+    void showInResultsRequested(const QString &buffer);
     void itemRequested(const clscope::WorkItemId &global);
     void frameActivated(const QString &file, int line);
     void conditionsChanged();
@@ -92,6 +99,7 @@ private:
     QPushButton *m_stop;
     QPushButton *m_pause;
     QPushButton *m_unoptimised;
+    QPushButton *m_showInResults;
     QComboBox *m_chooser;
     QLineEdit *m_itemEdit;
     QLineEdit *m_onlyItem;
@@ -102,6 +110,7 @@ private:
     QTreeWidget *m_buffers;
     QTreeWidget *m_frames;
     std::vector<DebugItem> m_items;
+    std::vector<DebugValue> m_bufferValues;
     bool m_filling = false;
 };
 

@@ -1,9 +1,10 @@
-// Editor tabs: the tabs and their documents, closing, notices, drops and samples. Files, autosave, the
-// session and recent files are their own classes (editorfiles.h, editorautosave.h, editorsession.h,
-// recentfiles.h); the public calls for them are passed on at the end of this file.
+// Editor tabs: the tabs and their documents, closing, notices and samples. Files, autosave, the session,
+// dropped files and recent files are their own classes (editorfiles.h, editorautosave.h, editorsession.h,
+// editordrops.h, recentfiles.h); the public calls for them are passed on at the end of this file.
 #include "editortabs.h"
 
 #include "editorautosave.h"
+#include "editordrops.h"
 #include "editorfiles.h"
 #include "editorsession.h"
 #include "kerneleditor.h"
@@ -14,12 +15,9 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileInfo>
 #include <QLayout>
 #include <QMessageBox>
-#include <QMimeData>
 
 namespace clscope::ui {
 
@@ -43,6 +41,7 @@ EditorTabs::EditorTabs(QWidget *parent)
     , m_files(new EditorFiles(*this))
     , m_autosave(new EditorAutosave(*this))
     , m_session(new EditorSession(*this))
+    , m_drops(new EditorDrops(*this))
 {
     setObjectName(QStringLiteral("editorTabs"));
     setDocumentMode(true);
@@ -64,7 +63,7 @@ EditorTabs::~EditorTabs()
     for (int i = 0; i < count(); ++i) {
         if (KernelEditor *e = editor(i)) {
             disconnect(e, nullptr, this, nullptr);
-            e->viewport()->removeEventFilter(this);
+            m_drops->unwatch(e);
             stopCompletionWorker(e);
         }
     }
@@ -99,7 +98,7 @@ int EditorTabs::addDocument(const QString &path, const QString &untitledName, co
     connect(e, &QsciScintilla::modificationChanged, this,
             [this, e](bool modified) { onModificationChanged(e, modified); });
     connect(e, &QsciScintilla::textChanged, this, [this, e] { onTextChanged(e); });
-    e->viewport()->installEventFilter(this);
+    m_drops->watch(e);
 
     const int index = addTab(e, QString());
     updateTabText(index);
@@ -177,7 +176,7 @@ bool EditorTabs::closeTab(int index)
     }
     m_autosave->remove(*doc);
     disconnect(e, nullptr, this, nullptr);
-    e->viewport()->removeEventFilter(this);
+    m_drops->unwatch(e);
     m_documents.remove(e);
     removeTab(index);
     stopCompletionWorker(e);
@@ -313,53 +312,6 @@ void EditorTabs::reportError(const QString &message)
 {
     m_lastError = message;
     emit errorOccurred(message);
-}
-
-// ---- drag and drop ---------------------------------------------------------------------------
-
-void EditorTabs::dragEnterEvent(QDragEnterEvent *event)
-{
-    if (!openableFiles(event->mimeData()).isEmpty())
-        event->acceptProposedAction();
-    else
-        QTabWidget::dragEnterEvent(event);
-}
-
-void EditorTabs::dragMoveEvent(QDragMoveEvent *event)
-{
-    if (!openableFiles(event->mimeData()).isEmpty())
-        event->acceptProposedAction();
-    else
-        QTabWidget::dragMoveEvent(event);
-}
-
-void EditorTabs::dropEvent(QDropEvent *event)
-{
-    const QStringList files = openableFiles(event->mimeData());
-    if (files.isEmpty()) {
-        QTabWidget::dropEvent(event);
-        return;
-    }
-    event->acceptProposedAction();
-    if (const QStringList captures = m_files->openDropped(files); !captures.isEmpty())
-        emit capturesDropped(captures);
-}
-
-bool EditorTabs::eventFilter(QObject *watched, QEvent *event)
-{
-    // Editors take text drops themselves; dropped files are opened here instead of pasted as URLs.
-    const QEvent::Type type = event->type();
-    if (type == QEvent::DragEnter || type == QEvent::DragMove || type == QEvent::Drop) {
-        auto *drop = static_cast<QDropEvent *>(event);
-        if (!openableFiles(drop->mimeData()).isEmpty()) {
-            if (type == QEvent::Drop)
-                dropEvent(drop);
-            else
-                drop->acceptProposedAction();
-            return true;
-        }
-    }
-    return QTabWidget::eventFilter(watched, event);
 }
 
 // ---- samples ---------------------------------------------------------------------------------

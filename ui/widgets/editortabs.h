@@ -1,8 +1,8 @@
 // The central editing area: one KernelEditor per tab, with open/save (atomic), recent files, dropped
 // files, sample kernels, and crash-safe autosave with recovery after a crash. EditorTabs is the tab widget
-// and its documents (tabs, closing, notices, drops, samples); each other responsibility is a class of its
+// and its documents (tabs, closing, notices, samples); each other responsibility is a class of its
 // own that works on it: EditorFiles (reading, saving, files changed on disk), EditorAutosave (autosave
-// and recovery), EditorSession (quit and the last session) and RecentFiles.
+// and recovery), EditorSession (quit and the last session), EditorDrops (dropped files) and RecentFiles.
 #pragma once
 
 #include "widgets/autosave.h"
@@ -24,6 +24,7 @@ class QTimer;
 
 namespace clscope::ui {
 
+class EditorDrops;
 class KernelEditor;
 class NoticeBar;
 
@@ -164,17 +165,12 @@ signals:
     void changedOnDisk(const QString &path);
     void autosaved(int written);
 
-protected:
-    void dragEnterEvent(QDragEnterEvent *event) override;
-    void dragMoveEvent(QDragMoveEvent *event) override;
-    void dropEvent(QDropEvent *event) override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
-
 private:
     // The parts that carry out one responsibility each work on the tabs and their documents.
     friend class EditorFiles;
     friend class EditorAutosave;
     friend class EditorSession;
+    friend class EditorDrops;
 
     // Kernels are small; refusing huge files keeps a mistaken drop from freezing the editor.
     static constexpr qint64 kMaxFileSize = 32 * 1024 * 1024;
@@ -200,6 +196,7 @@ private:
     EditorFiles *m_files;
     EditorAutosave *m_autosave;
     EditorSession *m_session;
+    EditorDrops *m_drops;
     ConfirmCallback m_confirm;
     ConfirmAllCallback m_confirmAll;
     SavePathCallback m_savePath;

@@ -2,15 +2,18 @@
 // component), decimal/hex/scientific formats, a summary (min, max, mean, NaN and Inf counts), comparison
 // with another buffer or a file within a tolerance (the differing elements coloured, a jump to the first,
 // the target kept for the next run), a 2-D table and a grey-scale picture of the results of a 2-D
-// NDRange, and save as .npy, .bin or .csv.
+// NDRange, and save as .npy, .bin or .csv. The comparison is BufferCompareBar's, the picture's zoom row
+// ImageZoomBar's; formatting, pictures and files are the models library's (bufferformat.h, bufferpicture.h,
+// bufferexport.h).
 #pragma once
+
+#include "widgets/buffercomparebar.h"
 
 #include "clscope/runner.h"
 
 #include <QWidget>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -21,6 +24,7 @@ namespace clscope::ui {
 
 class BufferImageView;
 class BufferTableModel;
+class ImageZoomBar;
 
 class ResultsViewer : public QWidget
 {
@@ -30,8 +34,20 @@ public:
 
     explicit ResultsViewer(QWidget *parent = nullptr);
 
+    // A run's result: shown, and kept as the last run's.
     void showResult(const RunResult &result);
+    // What is shown: the last run's result, or contents shown with showSnapshot.
     const RunResult &result() const { return m_result; }
+    // Contents that are not a run's result (the global buffers at a debugger stop), shown as a run's are
+    // (table, formats, picture, comparison) under `label`, which is set apart in colour, with a button back
+    // to the last run. The last run's result is kept: showLastRun (or the next showResult) brings it back.
+    void showSnapshot(const RunResult &contents, const QString &label);
+    void showLastRun();
+    bool showsSnapshot() const { return m_snapshot; }
+    const RunResult &lastRun() const { return m_lastRun; }
+    QPushButton *lastRunButton() const { return m_back; }
+    // The name of the buffer shown; empty when there is none.
+    QString shownBuffer() const;
     bool selectBuffer(const QString &name);
     BufferTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -41,23 +57,24 @@ public:
     // Compares the shown buffer with another read-back buffer, or with a file (.npy or raw .bin): the
     // differing elements are coloured and the table scrolls to the first. The target and the tolerance are
     // kept, and the next run is compared with them again.
-    QString compareWith(const QString &bufferOrPath, double tolerance);
-    QString compareText() const;
-    QString compareTarget() const;
+    QString compareWith(const QString &bufferOrPath, double tolerance)
+    {
+        return m_compare->compareWith(bufferOrPath, tolerance);
+    }
+    QString compareText() const { return m_compare->compareText(); }
+    QString compareTarget() const { return m_compare->compareTarget(); }
     // Expected contents per buffer (a captured launch's "after" contents, .npy): after every run each buffer
     // that has one is compared with it, the verdict shown above the table (and in expectedText()), and the
     // first buffer that differs (else the first) is shown compared. An empty list forgets them.
-    struct Expected
+    using Expected = BufferCompareBar::Expected;
+    void setExpected(std::vector<Expected> expected, const QString &label)
     {
-        QString buffer;
-        QString path;
-        bool written = false; // the captured launch changed it: shown first
-    };
-    void setExpected(std::vector<Expected> expected, const QString &label);
-    const std::vector<Expected> &expected() const { return m_expected; }
-    QString expectedText() const;
+        m_compare->setExpected(std::move(expected), label);
+    }
+    const std::vector<Expected> &expected() const { return m_compare->expected(); }
+    QString expectedText() const { return m_compare->expectedText(); }
     // True when the last run had every expected buffer and all were equal.
-    bool expectedEqual() const { return m_expectedEqual; }
+    bool expectedEqual() const { return m_compare->expectedEqual(); }
     // Scrolls to and selects the first differing element; false when there is none.
     bool showFirstDifference();
     // Layouts other than Linear need a 2-D (or 3-D) NDRange, the row width its first size, or an image
@@ -75,16 +92,20 @@ public:
     QString saveBuffer(const QString &path) const;
 
 private:
+    void showBuffers(const RunResult &result);
+    void setSnapshotShown(bool shown);
     void onBufferChosen(int index);
     void updateSummary();
     void applyLayout();
     void fitColumns();
-    QString compare(const QString &bufferOrPath, double tolerance, bool *compared);
-    void compareExpected();
     bool scrollToFirstDifference();
     bool shownIsImage() const;
 
-    RunResult m_result;
+    RunResult m_result;  // shown
+    RunResult m_lastRun; // the last run's, kept while a snapshot is shown
+    bool m_hasRun = false;
+    bool m_snapshot = false;
+    QPushButton *m_back;
     BufferTableModel *m_model;
     QComboBox *m_buffer;
     QComboBox *m_format;
@@ -94,20 +115,11 @@ private:
     BufferImageView *m_image;
     QLabel *m_header;
     QLabel *m_summary;
-    QComboBox *m_compareWith;
-    QDoubleSpinBox *m_tolerance;
-    QPushButton *m_firstDifference;
-    QLabel *m_compareResult;
+    BufferCompareBar *m_compare;
     Layout m_layout = Layout::Linear;
     Layout m_imageLayout = Layout::Image2D; // read-back images: their picture unless the user chose
-    QWidget *m_zoomBar = nullptr;           // fit, 1:1, -, +: shown with the picture
-    QLabel *m_pixel = nullptr;              // the pixel under the mouse
-    std::vector<Expected> m_expected;
-    QString m_expectedLabel;
-    QLabel *m_expectedResult = nullptr;
-    QPlainTextEdit *m_printed = nullptr; // the kernel's printf output; hidden when it printed nothing
-    bool m_expectedEqual = false;
-    QString m_compareTarget; // what the last Compare compared with, compared again after the next run
+    ImageZoomBar *m_zoomBar = nullptr;      // fit, 1:1, -, +, the pixel under the mouse: with the picture
+    QPlainTextEdit *m_printed = nullptr;    // the kernel's printf output; hidden when it printed nothing
 };
 
 } // namespace clscope::ui

@@ -376,6 +376,7 @@ void DebugCoordinator::handle(const DebugMessage &m)
             return;
         }
         m_debugging = true;
+        m_debuggedKernel = m.kernel;
         sendBreakpoints();
         const auto element = parseWatchSpec(m_watch.toStdString());
         if (element)

@@ -73,6 +73,8 @@ public:
     bool isActive() const { return m_process != nullptr; }
     bool isPaused() const { return m_paused; }
     const DebugStop &lastStop() const { return m_stop; }
+    // The invocation being debugged (its name and NDRange), as the plugin announced it.
+    const DebugKernel &debuggedKernel() const { return m_debuggedKernel; }
     KernelEditor *debuggedEditor() const { return m_editor; }
     QStringList lastArguments() const { return m_lastArgs; }
     // Milliseconds from the last step or continue request to its stop.
@@ -133,6 +135,7 @@ private:
     bool m_stopping = false;
     QString m_error; // why the session ended early
     DebugStop m_stop;
+    DebugKernel m_debuggedKernel;
     DebugItem m_selected;
     QElapsedTimer m_resumed;
     qint64 m_resumeToStopMs = -1;

@@ -10,6 +10,7 @@
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
 #include "debugcoordinator.h"
+#include "debugresults.h"
 #include "docklayout.h"
 #include "files/safewrite.h"
 #include "rooflinecoordinator.h"
@@ -157,6 +158,8 @@ void MainWindow::createCoordinators()
                                           m_builds, m_devices, m_launchRoofline, statusBar(), this);
     m_debugger =
         new DebugCoordinator(m_arguments, m_builds, m_captures, m_editors, m_debugView, statusBar(), this);
+    // The global buffers at a stop in the results viewer (the Debugger panel's Show in results).
+    new DebugResults(m_debugger, m_debugView, m_results, this);
     connect(m_captures, &CaptureCoordinator::debugRequested, m_debugger,
             &DebugCoordinator::debugCapturedLaunch);
     m_centre->setCaptureSession(m_captures->session());
