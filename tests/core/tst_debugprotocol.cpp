@@ -118,6 +118,16 @@ private slots:
         QVERIFY(!parseWorkItemId(""));
         QVERIFY(!parseWorkItemId("1,,2"));
         QVERIFY(!parseWorkItemId("1,2,3,4"));
+        // A breakpoint's own condition: a work-item, a condition, or both.
+        using C = BreakpointCondition;
+        QCOMPARE(parseBreakpointCondition(""), (std::optional<C>(C{})));
+        QCOMPARE(parseBreakpointCondition(" i == 3 "), (std::optional<C>(C{std::nullopt, "i == 3"})));
+        QCOMPARE(parseBreakpointCondition("item 6"), (std::optional<C>(C{WorkItemId{6, 0, 0}, ""})));
+        QCOMPARE(parseBreakpointCondition("item 7,1 if lid == 7"),
+                 (std::optional<C>(C{WorkItemId{7, 1, 0}, "lid == 7"})));
+        QVERIFY(!parseBreakpointCondition("item x"));
+        QVERIFY(!parseBreakpointCondition("item 5 i == 3")); // "if" joins them
+        QVERIFY(!parseBreakpointCondition("item"));
         QVERIFY(!parseWorkItemId("-1"));
         QVERIFY(!parseWorkItemId("1x"));
         QCOMPARE(formatWorkItemId({5, 6, 7}), std::string("(5,6,7)"));

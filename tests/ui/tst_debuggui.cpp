@@ -230,7 +230,7 @@ private slots:
     }
 
     // A breakpoint's own condition (a right click on the margin asks for it): the first work-item where it
-    // holds stops; removing the breakpoint removes its condition.
+    // holds stops; its own work-item ("item 6", "item 7 if lid == 7"); removing the breakpoint removes it.
     void aBreakpointsOwnCondition()
     {
         view()->onlyItemEdit()->clear();
@@ -244,6 +244,19 @@ private slots:
         QSignalSpy finished(debugger(), &DebugCoordinator::finished);
         debugger()->stop();
         QVERIFY(finished.wait(30000));
+        // Its own work-item, with or without a condition (the panel names none).
+        m_editor->setBreakpointCondition(store, QStringLiteral("item 6"));
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{6, 0, 0}));
+        QSignalSpy stopped(debugger(), &DebugCoordinator::finished);
+        debugger()->stop();
+        QVERIFY(stopped.wait(30000));
+        m_editor->setBreakpointCondition(store, QStringLiteral("item 7 if lid == 7"));
+        QVERIFY(stopAfter(Qt::Key_F6));
+        QCOMPARE(debugger()->lastStop().item.global, (WorkItemId{7, 0, 0}));
+        QSignalSpy ended(debugger(), &DebugCoordinator::finished);
+        debugger()->stop();
+        QVERIFY(ended.wait(30000));
         m_editor->setBreakpoint(store, false);
         QVERIFY(m_editor->breakpointLines().isEmpty());
         QCOMPARE(m_editor->breakpointCondition(store), QString());

@@ -83,20 +83,22 @@ KernelEditor::KernelEditor(QWidget *parent)
             toggleBreakpoint(line + 1);
     });
     // A right click on the margin: the breakpoint's own condition.
-    connect(
-        this, &QsciScintilla::marginRightClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
-            if (margin != MarkerMargin)
-                return;
-            bool ok = false;
-            const QString condition = QInputDialog::getText(
-                this, tr("Breakpoint condition"),
-                tr("Stop at line %1 only when this holds: VARIABLE OP NUMBER (OP one of == != < <= > >=; the "
-                   "variable may be a[2], p.x, v.y). Empty: always.")
-                    .arg(line + 1),
-                QLineEdit::Normal, breakpointCondition(line + 1), &ok);
-            if (ok)
-                setBreakpointCondition(line + 1, condition);
-        });
+    connect(this, &QsciScintilla::marginRightClicked, this,
+            [this](int margin, int line, Qt::KeyboardModifiers) {
+                if (margin != MarkerMargin)
+                    return;
+                bool ok = false;
+                const QString condition = QInputDialog::getText(
+                    this, tr("Breakpoint condition"),
+                    tr("Stop at line %1 only for a work-item and/or when a value holds: item X[,Y[,Z]] (its "
+                       "global id), VARIABLE OP NUMBER (OP one of == != < <= > >=; the variable may be a[2], "
+                       "p.x, "
+                       "v.y), or both: item 5 if i == 3. Empty: as the Debugger panel says.")
+                        .arg(line + 1),
+                    QLineEdit::Normal, breakpointCondition(line + 1), &ok);
+                if (ok)
+                    setBreakpointCondition(line + 1, condition);
+            });
     // The heat is of the text that was counted: an edit makes it stale.
     connect(this, &QsciScintilla::textChanged, this, [this] {
         if (hasLineHeat())

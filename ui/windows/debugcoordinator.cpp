@@ -354,11 +354,19 @@ void DebugCoordinator::sendBreakpoints()
         m_statusBar->showMessage(
             tr("Debugger: a work-item is X[,Y[,Z]], its global id; breakpoints stop any"), 10000);
     if (m_editor) {
-        // A breakpoint's own condition, else the panel's for all of them.
+        // A breakpoint's own work-item and condition, else the panel's for all of them.
         for (int line : m_editor->breakpointLines()) {
-            const QString own = m_editor->breakpointCondition(line);
-            list.push_back(
-                {m_mainFile, line, item, (own.isEmpty() ? m_view->onlyWhen() : own).toStdString()});
+            const std::optional<BreakpointCondition> own =
+                parseBreakpointCondition(m_editor->breakpointCondition(line).toStdString());
+            if (!own)
+                m_statusBar->showMessage(
+                    tr("Debugger: the breakpoint at line %1 names no work-item (item X[,Y[,Z]] [if VARIABLE "
+                       "OP NUMBER]); it stops as the panel says")
+                        .arg(line),
+                    10000);
+            const BreakpointCondition mine = own.value_or(BreakpointCondition{});
+            list.push_back({m_mainFile, line, mine.item ? mine.item : item,
+                            mine.condition.empty() ? m_view->onlyWhen().toStdString() : mine.condition});
         }
     }
     send(debugBreakRequest(list, m_mainFile), "break");

@@ -136,6 +136,17 @@ std::optional<WorkItemId> parseWorkItemId(std::string_view text);
 // "(5,0,0)"
 std::string formatWorkItemId(const WorkItemId &id);
 
+// A breakpoint's own condition as the editor's margin takes it: "item X[,Y[,Z]]" (only that work-item, its
+// global id), "VARIABLE OP NUMBER", or both as "item X[,Y[,Z]] if VARIABLE OP NUMBER"; "" neither. Nothing
+// when an item is named but is not an id. (The condition itself is checked where the plugin reads it.)
+struct BreakpointCondition
+{
+    std::optional<WorkItemId> item;
+    std::string condition;
+    bool operator==(const BreakpointCondition &) const = default;
+};
+std::optional<BreakpointCondition> parseBreakpointCondition(std::string_view text);
+
 // A value and its children as indented text lines: "p = {4, 0.5}  (Params)", then "  n = 4  (int)".
 std::string formatDebugValue(const DebugValue &value, int indent = 0, int maxDepth = 3);
 

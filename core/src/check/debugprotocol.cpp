@@ -329,6 +329,38 @@ std::optional<WorkItemId> parseWorkItemId(std::string_view text)
     }
 }
 
+std::optional<BreakpointCondition> parseBreakpointCondition(std::string_view text)
+{
+    const auto trim = [](std::string_view t) {
+        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front())))
+            t.remove_prefix(1);
+        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back())))
+            t.remove_suffix(1);
+        return t;
+    };
+    text = trim(text);
+    if (text == "item")
+        return std::nullopt;
+    BreakpointCondition out;
+    constexpr std::string_view kItem = "item ";
+    if (text.substr(0, kItem.size()) == kItem) {
+        text = trim(text.substr(kItem.size()));
+        const std::size_t space = text.find_first_of(" \t");
+        out.item = parseWorkItemId(text.substr(0, space));
+        if (!out.item)
+            return std::nullopt;
+        text = space == std::string_view::npos ? std::string_view() : trim(text.substr(space));
+        constexpr std::string_view kIf = "if ";
+        if (!text.empty()) {
+            if (text.substr(0, kIf.size()) != kIf)
+                return std::nullopt;
+            text = trim(text.substr(kIf.size()));
+        }
+    }
+    out.condition = std::string(text);
+    return out;
+}
+
 std::string formatWorkItemId(const WorkItemId &id)
 {
     return "(" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," + std::to_string(id[2]) + ")";
