@@ -9,6 +9,7 @@
 #include "comparecoordinator.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
+#include "controllers/workbench.h"
 #include "debugcoordinator.h"
 #include "docklayout.h"
 #include "files/safewrite.h"
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_workers(std::make_shared<DeviceWorkers>())
     , m_devices(new DeviceManager(this))
+    , m_workbench(new Workbench(this))
     , m_editors(new EditorTabs)
     , m_buildLog(new BuildLogPanel)
     , m_diagnostics(new DiagnosticsPanel)
@@ -69,6 +71,7 @@ MainWindow::MainWindow(QWidget *parent)
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
     setAcceptDrops(true);
     m_editors->setObjectName(QStringLiteral("editors"));
+    m_arguments->setWorkbench(m_workbench); // the launch view, first to hear of a build
     m_centre = new WindowCentre(m_editors);
     setCentralWidget(m_centre);
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
@@ -137,10 +140,13 @@ void MainWindow::createDocks()
 
 void MainWindow::createCoordinators()
 {
-    m_builds =
-        new BuildCoordinator(m_workers, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
-    m_runs = new RunCoordinator(m_workers, m_devices, m_builds, m_arguments, m_results, m_runHistory,
-                                statusBar(), this);
+    // The run coordinator reaches the program, the launch, the builder and the launch view through the
+    // Workbench context only.
+    m_builds = new BuildCoordinator(m_workers, m_workbench, m_devices, m_editors, m_buildLog, m_diagnostics,
+                                    statusBar(), this);
+    m_workbench->setBuilder(m_builds);
+    m_runs =
+        new RunCoordinator(m_workers, m_workbench, m_devices, m_results, m_runHistory, statusBar(), this);
     connect(m_builds, &BuildCoordinator::buildFinished, this, &MainWindow::broadcastBuild);
     m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
     m_compare = new CompareCoordinator(m_workers, m_devices, m_builds, m_arguments, statusBar(), this);
