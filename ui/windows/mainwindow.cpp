@@ -157,7 +157,7 @@ void MainWindow::createCoordinators()
     // the component that has the news.
     m_views = {m_pool, m_runs, m_timeline};
     // Captures: the Capture panel in the centre, the timeline under it, both views of the capture session.
-    m_captures = new CaptureCoordinator(m_workers, m_devices, m_editors, m_builds, m_arguments, m_results,
+    m_captures = new CaptureCoordinator(m_workers, m_workbench, m_devices, m_editors, m_results,
                                         m_centre->captureDock(), m_timeline, statusBar(), this);
     m_rooflines = new RooflineCoordinator(m_captures, m_centre->captureDock()->rooflineView(), m_arguments,
                                           m_builds, m_devices, m_launchRoofline, statusBar(), this);
