@@ -140,16 +140,16 @@ void MainWindow::createDocks()
 
 void MainWindow::createCoordinators()
 {
-    // The run coordinator reaches the program, the launch, the builder and the launch view through the
-    // Workbench context only.
+    // Coordinators reach the program, the launch, the builder and the launch view through the Workbench
+    // context only (docs/architecture.md, "The workbench context").
     m_builds = new BuildCoordinator(m_workers, m_workbench, m_devices, m_editors, m_buildLog, m_diagnostics,
                                     statusBar(), this);
     m_workbench->setBuilder(m_builds);
     m_runs =
         new RunCoordinator(m_workers, m_workbench, m_devices, m_results, m_runHistory, statusBar(), this);
     connect(m_builds, &BuildCoordinator::buildFinished, this, &MainWindow::broadcastBuild);
-    m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
-    m_compare = new CompareCoordinator(m_workers, m_devices, m_builds, m_arguments, statusBar(), this);
+    m_checks = new CheckCoordinator(m_workers, m_workbench, statusBar(), this);
+    m_compare = new CompareCoordinator(m_workers, m_devices, m_workbench, statusBar(), this);
     connect(m_runs->controller(), &RunController::poolCreated, this, &MainWindow::broadcastRunPool);
     connect(m_runs->controller(), &RunController::runStarted, this, &MainWindow::broadcastRunPool);
     connect(m_runs, &RunCoordinator::runFinished, this, &MainWindow::broadcastRun);
@@ -159,10 +159,9 @@ void MainWindow::createCoordinators()
     // Captures: the Capture panel in the centre, the timeline under it, both views of the capture session.
     m_captures = new CaptureCoordinator(m_workers, m_workbench, m_devices, m_editors, m_results,
                                         m_centre->captureDock(), m_timeline, statusBar(), this);
-    m_rooflines = new RooflineCoordinator(m_captures, m_centre->captureDock()->rooflineView(), m_arguments,
-                                          m_builds, m_devices, m_launchRoofline, statusBar(), this);
-    m_debugger =
-        new DebugCoordinator(m_arguments, m_builds, m_captures, m_editors, m_debugView, statusBar(), this);
+    m_rooflines = new RooflineCoordinator(m_captures, m_centre->captureDock()->rooflineView(), m_workbench,
+                                          m_devices, m_launchRoofline, statusBar(), this);
+    m_debugger = new DebugCoordinator(m_workbench, m_captures, m_editors, m_debugView, statusBar(), this);
     connect(m_captures, &CaptureCoordinator::debugRequested, m_debugger,
             &DebugCoordinator::debugCapturedLaunch);
     m_centre->setCaptureSession(m_captures->session());
@@ -209,7 +208,7 @@ void MainWindow::raiseDocksOnNews()
                 (result.diagnostics().empty() ? log : diagnostics)->raise();
             });
     connect(m_runs, &RunCoordinator::runRefused, this, [diagnostics, this] {
-        if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
+        if (m_workbench->program().editor && !m_workbench->program().result.success())
             diagnostics->raise();
     });
     connect(m_builds, &BuildCoordinator::buildFinished, this, [arguments](const BuildResult &result) {
@@ -390,7 +389,7 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 void MainWindow::broadcastBuild(const BuildResult &result)
 {
     // The build's own device, for the limits a view shows; the current one when a refresh lost it.
-    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_builds->lastBuilt().device);
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_workbench->program().device);
     if (!device)
         device = m_devices->currentDeviceSnapshot();
     for (WorkbenchView *view : std::as_const(m_views))
