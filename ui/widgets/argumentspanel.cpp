@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -75,20 +76,69 @@ ArgumentsPanel::ArgumentsPanel(QWidget *parent)
     layout->addWidget(scroll, 1);
     layout->addWidget(m_range);
 
+    // Run and Stop are the workbench's: whoever runs launches hears them there.
     connect(m_run, &QPushButton::clicked, this, [this] {
         saveValues();
-        emit runRequested();
+        if (m_workbench)
+            m_workbench->requestRun();
     });
-    connect(m_stop, &QPushButton::clicked, this, &ArgumentsPanel::stopRequested);
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (m_workbench)
+            m_workbench->requestStop();
+    });
     connect(m_kernel, &QComboBox::currentTextChanged, this, [this] {
         if (!m_restoring)
             rebuildRows();
     });
     m_message->setText(tr("Build a kernel (Ctrl+B) to fill in its arguments."));
     m_run->setEnabled(false);
+    followFields();
 }
 
-ArgumentsPanel::~ArgumentsPanel() = default;
+ArgumentsPanel::~ArgumentsPanel()
+{
+    // The fields are destroyed after this: what they still say on the way goes nowhere.
+    m_workbench = nullptr;
+}
+
+void ArgumentsPanel::setWorkbench(Workbench *workbench)
+{
+    if (m_workbench)
+        m_workbench->disconnect(this);
+    m_workbench = workbench;
+    if (!workbench)
+        return;
+    workbench->setLaunchView(this);
+    // A good build fills the panel, with the limits of the device it was made for; a failed one leaves the
+    // kernels of the last good one.
+    connect(workbench, &Workbench::programChanged, this, [this] {
+        const WorkbenchProgram &program = m_workbench->program();
+        if (program.result.success())
+            setBuild(program.result, program.deviceSnapshot ? &*program.deviceSnapshot : nullptr);
+    });
+    publishLaunch();
+}
+
+void ArgumentsPanel::publishLaunch()
+{
+    // Not halfway: while the kernels or the rows are made anew, once they are done.
+    if (m_workbench && !m_restoring && !m_rebuilding)
+        m_workbench->publishLaunch(state());
+}
+
+void ArgumentsPanel::followFields()
+{
+    // Every edit, typed or set (a spec applied, a restored value), passes through one of these signals.
+    for (QLineEdit *edit : findChildren<QLineEdit *>())
+        connect(edit, &QLineEdit::textChanged, this, &ArgumentsPanel::publishLaunch, Qt::UniqueConnection);
+    for (QComboBox *box : findChildren<QComboBox *>())
+        connect(box, &QComboBox::currentTextChanged, this, &ArgumentsPanel::publishLaunch,
+                Qt::UniqueConnection);
+    for (QCheckBox *box : findChildren<QCheckBox *>())
+        connect(box, &QCheckBox::toggled, this, &ArgumentsPanel::publishLaunch, Qt::UniqueConnection);
+    for (QSpinBox *box : findChildren<QSpinBox *>())
+        connect(box, &QSpinBox::valueChanged, this, &ArgumentsPanel::publishLaunch, Qt::UniqueConnection);
+}
 
 void ArgumentsPanel::setBuild(const BuildResult &build, const DeviceSnapshot *device)
 {
@@ -167,6 +217,7 @@ int ArgumentsPanel::heightForRows(int rows, int width) const
 
 void ArgumentsPanel::rebuildRows()
 {
+    m_rebuilding = true;
     while (m_rows->rowCount() > 0)
         m_rows->removeRow(0);
     m_rowState.clear();
@@ -175,6 +226,8 @@ void ArgumentsPanel::rebuildRows()
     if (!kernel) {
         m_message->setText(m_build.success() ? tr("The program has no kernels.")
                                              : tr("Build a kernel (Ctrl+B) to fill in its arguments."));
+        m_rebuilding = false;
+        publishLaunch();
         return;
     }
     std::vector<ArgSlot> kernelSlots;
@@ -183,6 +236,8 @@ void ArgumentsPanel::rebuildRows()
     } catch (const std::exception &e) {
         m_message->setText(qs(e.what()));
         m_run->setEnabled(false);
+        m_rebuilding = false;
+        publishLaunch();
         return;
     }
     m_message->clear();
@@ -196,6 +251,9 @@ void ArgumentsPanel::rebuildRows()
     for (auto &row : m_rowState)
         row->validate();
     m_range->showLimits(m_device, m_build.kernel(currentKernel().toStdString()));
+    followFields();
+    m_rebuilding = false;
+    publishLaunch();
 }
 
 StructEditor *ArgumentsPanel::structEditor(const QString &argument)
@@ -351,6 +409,22 @@ bool ArgumentsPanel::applySpec(const QString &spec, QString *error)
             *error = qs(e.what());
         return false;
     }
+}
+
+QStringList ArgumentsPanel::openLaunch(const ArgumentsState &launch)
+{
+    setCurrentKernel(launch.kernel);
+    QStringList errors;
+    for (const QString &spec : launch.specs) {
+        QString error;
+        if (!applySpec(spec, &error))
+            errors << error;
+    }
+    setRange(launch.global, launch.local, launch.offset);
+    setRepeat(launch.repeat);
+    for (const QString &name : launch.readBack)
+        setReadBack(name, true);
+    return errors;
 }
 
 bool ArgumentsPanel::applyDirective(const RunDirective &directive, QString *error)

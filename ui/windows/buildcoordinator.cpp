@@ -61,14 +61,18 @@ bool isProgramSource(const QString &title, const KernelEditor *editor)
 }
 } // namespace
 
-QString BuildStamp::allText() const
+WorkbenchProgram BuildStamp::program() const
 {
-    QString all = text;
-    for (const BuildStampPart &part : more) {
-        all += u'\n';
-        all += part.text;
-    }
-    return all;
+    WorkbenchProgram p;
+    p.editor = editor.data();
+    p.path = path;
+    p.title = title;
+    p.text = text;
+    p.more = moreSources();
+    p.link = link;
+    p.options = options;
+    p.device = device;
+    return p;
 }
 
 QList<BuildJobSource> BuildStamp::moreSources() const
@@ -79,10 +83,11 @@ QList<BuildJobSource> BuildStamp::moreSources() const
     return sources;
 }
 
-BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
-                                   EditorTabs *editors, BuildLogPanel *log, DiagnosticsPanel *diagnostics,
-                                   QStatusBar *statusBar, QObject *parent)
+BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench,
+                                   DeviceManager *devices, EditorTabs *editors, BuildLogPanel *log,
+                                   DiagnosticsPanel *diagnostics, QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
+    , m_workbench(workbench)
     , m_devices(devices)
     , m_editors(editors)
     , m_log(log)
@@ -388,6 +393,16 @@ void BuildCoordinator::onFinished(const BuildResult &result)
     if (m_built.programKind.isEmpty())
         m_built.headerTimes = headerTimes(m_builtHeaders);
     m_builtOk = result.success();
+    // The context first: the Arguments panel takes a good build's kernels before anyone hears of it.
+    WorkbenchProgram program = m_built.program();
+    program.result = result;
+    // The build's own device, for the limits shown; the current one when a refresh lost it.
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_built.device);
+    if (!device)
+        device = m_devices->currentDeviceSnapshot();
+    if (device)
+        program.deviceSnapshot = *device;
+    m_workbench->setProgram(program);
     showProgramOptions(); // a header of this build now stands for the program that includes it
     m_log->showResult(result);
     showDiagnostics(result.diagnostics());

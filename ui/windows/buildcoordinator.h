@@ -6,6 +6,7 @@
 #include "clscope/build.h"
 #include "controllers/buildjobsource.h"
 #include "controllers/devicemanager.h"
+#include "controllers/workbench.h"
 #include "widgets/kerneleditor.h"
 
 #include <QObject>
@@ -66,19 +67,21 @@ struct BuildStamp
                options == o.options && device == o.device && headerTimes == o.headerTimes &&
                programKind == o.programKind && programFile == o.programFile;
     }
-    // The source the program is, its other tabs after it (what a `// clscope-run:` line is looked for in).
-    QString allText() const;
     // The other tabs as a build takes them.
     QList<BuildJobSource> moreSources() const;
+    // What the Workbench context keeps of it (no result, no device snapshot).
+    WorkbenchProgram program() const;
 };
 
-class BuildCoordinator : public QObject
+// The workbench's builder (ProgramBuilder): each finished build goes into the Workbench context, with what
+// it was made from, before anyone else hears of it.
+class BuildCoordinator : public QObject, public ProgramBuilder
 {
     Q_OBJECT
 public:
-    BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, EditorTabs *editors,
-                     BuildLogPanel *log, DiagnosticsPanel *diagnostics, QStatusBar *statusBar,
-                     QObject *parent = nullptr);
+    BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench, DeviceManager *devices,
+                     EditorTabs *editors, BuildLogPanel *log, DiagnosticsPanel *diagnostics,
+                     QStatusBar *statusBar, QObject *parent = nullptr);
 
     QAction *buildAction() const { return m_buildAction; }
     QAction *buildAllAction() const { return m_buildAllAction; }
@@ -102,7 +105,8 @@ public:
     // Calls then() once the current program is built on the current device from what the editor shows:
     // at once when the latest build is of exactly that, else after a new build succeeds. A failed build
     // calls refused(why) instead, and so does a build that cannot start. Returns false when refused at once.
-    bool buildThen(std::function<void()> then, std::function<void(const QString &)> refused);
+    bool buildThen(std::function<void()> then, std::function<void(const QString &)> refused) override;
+    WorkbenchProgram programNow() const override { return currentStamp().program(); }
     // The editor whose program the current tab belongs to.
     KernelEditor *programEditor() const;
     // The stamp of the latest finished build (editor null before one).
@@ -118,7 +122,7 @@ public:
     void showDiagnostics(const std::vector<Diagnostic> &diagnostics);
     // A memory check's or an Oclgrind run's reports, shown with the latest build's own warnings and notes
     // (which a check must not wipe from the editor).
-    void showRunDiagnostics(const std::vector<Diagnostic> &reports);
+    void showRunDiagnostics(const std::vector<Diagnostic> &reports) override;
 
 signals:
     void buildFinished(const clscope::BuildResult &result);
@@ -140,6 +144,7 @@ private:
     // header open in a tab; null when none is open.
     KernelEditor *editorOf(const QString &file) const;
 
+    Workbench *m_workbench;
     DeviceManager *m_devices;
     EditorTabs *m_editors;
     BuildLogPanel *m_log;

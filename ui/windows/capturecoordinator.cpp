@@ -11,16 +11,15 @@
 
 namespace clscope::ui {
 
-CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
-                                       EditorTabs *editors, BuildCoordinator *builds,
-                                       ArgumentsPanel *arguments, ResultsViewer *results, CaptureDock *dock,
-                                       TimelineDock *timeline, QStatusBar *status, QObject *parent)
+CaptureCoordinator::CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench,
+                                       DeviceManager *devices, EditorTabs *editors, ResultsViewer *results,
+                                       CaptureDock *dock, TimelineDock *timeline, QStatusBar *status,
+                                       QObject *parent)
     : QObject(parent)
     , m_workers(workers)
     , m_devices(devices)
     , m_editors(editors)
-    , m_builds(builds)
-    , m_arguments(arguments)
+    , m_workbench(workbench)
     , m_results(results)
     , m_dock(dock)
     , m_timeline(timeline)

@@ -19,24 +19,22 @@ class QStatusBar;
 
 namespace clscope::ui {
 
-class ArgumentsPanel;
-class BuildCoordinator;
 class DeviceManager;
 class DeviceWorkers;
 class EditorTabs;
 class KernelEditor;
 class ProgramProfiler;
 class ResultsViewer;
+class Workbench;
 struct ProfileSettings;
 
 class CaptureCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, EditorTabs *editors,
-                       BuildCoordinator *builds, ArgumentsPanel *arguments, ResultsViewer *results,
-                       CaptureDock *dock, TimelineDock *timeline, QStatusBar *status,
-                       QObject *parent = nullptr);
+    CaptureCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench, DeviceManager *devices,
+                       EditorTabs *editors, ResultsViewer *results, CaptureDock *dock, TimelineDock *timeline,
+                       QStatusBar *status, QObject *parent = nullptr);
     ~CaptureCoordinator() override;
 
     CaptureSession *session() const { return m_session; }
@@ -87,8 +85,7 @@ private:
     std::shared_ptr<DeviceWorkers> m_workers;
     DeviceManager *m_devices;
     EditorTabs *m_editors;
-    BuildCoordinator *m_builds;
-    ArgumentsPanel *m_arguments;
+    Workbench *m_workbench;
     ResultsViewer *m_results;
     CaptureDock *m_dock;
     TimelineDock *m_timeline;

@@ -4,11 +4,9 @@
 #include "capturecoordinator.h"
 #include "display/stdstring.h"
 
-#include "buildcoordinator.h"
-#include "controllers/buildcontroller.h"
 #include "controllers/devicemanager.h"
+#include "controllers/workbench.h"
 #include "display/recordformat.h"
-#include "widgets/argumentspanel.h"
 #include "widgets/editortabs.h"
 #include "widgets/resultsviewer.h"
 #include "workers/deviceworkers.h"
@@ -16,7 +14,6 @@
 #include "clscope/devicespec.h"
 #include "clscope/programsource.h"
 
-#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -131,16 +128,16 @@ void CaptureCoordinator::openInWorkbench(qint64 launch)
         }
         m_pending = l;
         message(tr("Building launch %1 (%2) to bind its arguments…").arg(l->index).arg(qs(l->kernel)));
-        m_builds->buildThen([this, l] { bindLaunch(l); },
-                            [this, l](const QString &why) {
-                                if (m_pending == l)
-                                    m_pending.reset();
-                                const QString text =
-                                    tr("Launch %1 is open but not bound: %2").arg(l->index).arg(why);
-                                m_dock->showLaunchProblem(text);
-                                message(text);
-                                emit launchBound(l->index, text);
-                            });
+        m_workbench->builder()->buildThen(
+            [this, l] { bindLaunch(l); },
+            [this, l](const QString &why) {
+                if (m_pending == l)
+                    m_pending.reset();
+                const QString text = tr("Launch %1 is open but not bound: %2").arg(l->index).arg(why);
+                m_dock->showLaunchProblem(text);
+                message(text);
+                emit launchBound(l->index, text);
+            });
     });
 }
 
@@ -149,7 +146,7 @@ void CaptureCoordinator::bindLaunch(std::shared_ptr<const CapturedLaunch> l)
     if (m_pending != l)
         return; // another launch was opened since
     m_pending.reset();
-    const BuildResult &build = m_builds->controller()->lastResult();
+    const BuildResult &build = m_workbench->program().result;
     const KernelInfo *info = build.kernel(l->kernel);
     if (!info) {
         const QString why = tr("the program built here has no kernel %1").arg(qs(l->kernel));
@@ -177,20 +174,22 @@ void CaptureCoordinator::bindLaunch(std::shared_ptr<const CapturedLaunch> l)
             QString problem = r->second;
             if (problem.isEmpty()) {
                 const WorkbenchLaunch &w = *r->first;
-                m_arguments->setCurrentKernel(qs(w.kernel));
-                QStringList errors;
-                for (const std::string &spec : w.args) {
-                    QString error;
-                    if (!m_arguments->applySpec(qs(spec), &error))
-                        errors << error;
-                }
-                m_arguments->setRange(qs(w.global), qs(w.local), qs(w.offset));
-                m_arguments->setRepeat(1);
+                // The workbench's launch view opens it (kernel, arguments, range, the captured buffers read
+                // back); the results viewer compares the run with what the capture wrote.
+                ArgumentsState open;
+                open.kernel = qs(w.kernel);
+                for (const std::string &spec : w.args)
+                    open.specs << qs(spec);
+                open.global = qs(w.global);
+                open.local = qs(w.local);
+                open.offset = qs(w.offset);
+                open.repeat = 1;
                 std::vector<ResultsViewer::Expected> expected;
                 for (const WorkbenchLaunch::Expected &e : w.expected) {
-                    m_arguments->setReadBack(qs(e.buffer), true);
+                    open.readBack << qs(e.buffer);
                     expected.push_back({qs(e.buffer), qs(e.path), e.written});
                 }
+                const QStringList errors = m_workbench->openLaunch(open);
                 m_results->setExpected(std::move(expected),
                                        tr("Captured launch %1 (%2)").arg(l->index).arg(qs(l->kernel)));
                 problem = errors.join(QStringLiteral("; "));

@@ -2,9 +2,8 @@
 // diagnostics.
 #include "checkcoordinator.h"
 
-#include "buildcoordinator.h"
+#include "controllers/workbench.h"
 #include "files/safewrite.h"
-#include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
 #include "workers/deviceworkers.h"
 
@@ -113,12 +112,11 @@ struct CheckCoordinator::Prepared
     QString error; // the session could not be made
 };
 
-CheckCoordinator::CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, ArgumentsPanel *panel,
-                                   BuildCoordinator *builds, QStatusBar *statusBar, QObject *parent)
+CheckCoordinator::CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench,
+                                   QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_workers(std::move(workers))
-    , m_panel(panel)
-    , m_builds(builds)
+    , m_workbench(workbench)
     , m_statusBar(statusBar)
     , m_action(new QAction(tr("Run with &memory check"), this))
     , m_cli(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("clscope-cli")))
@@ -135,7 +133,7 @@ CheckCoordinator::CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, Argum
 bool CheckCoordinator::checkCurrent()
 {
     QString error;
-    auto request = m_panel->makeRequest(&error);
+    auto request = m_workbench->launchView()->makeRequest(&error);
     if (!request) {
         m_statusBar->showMessage(tr("Cannot check: %1").arg(error), 10000);
         emit checkFailed(error);
@@ -143,7 +141,8 @@ bool CheckCoordinator::checkCurrent()
     }
     // The child builds one file: a program of several tabs (Build → Build open tabs as one program) would
     // lose all but its first there, and its reports would name the session's copies, not the tabs.
-    if (!m_builds->lastBuilt().more.isEmpty()) {
+    const WorkbenchProgram &built = m_workbench->program();
+    if (!built.more.isEmpty()) {
         const QString why = tr("the memory check runs a program of one tab; turn off Build > Build open tabs "
                                "as one program and build again");
         m_statusBar->showMessage(tr("Cannot check: %1").arg(why), 10000);
@@ -152,8 +151,8 @@ bool CheckCoordinator::checkCurrent()
     }
     // The text of the built editor (what the user sees), written into the session's folder; headers are
     // still found next to the user's file through -I.
-    KernelEditor *editor = m_builds->builtEditor();
-    const QString userPath = m_builds->builtPath();
+    const KernelEditor *editor = qobject_cast<const KernelEditor *>(built.editor.data());
+    const QString userPath = built.path;
     const std::string source = editor ? editor->text().toStdString() : std::string();
     if (!editor && userPath.isEmpty()) {
         m_statusBar->showMessage(tr("Cannot check: the built kernel's tab is closed"), 10000);
@@ -175,8 +174,9 @@ bool CheckCoordinator::checkCurrent()
     const quint64 generation = ++m_generation;
     m_busy = true;
     m_action->setEnabled(true);
-    m_statusBar->showMessage(tr("Checking %1 on Oclgrind (%2)…")
-                                 .arg(QString::fromStdString(request->kernel), m_panel->rangeText()));
+    m_statusBar->showMessage(
+        tr("Checking %1 on Oclgrind (%2)…")
+            .arg(QString::fromStdString(request->kernel), m_workbench->launchView()->rangeText()));
 
     std::vector<std::string> environment;
     for (const QString &entry : QProcessEnvironment::systemEnvironment().toStringList())
@@ -295,7 +295,7 @@ void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, con
         return;
     }
     m_last = viewOfCheck(*result);
-    m_builds->showRunDiagnostics(m_last.diagnostics);
+    m_workbench->builder()->showRunDiagnostics(m_last.diagnostics);
     m_statusBar->showMessage(m_last.summary);
     const int code = result->exitCode;
     if (code == 0 || code == 3)

@@ -46,8 +46,7 @@ struct WorkbenchSource
 std::optional<WorkbenchSource> writeWorkbenchSource(const KernelEditor &editor, const QString &userPath,
                                                     QString *error);
 
-class ArgumentsPanel;
-class BuildCoordinator;
+class Workbench;
 class DeviceWorkers;
 
 // What a finished check shows: the diagnostics (as build.h Diagnostics, work-items and counts in the
@@ -65,8 +64,8 @@ class CheckCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, ArgumentsPanel *panel, BuildCoordinator *builds,
-                     QStatusBar *statusBar, QObject *parent = nullptr);
+    CheckCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench, QStatusBar *statusBar,
+                     QObject *parent = nullptr);
 
     QAction *checkAction() const { return m_action; }
     // The clscope-cli that runs the check (beside the GUI's executable by default).
@@ -95,8 +94,7 @@ private:
     void stopChild();
 
     std::shared_ptr<DeviceWorkers> m_workers;
-    ArgumentsPanel *m_panel;
-    BuildCoordinator *m_builds;
+    Workbench *m_workbench;
     QStatusBar *m_statusBar;
     QAction *m_action;
     QString m_cli;

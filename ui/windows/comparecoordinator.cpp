@@ -2,13 +2,11 @@
 // results into their dialogs.
 #include "comparecoordinator.h"
 
-#include "buildcoordinator.h"
-#include "controllers/buildcontroller.h"
 #include "controllers/codecontroller.h"
 #include "controllers/devicemanager.h"
 #include "controllers/matrixcontroller.h"
 #include "controllers/runallcontroller.h"
-#include "widgets/argumentspanel.h"
+#include "controllers/workbench.h"
 #include "widgets/buildmatrixdialog.h"
 #include "widgets/generatedcodedialog.h"
 #include "widgets/runalldialog.h"
@@ -30,13 +28,11 @@ const QString kCurrentBuild = QStringLiteral("Current build");
 } // namespace
 
 CompareCoordinator::CompareCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
-                                       BuildCoordinator *builds, ArgumentsPanel *panel, QStatusBar *statusBar,
-                                       QWidget *window)
+                                       Workbench *workbench, QStatusBar *statusBar, QWidget *window)
     : QObject(window)
     , m_workers(workers)
     , m_devices(devices)
-    , m_builds(builds)
-    , m_panel(panel)
+    , m_workbench(workbench)
     , m_statusBar(statusBar)
     , m_window(window)
     , m_code(new CodeController(workers, this))
@@ -61,7 +57,8 @@ CompareCoordinator::CompareCoordinator(std::shared_ptr<DeviceWorkers> workers, D
     connect(m_matrixAction, &QAction::triggered, this, [this] { showMatrix(); });
     connect(m_runAllAction, &QAction::triggered, this, &CompareCoordinator::runOnAllDevices);
     // A new build of the program replaces the "Current build" entries of an open code dialog.
-    connect(m_builds, &BuildCoordinator::buildFinished, this, [this](const BuildResult &result) {
+    connect(m_workbench, &Workbench::programChanged, this, [this] {
+        const BuildResult &result = m_workbench->program().result;
         if (m_codeDialog && m_codeDialog->isVisible() && result.success())
             m_codeDialog->addBuild(kCurrentBuild, result);
     });
@@ -157,9 +154,9 @@ RunAllDialog *CompareCoordinator::runAllDialog()
 bool CompareCoordinator::showCode()
 {
     GeneratedCodeDialog *dialog = codeDialog();
-    return m_builds->buildThen(
+    return m_workbench->builder()->buildThen(
         [this, dialog] {
-            dialog->addBuild(kCurrentBuild, m_builds->controller()->lastResult());
+            dialog->addBuild(kCurrentBuild, m_workbench->program().result);
             const QStringList names = dialog->entryNames();
             for (const QString &name : names) {
                 if (name.startsWith(kCurrentBuild)) {
@@ -189,7 +186,7 @@ BuildMatrixDialog *CompareCoordinator::showMatrix(const QString &sets, bool buil
 
 void CompareCoordinator::buildMatrix(const QStringList &sets, const std::vector<DeviceTarget> &devices)
 {
-    const BuildStamp stamp = m_builds->currentStamp();
+    const WorkbenchProgram stamp = m_workbench->builder()->programNow();
     if (!stamp.editor) {
         m_matrixDialog->showStatus(tr("Nothing to build: open a kernel first"));
         return;
@@ -199,7 +196,7 @@ void CompareCoordinator::buildMatrix(const QStringList &sets, const std::vector<
     job.source = stamp.text;
     job.sourcePath = stamp.path;
     job.baseOptions = stamp.options;
-    job.moreSources = stamp.moreSources();
+    job.moreSources = stamp.more;
     job.link = stamp.link;
     job.sets = sets;
     job.devices = devices;
@@ -216,7 +213,7 @@ void CompareCoordinator::buildMatrix(const QStringList &sets, const std::vector<
 void CompareCoordinator::timeMatrix()
 {
     QString error;
-    const auto request = m_panel->makeRequest(&error);
+    const auto request = m_workbench->launchView()->makeRequest(&error);
     if (!request) {
         m_matrixDialog->showStatus(
             tr("Cannot time: %1. Time it runs the Arguments panel's launch: build the kernel and fill it in.")
@@ -227,35 +224,38 @@ void CompareCoordinator::timeMatrix()
         m_matrixDialog->showStatus(tr("Cannot time: no cell is built"));
         return;
     }
-    m_matrixDialog->showStatus(tr("Timing %1 (%2) in every built cell…")
-                                   .arg(QString::fromStdString(request->kernel), m_panel->rangeText()));
+    m_matrixDialog->showStatus(
+        tr("Timing %1 (%2) in every built cell…")
+            .arg(QString::fromStdString(request->kernel), m_workbench->launchView()->rangeText()));
 }
 
 bool CompareCoordinator::runOnAllDevices()
 {
-    return m_builds->buildThen([this] { startRunAll(); },
-                               [this](const QString &why) {
-                                   m_statusBar->showMessage(tr("Not run on all devices: %1").arg(why), 10000);
-                                   emit runAllRefused(why);
-                               });
+    return m_workbench->builder()->buildThen([this] { startRunAll(); },
+                                             [this](const QString &why) {
+                                                 m_statusBar->showMessage(
+                                                     tr("Not run on all devices: %1").arg(why), 10000);
+                                                 emit runAllRefused(why);
+                                             });
 }
 
 void CompareCoordinator::startRunAll()
 {
+    LaunchView *panel = m_workbench->launchView();
     QString error;
-    const auto request = m_panel->makeRequest(&error);
+    const auto request = panel->makeRequest(&error);
     if (!request) {
         m_statusBar->showMessage(tr("Cannot run on all devices: %1").arg(error), 10000);
-        m_panel->markError(error);
+        panel->showError(error);
         emit runAllRefused(error);
         return;
     }
-    const BuildStamp &built = m_builds->lastBuilt();
+    const WorkbenchProgram &built = m_workbench->program();
     RunAllJob job;
     job.source = built.text;
     job.sourcePath = built.path;
     job.options = built.options;
-    job.moreSources = built.moreSources();
+    job.moreSources = built.more;
     job.link = built.link;
     job.launch = *request;
     // The device the user works on first: the others are compared with it.
@@ -267,12 +267,12 @@ void CompareCoordinator::startRunAll()
         emit runAllRefused(error);
         return;
     }
-    m_panel->saveValues();
+    panel->saveValues();
     RunAllDialog *dialog = runAllDialog();
     dialog->setLaunchText(
         tr("<b>%1</b> of %2 · %3 · %n launch(es) on each device%4", nullptr, request->repeat)
             .arg(QString::fromStdString(request->kernel).toHtmlEscaped(), built.title.toHtmlEscaped(),
-                 m_panel->rangeText().section(QStringLiteral(", ×"), 0, 0).toHtmlEscaped(),
+                 panel->rangeText().section(QStringLiteral(", ×"), 0, 0).toHtmlEscaped(),
                  built.options.isEmpty() ? QString()
                                          : tr(" · options “%1”").arg(built.options.toHtmlEscaped())));
     present(dialog);

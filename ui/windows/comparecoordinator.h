@@ -1,7 +1,7 @@
 // Ties the comparisons of builds and devices to the window: Build → Show generated code (the current
 // build's code, per device), Build → Build matrix (option sets × devices), Build → Run on all devices (the
-// current launch everywhere, outputs compared). It takes the program from what the editor shows (the
-// BuildCoordinator's stamp), the launch from the Arguments panel (what F5 would run), the devices from the
+// current launch everywhere, outputs compared). It takes the program and the launch from the Workbench
+// context (what the editor shows, through its builder; what F5 would run), the devices from the
 // DeviceManager, and hands the work to its controllers; the dialogs are made on first use, as children of
 // the window (scripts and tests find them with findChild).
 #pragma once
@@ -22,8 +22,6 @@ class QWidget;
 
 namespace clscope::ui {
 
-class ArgumentsPanel;
-class BuildCoordinator;
 class BuildMatrixDialog;
 class CodeController;
 class DeviceManager;
@@ -32,14 +30,14 @@ class GeneratedCodeDialog;
 class MatrixController;
 class RunAllController;
 class RunAllDialog;
+class Workbench;
 
 class CompareCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    CompareCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
-                       BuildCoordinator *builds, ArgumentsPanel *panel, QStatusBar *statusBar,
-                       QWidget *window);
+    CompareCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, Workbench *workbench,
+                       QStatusBar *statusBar, QWidget *window);
 
     QAction *codeAction() const { return m_codeAction; }
     QAction *matrixAction() const { return m_matrixAction; }
@@ -75,8 +73,7 @@ private:
 
     std::shared_ptr<DeviceWorkers> m_workers;
     DeviceManager *m_devices;
-    BuildCoordinator *m_builds;
-    ArgumentsPanel *m_panel;
+    Workbench *m_workbench;
     QStatusBar *m_statusBar;
     QWidget *m_window;
     CodeController *m_code;

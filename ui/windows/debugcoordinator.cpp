@@ -1,11 +1,10 @@
 // Editor breakpoints -> child clscope-cli on Oclgrind with the plugin -> local socket -> Debugger panel.
 #include "debugcoordinator.h"
 
-#include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
+#include "controllers/workbench.h"
 #include "display/stdstring.h"
-#include "widgets/argumentspanel.h"
 #include "widgets/debugview.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
@@ -42,12 +41,10 @@ QAction *makeAction(QObject *parent, const QString &text, const char *name, cons
 }
 } // namespace
 
-DebugCoordinator::DebugCoordinator(ArgumentsPanel *panel, BuildCoordinator *builds,
-                                   CaptureCoordinator *captures, EditorTabs *editors, DebugView *view,
-                                   QStatusBar *statusBar, QObject *parent)
+DebugCoordinator::DebugCoordinator(Workbench *workbench, CaptureCoordinator *captures, EditorTabs *editors,
+                                   DebugView *view, QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
-    , m_panel(panel)
-    , m_builds(builds)
+    , m_workbench(workbench)
     , m_captures(captures)
     , m_editors(editors)
     , m_view(view)
@@ -139,16 +136,17 @@ bool DebugCoordinator::debugLaunch()
     if (isActive())
         return refuse(tr("a launch is already being debugged (Shift+F6 stops it)"));
     QString error;
-    std::optional<RunRequest> request = m_panel->makeRequest(&error);
+    std::optional<RunRequest> request = m_workbench->launchView()->makeRequest(&error);
     if (!request)
         return refuse(error);
-    if (!m_builds->lastBuilt().more.isEmpty())
+    const WorkbenchProgram &built = m_workbench->program();
+    if (!built.more.isEmpty())
         return refuse(tr("the debugger runs a program of one tab; turn off Build > Build open tabs as one "
                          "program and build again"));
-    KernelEditor *editor = m_builds->builtEditor();
+    KernelEditor *editor = qobject_cast<KernelEditor *>(built.editor.data());
     if (!editor)
         return refuse(tr("the built kernel's tab is closed; build it again"));
-    const QString userPath = m_builds->builtPath();
+    const QString userPath = built.path;
     QString why;
     std::optional<WorkbenchSource> source = writeWorkbenchSource(*editor, userPath, &why);
     if (!source)

@@ -30,19 +30,18 @@ class QTemporaryDir;
 
 namespace clscope::ui {
 
-class ArgumentsPanel;
-class BuildCoordinator;
 class CaptureCoordinator;
 class DebugView;
 class EditorTabs;
 class KernelEditor;
+class Workbench;
 
 class DebugCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    DebugCoordinator(ArgumentsPanel *panel, BuildCoordinator *builds, CaptureCoordinator *captures,
-                     EditorTabs *editors, DebugView *view, QStatusBar *statusBar, QObject *parent = nullptr);
+    DebugCoordinator(Workbench *workbench, CaptureCoordinator *captures, EditorTabs *editors, DebugView *view,
+                     QStatusBar *statusBar, QObject *parent = nullptr);
     ~DebugCoordinator() override;
 
     QAction *debugAction() const { return m_debugAction; } // F6: start, or continue when paused
@@ -99,8 +98,7 @@ private:
     void end(const QString &error);
     void updateActions();
 
-    ArgumentsPanel *m_panel;
-    BuildCoordinator *m_builds;
+    Workbench *m_workbench;
     CaptureCoordinator *m_captures;
     EditorTabs *m_editors;
     DebugView *m_view;

@@ -9,6 +9,7 @@
 #include "comparecoordinator.h"
 #include "controllers/buildcontroller.h"
 #include "controllers/runcontroller.h"
+#include "controllers/workbench.h"
 #include "debugcoordinator.h"
 #include "debugresults.h"
 #include "docklayout.h"
@@ -54,6 +55,7 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_workers(std::make_shared<DeviceWorkers>())
     , m_devices(new DeviceManager(this))
+    , m_workbench(new Workbench(this))
     , m_editors(new EditorTabs)
     , m_buildLog(new BuildLogPanel)
     , m_diagnostics(new DiagnosticsPanel)
@@ -70,6 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
     setAcceptDrops(true);
     m_editors->setObjectName(QStringLiteral("editors"));
+    m_arguments->setWorkbench(m_workbench); // the launch view, first to hear of a build
     m_centre = new WindowCentre(m_editors);
     setCentralWidget(m_centre);
     connect(m_editors, &EditorTabs::errorOccurred, this, [this](const QString &message) {
@@ -138,13 +141,16 @@ void MainWindow::createDocks()
 
 void MainWindow::createCoordinators()
 {
-    m_builds =
-        new BuildCoordinator(m_workers, m_devices, m_editors, m_buildLog, m_diagnostics, statusBar(), this);
-    m_runs = new RunCoordinator(m_workers, m_devices, m_builds, m_arguments, m_results, m_runHistory,
-                                statusBar(), this);
+    // Coordinators reach the program, the launch, the builder and the launch view through the Workbench
+    // context only (docs/architecture.md, "The workbench context").
+    m_builds = new BuildCoordinator(m_workers, m_workbench, m_devices, m_editors, m_buildLog, m_diagnostics,
+                                    statusBar(), this);
+    m_workbench->setBuilder(m_builds);
+    m_runs =
+        new RunCoordinator(m_workers, m_workbench, m_devices, m_results, m_runHistory, statusBar(), this);
     connect(m_builds, &BuildCoordinator::buildFinished, this, &MainWindow::broadcastBuild);
-    m_checks = new CheckCoordinator(m_workers, m_arguments, m_builds, statusBar(), this);
-    m_compare = new CompareCoordinator(m_workers, m_devices, m_builds, m_arguments, statusBar(), this);
+    m_checks = new CheckCoordinator(m_workers, m_workbench, statusBar(), this);
+    m_compare = new CompareCoordinator(m_workers, m_devices, m_workbench, statusBar(), this);
     connect(m_runs->controller(), &RunController::poolCreated, this, &MainWindow::broadcastRunPool);
     connect(m_runs->controller(), &RunController::runStarted, this, &MainWindow::broadcastRunPool);
     connect(m_runs, &RunCoordinator::runFinished, this, &MainWindow::broadcastRun);
@@ -152,12 +158,11 @@ void MainWindow::createCoordinators()
     // the component that has the news.
     m_views = {m_pool, m_runs, m_timeline};
     // Captures: the Capture panel in the centre, the timeline under it, both views of the capture session.
-    m_captures = new CaptureCoordinator(m_workers, m_devices, m_editors, m_builds, m_arguments, m_results,
+    m_captures = new CaptureCoordinator(m_workers, m_workbench, m_devices, m_editors, m_results,
                                         m_centre->captureDock(), m_timeline, statusBar(), this);
-    m_rooflines = new RooflineCoordinator(m_captures, m_centre->captureDock()->rooflineView(), m_arguments,
-                                          m_builds, m_devices, m_launchRoofline, statusBar(), this);
-    m_debugger =
-        new DebugCoordinator(m_arguments, m_builds, m_captures, m_editors, m_debugView, statusBar(), this);
+    m_rooflines = new RooflineCoordinator(m_captures, m_centre->captureDock()->rooflineView(), m_workbench,
+                                          m_devices, m_launchRoofline, statusBar(), this);
+    m_debugger = new DebugCoordinator(m_workbench, m_captures, m_editors, m_debugView, statusBar(), this);
     // The global buffers at a stop in the results viewer (the Debugger panel's Show in results).
     new DebugResults(m_debugger, m_debugView, m_results, this);
     connect(m_captures, &CaptureCoordinator::debugRequested, m_debugger,
@@ -206,7 +211,7 @@ void MainWindow::raiseDocksOnNews()
                 (result.diagnostics().empty() ? log : diagnostics)->raise();
             });
     connect(m_runs, &RunCoordinator::runRefused, this, [diagnostics, this] {
-        if (m_builds->lastBuilt().editor && !m_builds->controller()->lastResult().success())
+        if (m_workbench->program().editor && !m_workbench->program().result.success())
             diagnostics->raise();
     });
     connect(m_builds, &BuildCoordinator::buildFinished, this, [arguments](const BuildResult &result) {
@@ -387,7 +392,7 @@ void MainWindow::onCurrentDeviceChanged(DeviceKey key)
 void MainWindow::broadcastBuild(const BuildResult &result)
 {
     // The build's own device, for the limits a view shows; the current one when a refresh lost it.
-    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_builds->lastBuilt().device);
+    const DeviceSnapshot *device = m_devices->deviceSnapshot(m_workbench->program().device);
     if (!device)
         device = m_devices->currentDeviceSnapshot();
     for (WorkbenchView *view : std::as_const(m_views))

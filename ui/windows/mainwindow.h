@@ -42,6 +42,7 @@ class TimelineDock;
 class DeviceWorkers;
 class WindowCentre;
 class WindowMenus;
+class Workbench;
 class WorkbenchView;
 
 class MainWindow : public QMainWindow
@@ -123,6 +124,8 @@ private:
     // release at the end still goes to a worker.
     std::shared_ptr<DeviceWorkers> m_workers;
     DeviceManager *m_devices;
+    // The current program and launch that the coordinators read, and the builder and launch view behind it.
+    Workbench *m_workbench;
     EditorTabs *m_editors;
     BuildLogPanel *m_buildLog;
     DiagnosticsPanel *m_diagnostics;

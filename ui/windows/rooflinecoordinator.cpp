@@ -1,12 +1,11 @@
 // Capture -> child clscope-cli roofline --json -> document -> Roofline tab -> source with heat.
 #include "rooflinecoordinator.h"
 
-#include "buildcoordinator.h"
 #include "capturecoordinator.h"
 #include "checkcoordinator.h"
 #include "controllers/devicemanager.h"
+#include "controllers/workbench.h"
 #include "display/stdstring.h"
-#include "widgets/argumentspanel.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/rooflineview.h"
 
@@ -33,14 +32,12 @@ constexpr qint64 kMaxRooflineBytes = 64 * 1024 * 1024;
 } // namespace
 
 RooflineCoordinator::RooflineCoordinator(CaptureCoordinator *captures, RooflineView *captureView,
-                                         ArgumentsPanel *panel, BuildCoordinator *builds,
-                                         DeviceManager *devices, RooflineView *launchView,
-                                         QStatusBar *statusBar, QObject *parent)
+                                         Workbench *workbench, DeviceManager *devices,
+                                         RooflineView *launchView, QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
     , m_captures(captures)
     , m_captureView(captureView)
-    , m_panel(panel)
-    , m_builds(builds)
+    , m_workbench(workbench)
     , m_devices(devices)
     , m_launchView(launchView)
     , m_statusBar(statusBar)
@@ -122,14 +119,15 @@ bool RooflineCoordinator::countLaunch()
     if (isBusy())
         return refuse(m_launchView, tr("a count is already under way"));
     QString error;
-    const std::optional<RunRequest> request = m_panel->makeRequest(&error);
+    const std::optional<RunRequest> request = m_workbench->launchView()->makeRequest(&error);
     if (!request)
         return refuse(m_launchView, error);
-    if (!m_builds->lastBuilt().more.isEmpty())
+    const WorkbenchProgram &built = m_workbench->program();
+    if (!built.more.isEmpty())
         return refuse(m_launchView,
                       tr("the roofline counts a program of one tab; turn off Build > Build open "
                          "tabs as one program and build again"));
-    KernelEditor *editor = m_builds->builtEditor();
+    KernelEditor *editor = qobject_cast<KernelEditor *>(built.editor.data());
     if (!editor)
         return refuse(m_launchView, tr("the built kernel's tab is closed; build it again"));
     const DeviceKey device = m_devices->currentDevice();
@@ -137,7 +135,7 @@ bool RooflineCoordinator::countLaunch()
         return refuse(m_launchView, tr("no device is chosen"));
     // The text the user sees, in a private folder; headers are still found beside the user's file (-I).
     QString why;
-    std::optional<WorkbenchSource> source = writeWorkbenchSource(*editor, m_builds->builtPath(), &why);
+    std::optional<WorkbenchSource> source = writeWorkbenchSource(*editor, built.path, &why);
     if (!source)
         return refuse(m_launchView, why);
     std::string options = request->build.userOptions();

@@ -25,20 +25,19 @@ class QTemporaryDir;
 
 namespace clscope::ui {
 
-class ArgumentsPanel;
-class BuildCoordinator;
 class CaptureCoordinator;
 class DeviceManager;
 class KernelEditor;
 class RooflineView;
+class Workbench;
 
 class RooflineCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    RooflineCoordinator(CaptureCoordinator *captures, RooflineView *captureView, ArgumentsPanel *panel,
-                        BuildCoordinator *builds, DeviceManager *devices, RooflineView *launchView,
-                        QStatusBar *statusBar, QObject *parent = nullptr);
+    RooflineCoordinator(CaptureCoordinator *captures, RooflineView *captureView, Workbench *workbench,
+                        DeviceManager *devices, RooflineView *launchView, QStatusBar *statusBar,
+                        QObject *parent = nullptr);
     ~RooflineCoordinator() override;
 
     // Build > Roofline and line profile (Alt+F5): countLaunch.
@@ -81,8 +80,7 @@ private:
 
     CaptureCoordinator *m_captures;
     RooflineView *m_captureView;
-    ArgumentsPanel *m_panel;
-    BuildCoordinator *m_builds;
+    Workbench *m_workbench;
     DeviceManager *m_devices;
     RooflineView *m_launchView;
     QStatusBar *m_statusBar;

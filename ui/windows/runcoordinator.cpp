@@ -1,15 +1,13 @@
-// Run flow between the arguments panel, the worker and the results.
+// Run flow between the workbench's launch, the worker and the results.
 #include "runcoordinator.h"
 
-#include "buildcoordinator.h"
 #include "clscope/check.h"
 #include "clscope/rundirective.h"
 #include "controllers/runcontroller.h"
+#include "controllers/workbench.h"
 #include "display/recordformat.h"
 #include "files/readfile.h"
 #include "models/eventtablemodel.h"
-#include "widgets/argumentspanel.h"
-#include "widgets/kerneleditor.h"
 #include "widgets/resultsviewer.h"
 #include "widgets/runhistory.h"
 
@@ -17,23 +15,22 @@
 
 namespace clscope::ui {
 
-RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices,
-                               BuildCoordinator *builds, ArgumentsPanel *panel, ResultsViewer *results,
-                               RunHistoryPanel *history, QStatusBar *statusBar, QObject *parent)
+RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench,
+                               DeviceManager *devices, ResultsViewer *results, RunHistoryPanel *history,
+                               QStatusBar *statusBar, QObject *parent)
     : QObject(parent)
+    , m_workbench(workbench)
     , m_devices(devices)
-    , m_builds(builds)
-    , m_panel(panel)
     , m_results(results)
     , m_history(history)
     , m_statusBar(statusBar)
     , m_controller(new RunController(std::move(workers), this))
 {
     setObjectName(QStringLiteral("runCoordinator"));
-    connect(m_panel, &ArgumentsPanel::runRequested, this, &RunCoordinator::requestRun);
-    connect(m_panel, &ArgumentsPanel::stopRequested, this, [this] {
+    connect(m_workbench, &Workbench::runRequested, this, &RunCoordinator::requestRun);
+    connect(m_workbench, &Workbench::stopRequested, this, [this] {
         m_controller->abandon();
-        m_panel->setRunning(false);
+        m_workbench->launchView()->setRunning(false);
         m_statusBar->showMessage(
             tr("Run abandoned: the kernel finishes in the background and its result is discarded"));
     });
@@ -43,15 +40,15 @@ RunCoordinator::RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceMan
     connect(m_history, &RunHistoryPanel::rerunRequested, this, &RunCoordinator::rerun);
 }
 
-void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnapshot *device)
+void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnapshot * /*device*/)
 {
     if (!result.success())
         return;
-    m_panel->setBuild(result, device);
-    const BuildStamp &built = m_builds->lastBuilt();
+    const WorkbenchProgram &built = m_workbench->program();
+    LaunchView *panel = m_workbench->launchView();
     // The first good build of a tab fills the panel from the source's own `// clscope-run:` launch (the
     // samples carry one; a program of several tabs, any of them); later builds keep what the user typed.
-    KernelEditor *editor = built.editor;
+    QObject *editor = built.editor;
     if (!editor || editor->property("clscope.launchApplied").toBool())
         return;
     editor->setProperty("clscope.launchApplied", true);
@@ -59,9 +56,9 @@ void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnaps
         const std::vector<RunDirective> directives = parseRunDirectives(built.allText().toStdString());
         if (directives.empty())
             return;
-        const RunDirective *d = findRunDirective(directives, m_panel->currentKernel().toStdString());
+        const RunDirective *d = findRunDirective(directives, m_workbench->launch().kernel.toStdString());
         QString error;
-        if (!m_panel->applyDirective(d ? *d : directives.front(), &error))
+        if (!panel->applyDirective(d ? *d : directives.front(), &error))
             m_statusBar->showMessage(
                 tr("The clscope-run launch of %1 does not fit: %2").arg(built.title, error), 10000);
     } catch (const std::exception &e) {
@@ -71,41 +68,43 @@ void RunCoordinator::onProgramBuilt(const BuildResult &result, const DeviceSnaps
 
 bool RunCoordinator::requestRun()
 {
-    return m_builds->buildThen([this] { runCurrent(); }, [this](const QString &why) { refuse(why); });
+    return m_workbench->builder()->buildThen([this] { runCurrent(); },
+                                             [this](const QString &why) { refuse(why); });
 }
 
 void RunCoordinator::refuse(const QString &why)
 {
     const QString text = tr("Not run: %1").arg(why);
     m_statusBar->showMessage(text, 15000);
-    m_panel->showMessage(text);
+    m_workbench->launchView()->showMessage(text);
     emit runRefused(why);
 }
 
 bool RunCoordinator::runCurrent()
 {
+    LaunchView *panel = m_workbench->launchView();
     QString error;
-    auto request = m_panel->makeRequest(&error);
+    auto request = panel->makeRequest(&error);
     if (!request) {
         m_statusBar->showMessage(tr("Cannot run: %1").arg(error), 10000);
-        m_panel->markError(error);
+        panel->showError(error);
         emit runFailed(error);
         return false;
     }
-    m_panel->saveValues();
-    m_panel->showMessage({});
-    m_running = std::make_unique<ArgumentsState>(m_panel->state());
-    m_panel->setRunning(true);
+    panel->saveValues();
+    panel->showMessage({});
+    m_running = std::make_unique<ArgumentsState>(m_workbench->launch());
+    panel->setRunning(true);
     const DeviceSnapshot *runDevice = m_devices->deviceSnapshot(request->device);
     const QString device = runDevice ? QString::fromStdString(runDevice->name()) : QString();
     m_history->runStarted(device);
     m_runDevice = device;
     if (m_controller->abandonedStillRunning())
         m_statusBar->showMessage(tr("Waiting for the stopped kernel to finish on %1, then running %2 (%3)…")
-                                     .arg(device, m_running->kernel, m_panel->rangeText()));
+                                     .arg(device, m_running->kernel, panel->rangeText()));
     else
         m_statusBar->showMessage(
-            tr("Running %1 on %2 (%3)…").arg(m_running->kernel, device, m_panel->rangeText()));
+            tr("Running %1 on %2 (%3)…").arg(m_running->kernel, device, panel->rangeText()));
     m_controller->run(*request);
     return true;
 }
@@ -115,20 +114,21 @@ bool RunCoordinator::requestSweep(std::function<void(const RunRequest &)> sweep)
     auto refuse = [this](const QString &why) {
         const QString text = tr("Not swept: %1").arg(why);
         m_statusBar->showMessage(text, 15000);
-        m_panel->showMessage(text);
+        m_workbench->launchView()->showMessage(text);
         emit sweepRefused(why);
     };
-    return m_builds->buildThen(
+    return m_workbench->builder()->buildThen(
         [this, sweep = std::move(sweep), refuse] {
+            LaunchView *panel = m_workbench->launchView();
             QString error;
-            const auto request = m_panel->makeRequest(&error);
+            const auto request = panel->makeRequest(&error);
             if (!request) {
                 refuse(error);
-                m_panel->markError(error);
+                panel->showError(error);
                 return;
             }
-            m_panel->saveValues();
-            m_panel->showMessage({});
+            panel->saveValues();
+            panel->showMessage({});
             sweep(*request);
         },
         refuse);
@@ -137,7 +137,7 @@ bool RunCoordinator::requestSweep(std::function<void(const RunRequest &)> sweep)
 void RunCoordinator::rerun(const ArgumentsState &state)
 {
     QString error;
-    if (!m_panel->applyState(state, &error)) {
+    if (!m_workbench->launchView()->applyState(state, &error)) {
         m_statusBar->showMessage(tr("Cannot re-run: %1").arg(error), 10000);
         return;
     }
@@ -158,18 +158,19 @@ void RunCoordinator::showOclgrindReports(const QString &device)
     if (text.isEmpty())
         return;
     m_oclgrindLogOffset += text.size();
+    const WorkbenchProgram &built = m_workbench->program();
     CheckSources sources;
-    sources.sourceFile = m_builds->lastBuilt().path.toStdString();
-    sources.texts[sources.sourceFile] = m_builds->lastBuilt().text.toStdString();
-    for (const BuildStampPart &part : m_builds->lastBuilt().more) // the program's other tabs, by their names
-        sources.texts[part.name.toStdString()] = part.text.toStdString();
+    sources.sourceFile = built.path.toStdString();
+    sources.texts[sources.sourceFile] = built.text.toStdString();
+    for (const BuildJobSource &part : built.more) // the program's other tabs, by their names
+        sources.texts[part.path.toStdString()] = part.text.toStdString();
     const auto reports = mergeCheckDiagnostics(parseOclgrindOutput(text.toStdString(), sources).diagnostics);
     if (reports.empty())
         return;
     std::vector<Diagnostic> diagnostics;
     for (const CheckDiagnostic &r : reports)
         diagnostics.push_back(r.diagnostic);
-    m_builds->showRunDiagnostics(diagnostics);
+    m_workbench->builder()->showRunDiagnostics(diagnostics);
     m_statusBar->showMessage(
         tr("Oclgrind reported %n problem(s) in the run: see Diagnostics", nullptr, int(reports.size())),
         15000);
@@ -178,14 +179,14 @@ void RunCoordinator::showOclgrindReports(const QString &device)
 
 void RunCoordinator::onFinished(const RunResult &result)
 {
-    m_panel->setRunning(false);
+    m_workbench->launchView()->setRunning(false);
     m_results->showResult(result);
     double kernelNs = 0;
     for (const auto &launch : result.launches())
         kernelNs += double(launch.duration());
     RunHistoryEntry entry;
     entry.when = QDateTime::currentDateTime();
-    entry.state = m_running ? *m_running : m_panel->state();
+    entry.state = m_running ? *m_running : m_workbench->launch();
     entry.device = QString::fromStdString(result.device());
     entry.kernelUs = result.launches().empty() ? 0 : kernelNs / 1e3 / double(result.launches().size());
     entry.wallMs = result.durationMs();
@@ -201,9 +202,9 @@ void RunCoordinator::onFinished(const RunResult &result)
 
 void RunCoordinator::onFailed(const QString &message)
 {
-    m_panel->setRunning(false);
-    m_panel->markError(message);
-    m_history->addFailure(m_running ? *m_running : m_panel->state(), message);
+    m_workbench->launchView()->setRunning(false);
+    m_workbench->launchView()->showError(message);
+    m_history->addFailure(m_running ? *m_running : m_workbench->launch(), message);
     showOclgrindReports(m_runDevice);
     m_statusBar->showMessage(tr("Run failed: %1").arg(message));
     emit runFailed(message);

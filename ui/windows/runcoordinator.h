@@ -1,5 +1,5 @@
-// Ties the arguments panel, the run controller, the results viewer and the run history together: a
-// successful build fills the panel, F5 runs off the GUI thread, Stop abandons a run (its late result is
+// Ties the workbench's launch (the Workbench context and its launch view), the run controller, the results
+// viewer and the run history together: F5 runs off the GUI thread, Stop abandons a run (its late result is
 // discarded), and every run lands in the history.
 #pragma once
 
@@ -16,26 +16,25 @@ class QStatusBar;
 
 namespace clscope::ui {
 
-class ArgumentsPanel;
-class BuildCoordinator;
 class ResultsViewer;
 class RunController;
 class RunHistoryPanel;
 class DeviceWorkers;
+class Workbench;
 struct ArgumentsState;
 
-// A view of the window (WorkbenchView): a good build fills the arguments panel.
+// A view of the window (WorkbenchView): a tab's first good build takes its `// clscope-run:` launch.
 class RunCoordinator : public QObject, public WorkbenchView
 {
     Q_OBJECT
 public:
-    RunCoordinator(std::shared_ptr<DeviceWorkers> workers, DeviceManager *devices, BuildCoordinator *builds,
-                   ArgumentsPanel *panel, ResultsViewer *results, RunHistoryPanel *history,
-                   QStatusBar *statusBar, QObject *parent = nullptr);
+    RunCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench, DeviceManager *devices,
+                   ResultsViewer *results, RunHistoryPanel *history, QStatusBar *statusBar,
+                   QObject *parent = nullptr);
 
     RunController *controller() const { return m_controller; }
-    // A good build fills the panel, with the limits of the device it was made for; a tab's first good build
-    // also takes the source's own `// clscope-run:` launch.
+    // A tab's first good build takes the source's own `// clscope-run:` launch (the launch view has its
+    // kernels already: the Workbench context gave them).
     void onProgramBuilt(const BuildResult &result, const DeviceSnapshot *device) override;
     // F5: runs what the user sees: the current tab's program on the current device, rebuilt first when its
     // text, options or device changed since the last build; a failed build is not run (runRefused says why).
@@ -65,9 +64,8 @@ private:
     void refuse(const QString &why);
     void showOclgrindReports(const QString &device);
 
+    Workbench *m_workbench;
     DeviceManager *m_devices;
-    BuildCoordinator *m_builds;
-    ArgumentsPanel *m_panel;
     ResultsViewer *m_results;
     RunHistoryPanel *m_history;
     QStatusBar *m_statusBar;
