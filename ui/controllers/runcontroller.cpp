@@ -8,7 +8,6 @@
 namespace clscope::ui {
 
 namespace {
-const QString kRunTag = QStringLiteral("run");
 struct RunOutcome
 {
     std::variant<RunResult, QString> result;
@@ -47,23 +46,19 @@ void RunController::dropPool()
 void RunController::run(const RunRequest &request)
 {
     DeviceWorker &worker = m_workers->forDevice(runDevice(request));
-    if (m_worker && m_worker != &worker)
-        m_worker->discard(kRunTag); // a newer run supersedes an older one still going, on any device
-    m_worker = &worker;
     RunOptions options;
     const cl_context context = request.build.context();
     if (m_pool && context == m_poolContext)
         options.pool = m_pool;
     options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
     options.capturePrintf = m_capturePrintf;
-    const quint64 generation = ++m_generation;
     m_busy = true;
     // Set while the kernel is on the worker, so that a run after an abandoned one can say what it waits for.
     auto running = std::make_shared<std::atomic<bool>>(true);
     m_running = running;
     emit runStarted(QString::fromStdString(request.kernel));
     worker.submit<RunOutcome>(
-        kRunTag,
+        m_tag,
         [request, options, context, running](const CancelToken &cancel,
                                              const Progress &) mutable -> RunOutcome {
             struct Done
@@ -86,11 +81,8 @@ void RunController::run(const RunRequest &request)
             return out;
         },
         this,
-        [this, context, generation, worker = &worker](RunOutcome outcome) {
-            if (generation != m_generation) {
-                worker->post([stale = std::move(outcome)] {}); // its pool is released there
-                return;
-            }
+        // Only the latest run's outcome arrives: a superseded one, with its pool, is dropped on its worker.
+        [this, context, worker = &worker](RunOutcome outcome) {
             m_busy = false;
             if (outcome.newPool) {
                 dropPool();
@@ -110,9 +102,7 @@ void RunController::abandon()
 {
     if (!m_busy)
         return;
-    if (m_worker)
-        m_worker->discard(kRunTag);
-    ++m_generation;
+    m_tag.discard();
     m_busy = false;
     m_abandoned = m_running;
     emit runAbandoned();

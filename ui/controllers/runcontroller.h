@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/runner.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 
@@ -50,8 +51,7 @@ private:
     void dropPool();
 
     std::shared_ptr<DeviceWorkers> m_workers;
-    DeviceWorker *m_worker = nullptr; // of the latest run
-    quint64 m_generation = 0;
+    JobTag m_tag{QStringLiteral("run")}; // a newer run supersedes an older one, on any device
     bool m_busy = false;
     bool m_capturePrintf = false;
     std::shared_ptr<std::atomic<bool>> m_running;   // the latest run's "still on the worker"
