@@ -342,7 +342,7 @@ void PoolDock::onCurrentDeviceChanged(const DeviceSnapshot *device)
 
 void PoolDock::onRunPoolInUse(const std::shared_ptr<MemoryPool> &pool)
 {
-    if (pool && m_monitor->pool() != pool && !m_monitor->isWorkloadRunning())
+    if (pool && !m_monitor->isShowing(pool.get()) && !m_monitor->isWorkloadRunning())
         attachPool(pool, tr("Kernel runs"));
 }
 
