@@ -115,6 +115,11 @@ void PoolMonitor::attachPool(std::shared_ptr<MemoryPool> pool, const QString &la
     });
 }
 
+void PoolMonitor::attachRunPool(std::shared_ptr<const RunPool> pool, const QString &label)
+{
+    post([pool = std::move(pool), label](PoolWorker &worker) { worker.adoptPool(pool->share(), label); });
+}
+
 void PoolMonitor::freeHeld()
 {
     post([](PoolWorker &worker) { worker.freeHeld(); });

@@ -8,6 +8,7 @@
 #include "display/poolhistory.h"
 #include "poolworker.h"
 #include "poolworkload.h"
+#include "runpool.h"
 
 #include "clscope/pool.h"
 
@@ -46,6 +47,8 @@ public:
     // Shows a pool made elsewhere (it keeps its own device and allocator); the monitor shares ownership
     // until another pool replaces it.
     void attachPool(std::shared_ptr<MemoryPool> pool, const QString &label);
+    // Shows the runs' pool: its reference is taken on the worker, so the GUI never holds one.
+    void attachRunPool(std::shared_ptr<const RunPool> pool, const QString &label);
     int leadingBits() const { return m_leadingBits; }
     AllocatorKind allocatorKind() const { return m_allocator; }
 
