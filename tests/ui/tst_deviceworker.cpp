@@ -113,6 +113,26 @@ class TestDeviceWorker : public QObject
         return w.submit<int>(tag, std::move(work), r, [r](int v) { r->take(v); });
     }
 
+    static Work returns(int value)
+    {
+        return [value](const CancelToken &, const Progress &) { return value; };
+    }
+    // Work that records that it ran.
+    static Work logged(Log &log, int value)
+    {
+        return [&log, value](const CancelToken &, const Progress &) {
+            log.add(value);
+            return value;
+        };
+    }
+    // A job of a tag of its own that holds the worker until the gate opens (then it returns 0).
+    static void block(DeviceWorker &w, Gate &gate, Receiver *r)
+    {
+        submit(
+            w, QStringLiteral("block"),
+            [&gate](const CancelToken &, const Progress &) { return gate.wait() ? 0 : -1; }, r);
+    }
+
 private slots:
     void jobsRunInOrderOnOneThread()
     {
@@ -234,14 +254,12 @@ private slots:
         WaitForCancel first;
         const quint64 generation = submit(a, tag, first.work(1), &r);
         QVERIFY(first.started.wait());
-        submit(
-            b, tag, [](const CancelToken &, const Progress &) { return 2; }, &r);
+        submit(b, tag, returns(2), &r);
         QVERIFY(!tag.isCurrent(generation));
         QVERIFY(got.wait(10000));
         QTRY_VERIFY_WITH_TIMEOUT(first.sawCancel.load(), 10000); // A's job saw its token
         // Whatever A's job returned is dropped: a job after it on A is delivered after it would have been.
-        submit(
-            a, QStringLiteral("fence"), [](const CancelToken &, const Progress &) { return 9; }, &r);
+        submit(a, QStringLiteral("fence"), returns(9), &r);
         QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 10000);
         QCOMPARE(r.results, (QList<int>{2, 9}));
     }
@@ -254,23 +272,13 @@ private slots:
         QSignalSpy got(&r, &Receiver::got);
         Log log;
         Gate gate;
-        submit(
-            a, QStringLiteral("block"),
-            [&gate](const CancelToken &, const Progress &) { return gate.wait() ? 0 : -1; }, &r);
-        submit(
-            a, tag,
-            [&log](const CancelToken &, const Progress &) {
-                log.add(1);
-                return 1;
-            },
-            &r);
-        submit(
-            b, tag, [](const CancelToken &, const Progress &) { return 2; }, &r);
+        block(a, gate, &r);
+        submit(a, tag, logged(log, 1), &r);
+        submit(b, tag, returns(2), &r);
         QVERIFY(got.wait(10000));
         QCOMPARE(r.results, QList<int>{2}); // B's ran while A's queued one waited
         gate.open();
-        submit(
-            a, QStringLiteral("fence"), [](const CancelToken &, const Progress &) { return 9; }, &r);
+        submit(a, QStringLiteral("fence"), returns(9), &r);
         QTRY_COMPARE_WITH_TIMEOUT(got.size(), 3, 10000);
         QCOMPARE(r.results, (QList<int>{2, 0, 9}));
         QVERIFY(log.values().empty()); // A's queued job of the tag never ran
@@ -289,16 +297,8 @@ private slots:
         WaitForCancel onA, onB;
         submit(a, group, onA.work(1), &r);
         submit(b, group, onB.work(2), &r);
-        submit(
-            c, QStringLiteral("block"),
-            [&gate](const CancelToken &, const Progress &) { return gate.wait() ? 0 : -1; }, &r);
-        submit(
-            c, group,
-            [&log](const CancelToken &, const Progress &) {
-                log.add(3);
-                return 3;
-            },
-            &r);
+        block(c, gate, &r);
+        submit(c, group, logged(log, 3), &r);
         QVERIFY(onA.started.wait());
         QVERIFY(onB.started.wait());
         QVERIFY(group.isCurrent());
@@ -308,8 +308,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(onA.sawCancel.load() && onB.sawCancel.load(), 10000);
         gate.open();
         for (DeviceWorker *w : {&a, &b, &c})
-            submit(
-                *w, QStringLiteral("fence"), [](const CancelToken &, const Progress &) { return 9; }, &r);
+            submit(*w, QStringLiteral("fence"), returns(9), &r);
         QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 10000);
         QCOMPARE(std::count(r.results.begin(), r.results.end(), 9), 3);
         QVERIFY(r.results.contains(0));
@@ -330,8 +329,7 @@ private slots:
                 return gate.wait() && !cancel.isCancelled() ? 1 : -1;
             },
             &r);
-        submit(
-            b, QStringLiteral("replay"), [](const CancelToken &, const Progress &) { return 2; }, &r);
+        submit(b, QStringLiteral("replay"), returns(2), &r);
         QVERIFY(got.wait(10000));
         gate.open();
         QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 10000);
