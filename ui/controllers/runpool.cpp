@@ -1,6 +1,8 @@
 // The runs' pool, made and dropped on the workers (see runpool.h).
 #include "runpool.h"
 
+#include <utility>
+
 namespace clscope::ui {
 
 std::shared_ptr<MemoryPool> RunPool::forContext(cl_context context, bool *made)
@@ -36,12 +38,6 @@ void RunPool::drop()
     const std::lock_guard lock(m_mutex);
     old = std::move(m_pool);
     m_context = nullptr;
-}
-
-bool RunPool::holds(const MemoryPool *pool) const
-{
-    const std::lock_guard lock(m_mutex);
-    return pool && m_pool.get() == pool;
 }
 
 } // namespace clscope::ui

@@ -35,7 +35,6 @@ public:
         f(static_cast<const MemoryPool &>(*m_pool));
         return true;
     }
-    bool holds(const MemoryPool *pool) const;
 
 private:
     mutable std::mutex m_mutex;
