@@ -1,5 +1,6 @@
 // Tests of the device workers (ui/workers): jobs of one worker run in order, two devices' workers run at
-// the same time, a newer request drops a queued one of its tag and the result of a running one, the work
+// the same time, a newer request drops a queued one of its tag and the result of a running one (on any
+// worker, for a JobTag; jobs of one group do not supersede each other), the work
 // sees its cancel token, progress reaches the receiver while the work runs, a receiver destroyed before
 // the result hears nothing (and nothing crashes), and shutdown never waits forever on a stuck job. Qt Core
 // only, so it also runs under ThreadSanitizer (the tsan preset).
@@ -10,6 +11,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -81,15 +83,54 @@ signals:
     void progressed(double fraction, const QString &text);
 };
 
+// Work that says it started, then waits for its token (10 s at most) and records whether it saw it.
+struct WaitForCancel
+{
+    Gate started;
+    std::atomic<bool> sawCancel{false};
+    std::function<int(const CancelToken &, const Progress &)> work(int value)
+    {
+        return [this, value](const CancelToken &cancel, const Progress &) {
+            started.open();
+            QElapsedTimer t;
+            t.start();
+            while (!cancel.isCancelled() && t.elapsed() < 10000)
+                std::this_thread::yield();
+            sawCancel = cancel.isCancelled();
+            return value;
+        };
+    }
+};
+
 class TestDeviceWorker : public QObject
 {
     Q_OBJECT
 
     using Work = std::function<int(const CancelToken &, const Progress &)>;
 
-    static quint64 submit(DeviceWorker &w, const QString &tag, Work work, Receiver *r)
+    template<typename Tag> static quint64 submit(DeviceWorker &w, const Tag &tag, Work work, Receiver *r)
     {
         return w.submit<int>(tag, std::move(work), r, [r](int v) { r->take(v); });
+    }
+
+    static Work returns(int value)
+    {
+        return [value](const CancelToken &, const Progress &) { return value; };
+    }
+    // Work that records that it ran.
+    static Work logged(Log &log, int value)
+    {
+        return [&log, value](const CancelToken &, const Progress &) {
+            log.add(value);
+            return value;
+        };
+    }
+    // A job of a tag of its own that holds the worker until the gate opens (then it returns 0).
+    static void block(DeviceWorker &w, Gate &gate, Receiver *r)
+    {
+        submit(
+            w, QStringLiteral("block"),
+            [&gate](const CancelToken &, const Progress &) { return gate.wait() ? 0 : -1; }, r);
     }
 
 private slots:
@@ -202,6 +243,97 @@ private slots:
         QVERIFY(got.wait(10000));
         QCOMPARE(r.results, QList<int>{2}); // the first one's result was dropped
         QVERIFY(sawCancel.load());
+    }
+
+    void tagSupersedesARunningJobOnAnotherWorker()
+    {
+        DeviceWorker a(QStringLiteral("a")), b(QStringLiteral("b"));
+        const JobTag tag(QStringLiteral("run"));
+        Receiver r;
+        QSignalSpy got(&r, &Receiver::got);
+        WaitForCancel first;
+        const quint64 generation = submit(a, tag, first.work(1), &r);
+        QVERIFY(first.started.wait());
+        submit(b, tag, returns(2), &r);
+        QVERIFY(!tag.isCurrent(generation));
+        QVERIFY(got.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(first.sawCancel.load(), 10000); // A's job saw its token
+        // Whatever A's job returned is dropped: a job after it on A is delivered after it would have been.
+        submit(a, QStringLiteral("fence"), returns(9), &r);
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 10000);
+        QCOMPARE(r.results, (QList<int>{2, 9}));
+    }
+
+    void tagDropsAQueuedJobOnAnotherWorker()
+    {
+        DeviceWorker a(QStringLiteral("a")), b(QStringLiteral("b"));
+        const JobTag tag(QStringLiteral("build"));
+        Receiver r;
+        QSignalSpy got(&r, &Receiver::got);
+        Log log;
+        Gate gate;
+        block(a, gate, &r);
+        submit(a, tag, logged(log, 1), &r);
+        submit(b, tag, returns(2), &r);
+        QVERIFY(got.wait(10000));
+        QCOMPARE(r.results, QList<int>{2}); // B's ran while A's queued one waited
+        gate.open();
+        submit(a, QStringLiteral("fence"), returns(9), &r);
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 3, 10000);
+        QCOMPARE(r.results, (QList<int>{2, 0, 9}));
+        QVERIFY(log.values().empty()); // A's queued job of the tag never ran
+    }
+
+    void discardReachesEveryWorker()
+    {
+        DeviceWorker a(QStringLiteral("a")), b(QStringLiteral("b")), c(QStringLiteral("c"));
+        const JobTag tag(QStringLiteral("run-all"));
+        Receiver r;
+        QSignalSpy got(&r, &Receiver::got);
+        Log log;
+        Gate gate;
+        // One request on several workers: the group's jobs run side by side, none supersedes another.
+        const JobGroup group = tag.newGroup();
+        WaitForCancel onA, onB;
+        submit(a, group, onA.work(1), &r);
+        submit(b, group, onB.work(2), &r);
+        block(c, gate, &r);
+        submit(c, group, logged(log, 3), &r);
+        QVERIFY(onA.started.wait());
+        QVERIFY(onB.started.wait());
+        QVERIFY(group.isCurrent());
+        QVERIFY(!onA.sawCancel.load() && !onB.sawCancel.load());
+        tag.discard();
+        QVERIFY(!group.isCurrent());
+        QTRY_VERIFY_WITH_TIMEOUT(onA.sawCancel.load() && onB.sawCancel.load(), 10000);
+        gate.open();
+        for (DeviceWorker *w : {&a, &b, &c})
+            submit(*w, QStringLiteral("fence"), returns(9), &r);
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 4, 10000);
+        QCOMPARE(std::count(r.results.begin(), r.results.end(), 9), 3);
+        QVERIFY(r.results.contains(0));
+        QVERIFY(log.values().empty()); // C's queued job of the group never ran
+    }
+
+    void workerTagsOfOneNameStayOnTheirWorker()
+    {
+        // A name given to submit is a tag of that worker alone: the same name on another device's worker
+        // is another request (replaying a launch on every device), as the tags of every worker once were.
+        DeviceWorker a(QStringLiteral("a")), b(QStringLiteral("b"));
+        Receiver r;
+        QSignalSpy got(&r, &Receiver::got);
+        Gate gate;
+        submit(
+            a, QStringLiteral("replay"),
+            [&gate](const CancelToken &cancel, const Progress &) {
+                return gate.wait() && !cancel.isCancelled() ? 1 : -1;
+            },
+            &r);
+        submit(b, QStringLiteral("replay"), returns(2), &r);
+        QVERIFY(got.wait(10000));
+        gate.open();
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 10000);
+        QCOMPARE(r.results, (QList<int>{2, 1}));
     }
 
     void cancelIsSeenAndTheResultStillArrives()

@@ -115,9 +115,12 @@ private slots:
         // buffers, all back in the pool (held) after the run.
         PoolDock *pool = m_window->findChild<PoolDock *>();
         QVERIFY(pool);
-        QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->pool(),
-                                  part<RunCoordinator>(*m_window)->controller()->pool(), 10000);
-        QVERIFY(pool->monitor()->pool());
+        const std::shared_ptr<const RunPool> runPool = part<RunCoordinator>(*m_window)->controller()->pool();
+        const auto shown = [&] {
+            bool is = false;
+            return runPool->read([&](const MemoryPool &p) { is = pool->monitor()->isShowing(&p); }) && is;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(pool->monitor()->stats().counters.heldBlocks, std::uint64_t(3), 10000);
         QCOMPARE(pool->monitor()->stats().counters.activeBlocks, std::uint64_t(0));
         QCOMPARE(pool->monitor()->poolLabel(), QStringLiteral("Kernel runs"));

@@ -13,7 +13,6 @@ namespace clscope::ui {
 
 namespace {
 using BuildOutcome = std::variant<BuildResult, QString>;
-const QString kBuildTag = QStringLiteral("build");
 } // namespace
 
 void addSources(BuildRequest &request, const QList<BuildJobSource> &moreSources, bool link)
@@ -46,18 +45,14 @@ void BuildController::build(const BuildJob &job)
             '\n'); // an empty buffer is still a (trivially empty) program, not a file to read
     addSources(request, job.moreSources, job.link);
     DeviceWorker &worker = m_workers->forDevice(request.devices.empty() ? nullptr : request.devices.front());
-    if (m_worker && m_worker != &worker)
-        m_worker->discard(kBuildTag); // the older build of another device is stale too
-    m_worker = &worker;
     request.releaseOn = worker.releaser();
-    const quint64 generation = ++m_generation;
     m_busy = true;
     emit buildStarted(job.deviceNames.join(QStringLiteral(", ")));
     // The tab's kind in the capture format's words (programsource.h); none: the editor's OpenCL C.
     const ProgramKind kind = parseProgramKind(job.programKind.toStdString()).value_or(ProgramKind::Source);
     const std::string file = job.programFile.toStdString();
     worker.submit<BuildOutcome>(
-        kBuildTag,
+        m_tag,
         [request, kind, file](const CancelToken &, const Progress &) mutable -> BuildOutcome {
             try {
                 ProgramSource program{kind, {}, {}};
@@ -74,9 +69,7 @@ void BuildController::build(const BuildJob &job)
             }
         },
         this,
-        [this, generation](BuildOutcome outcome) {
-            if (generation != m_generation)
-                return;
+        [this](BuildOutcome outcome) {
             m_busy = false;
             if (auto *result = std::get_if<BuildResult>(&outcome)) {
                 m_last = *result;
@@ -91,10 +84,8 @@ void BuildController::cancel()
 {
     if (!m_busy)
         return;
-    ++m_generation; // the result of the build in flight no longer belongs to anyone
+    m_tag.discard(); // the result of the build in flight no longer belongs to anyone
     m_busy = false;
-    if (m_worker)
-        m_worker->discard(kBuildTag);
     emit buildCancelled();
 }
 

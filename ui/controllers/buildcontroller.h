@@ -7,6 +7,7 @@
 #include "controllers/buildjobsource.h"
 
 #include "clscope/build.h"
+#include "workers/jobtag.h"
 
 #include <QList>
 #include <QObject>
@@ -17,7 +18,6 @@
 
 namespace clscope::ui {
 
-class DeviceWorker;
 class DeviceWorkers;
 
 struct BuildJob
@@ -61,8 +61,7 @@ signals:
 
 private:
     std::shared_ptr<DeviceWorkers> m_workers;
-    DeviceWorker *m_worker = nullptr; // of the latest build
-    quint64 m_generation = 0;
+    JobTag m_tag{QStringLiteral("build")}; // a newer build supersedes an older one, on any device
     BuildResult m_last;
     bool m_busy = false;
 };

@@ -28,11 +28,10 @@ DeviceManager::~DeviceManager() = default;
 
 void DeviceManager::refresh()
 {
-    const quint64 generation = ++m_generation;
     m_busy = true;
     emit enumerationStarted();
     m_enumerator->submit<SnapshotPtr>(
-        QStringLiteral("enumerate"),
+        m_tag,
         [](const CancelToken &, const Progress &) -> SnapshotPtr {
             try {
                 return std::make_shared<const SystemSnapshot>(takeSnapshot());
@@ -43,13 +42,11 @@ void DeviceManager::refresh()
                 return std::make_shared<const SystemSnapshot>(std::move(failed));
             }
         },
-        this, [this, generation](SnapshotPtr snapshot) { onFinished(generation, std::move(snapshot)); });
+        this, [this](SnapshotPtr snapshot) { onFinished(std::move(snapshot)); });
 }
 
-void DeviceManager::onFinished(quint64 generation, SnapshotPtr snapshot)
+void DeviceManager::onFinished(SnapshotPtr snapshot)
 {
-    if (generation != m_generation)
-        return; // a newer refresh is on its way
     m_busy = false;
     m_snapshot = std::move(snapshot);
     emit devicesAvailable(m_snapshot);

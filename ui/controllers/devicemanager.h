@@ -1,9 +1,10 @@
 // Enumerates OpenCL platforms and devices off the GUI thread, on a worker thread of its own (a hang in a
 // broken driver there cannot keep the application from exiting), and remembers the current device.
-// Results arrive as an immutable snapshot through devicesAvailable(); stale runs are dropped by generation.
+// Results arrive as an immutable snapshot through devicesAvailable(); a refresh supersedes one still going.
 #pragma once
 
 #include "clscope/deviceinfo.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 #include <QString>
@@ -55,14 +56,14 @@ signals:
     void currentDeviceChanged(clscope::ui::DeviceKey key);
 
 private:
-    void onFinished(quint64 generation, SnapshotPtr snapshot);
+    void onFinished(SnapshotPtr snapshot);
     DeviceKey restoreRemembered() const;
     void applyCurrent(DeviceKey key, bool remember);
 
     std::unique_ptr<DeviceWorker> m_enumerator;
+    JobTag m_tag{QStringLiteral("enumerate")}; // a newer refresh supersedes one still on its way
     SnapshotPtr m_snapshot;
     DeviceKey m_current;
-    quint64 m_generation = 0;
     bool m_busy = false;
 };
 

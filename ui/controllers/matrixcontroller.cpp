@@ -11,16 +11,6 @@ namespace clscope::ui {
 
 namespace {
 
-QString buildTag(int set)
-{
-    return QStringLiteral("matrix:%1").arg(set);
-}
-
-QString timeTag(int set)
-{
-    return QStringLiteral("matrix-time:%1").arg(set);
-}
-
 struct Built
 {
     MatrixCell cell;
@@ -60,7 +50,7 @@ bool MatrixController::start(const MatrixJob &job, QString *error)
     }
     if (m_running)
         cancel();
-    ++m_generation;
+    m_group = m_tag.newGroup();
     m_job = job;
     m_nonce = matrixNonce();
     m_cells.assign(std::size_t(rows() * columns()), {});
@@ -94,10 +84,9 @@ void MatrixController::submitBuild(int set, int device)
     const QString base = m_job.baseOptions;
     const QString platform = target.platform;
     const std::string deviceName = target.name.toStdString();
-    const quint64 generation = m_generation;
     const std::uint64_t nonce = m_nonce;
     worker.submit<Built>(
-        buildTag(set),
+        *m_group,
         [request, setText, base, platform, deviceName, nonce](const CancelToken &cancel,
                                                               const Progress &) mutable {
             Built out;
@@ -123,9 +112,7 @@ void MatrixController::submitBuild(int set, int device)
             return out;
         },
         this,
-        [this, set, device, generation](Built built) {
-            if (generation != m_generation)
-                return;
+        [this, set, device](Built built) {
             MatrixCellResult &c = at(set, device);
             c.done = true;
             c.cell = std::move(built.cell);
@@ -152,12 +139,7 @@ void MatrixController::cancel()
 {
     if (!m_running)
         return;
-    ++m_generation;
-    for (const DeviceTarget &target : m_job.devices) {
-        DeviceWorker &worker = m_workers->forDevice(target.id);
-        for (int s = 0; s < rows(); ++s)
-            worker.discard(m_timing ? timeTag(s) : buildTag(s));
-    }
+    m_tag.discard(); // every cell's job, on every device's worker
     for (MatrixCellResult &c : m_cells)
         c.timing = false;
     m_running = 0;
@@ -180,8 +162,7 @@ bool MatrixController::timeIt(const RunRequest &launch)
     }
     if (built.empty())
         return false;
-    ++m_generation;
-    const quint64 generation = m_generation;
+    m_group = m_tag.newGroup();
     m_timing = true;
     m_done = 0;
     m_total = int(built.size());
@@ -200,7 +181,7 @@ bool MatrixController::timeIt(const RunRequest &launch)
         run.readBackAll = false;
         m_workers->forDevice(run.device)
             .submit<Timed>(
-                timeTag(s),
+                *m_group,
                 [run](const CancelToken &cancel, const Progress &) {
                     Timed out;
                     try {
@@ -221,9 +202,7 @@ bool MatrixController::timeIt(const RunRequest &launch)
                     return out;
                 },
                 this,
-                [this, s, d, generation](Timed timed) {
-                    if (generation != m_generation)
-                        return;
+                [this, s, d](Timed timed) {
                     MatrixCellResult &c = at(s, d);
                     c.timing = false;
                     c.medianNs = timed.medianNs;

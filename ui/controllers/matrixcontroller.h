@@ -11,6 +11,7 @@
 
 #include "clscope/buildmatrix.h"
 #include "clscope/runner.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 #include <QString>
@@ -86,7 +87,10 @@ private:
     std::shared_ptr<DeviceWorkers> m_workers;
     MatrixJob m_job;
     std::vector<MatrixCellResult> m_cells; // row-major: set * columns + device
-    quint64 m_generation = 0;
+    // One request: the builds of every cell (or the timed runs of "time it"), each device's on its own
+    // worker; the next request (or cancel()) supersedes them all.
+    JobTag m_tag{QStringLiteral("matrix")};
+    std::optional<JobGroup> m_group;
     std::uint64_t m_nonce = 0; // matrixNonce(): every build a new program to the drivers' caches
     int m_running = 0;
     int m_done = 0;

@@ -55,9 +55,7 @@ PoolMonitor::~PoolMonitor()
     m_timer->stop();
     m_handoff->cancelRuns.store(std::numeric_limits<quint64>::max()); // a running chunk sees it at once
     m_deviceWorker->cancel(kWorkloadTag);
-    if (m_pool)
-        m_deviceWorker->post([old = std::move(m_pool)]() mutable { old.reset(); });
-    post([](PoolWorker &worker) { worker.shutdown(); });
+    post([](PoolWorker &worker) { worker.shutdown(); }); // drops the shown pool, there
 }
 
 template<typename F> void PoolMonitor::post(F &&f)
@@ -115,6 +113,11 @@ void PoolMonitor::attachPool(std::shared_ptr<MemoryPool> pool, const QString &la
     post([pool = std::move(pool), label](PoolWorker &worker) mutable {
         worker.adoptPool(std::move(pool), label);
     });
+}
+
+void PoolMonitor::attachRunPool(std::shared_ptr<const RunPool> pool, const QString &label)
+{
+    post([pool = std::move(pool), label](PoolWorker &worker) { worker.adoptPool(pool->share(), label); });
 }
 
 void PoolMonitor::freeHeld()
@@ -208,28 +211,30 @@ void PoolMonitor::onWorkloadFinished(quint64 run, const QString &summary, bool i
         emit errorOccurred(summary);
 }
 
-void PoolMonitor::takePublishedPool(quint64 generation)
+bool PoolMonitor::isShowing(const MemoryPool *pool) const
 {
-    Q_UNUSED(generation); // the handoff holds the newest; older notifications find nothing new
-    std::shared_ptr<MemoryPool> pool;
+    const std::lock_guard lock(m_handoff->mutex);
+    return pool && m_handoff->pool.get() == pool;
+}
+
+void PoolMonitor::takePublishedPool()
+{
+    // The handoff holds the newest; older notifications find nothing new.
     {
-        std::lock_guard lock(m_handoff->mutex);
-        if (m_handoff->generation == m_generation)
+        const std::lock_guard lock(m_handoff->mutex);
+        if (m_handoff->generation == m_shown)
             return;
-        m_generation = m_handoff->generation;
-        pool = m_handoff->pool;
+        m_shown = m_handoff->generation;
+        m_hasPool = m_handoff->pool != nullptr;
         m_label = m_handoff->label;
     }
-    // The worker may have dropped its references already: ours must not be the last one to go here.
-    if (auto old = std::exchange(m_pool, std::move(pool)))
-        m_deviceWorker->post([old = std::move(old)]() mutable { old.reset(); });
     m_history.clear();
     m_stats = PoolStats{};
     m_nextSequence = 0;
     m_dropped = 0;
     m_originNs = steadyNs();
     noteActivity(true);
-    if (m_pool) {
+    if (m_hasPool) {
         m_timer->start();
     } else {
         m_timer->stop();
@@ -267,11 +272,14 @@ void PoolMonitor::noteActivity(bool changed)
 
 void PoolMonitor::refresh()
 {
-    if (!m_pool)
+    std::vector<PoolSample> samples;
+    // A pool replaced meanwhile is not read: its successor's notification clears the history first.
+    if (!m_hasPool || !m_handoff->read(m_shown, [&](const MemoryPool &pool) {
+            samples = pool.snapshotSeries(m_nextSequence);
+            m_stats = pool.stats();
+        }))
         return;
     ++m_refreshes;
-    const std::vector<PoolSample> samples = m_pool->snapshotSeries(m_nextSequence);
-    m_stats = m_pool->stats();
     if (!samples.empty()) {
         if (samples.front().sequence > m_nextSequence)
             m_dropped += samples.front().sequence - m_nextSequence;

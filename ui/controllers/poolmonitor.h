@@ -8,6 +8,7 @@
 #include "display/poolhistory.h"
 #include "poolworker.h"
 #include "poolworkload.h"
+#include "runpool.h"
 
 #include "clscope/pool.h"
 
@@ -46,6 +47,8 @@ public:
     // Shows a pool made elsewhere (it keeps its own device and allocator); the monitor shares ownership
     // until another pool replaces it.
     void attachPool(std::shared_ptr<MemoryPool> pool, const QString &label);
+    // Shows the runs' pool: its reference is taken on the worker, so the GUI never holds one.
+    void attachRunPool(std::shared_ptr<const RunPool> pool, const QString &label);
     int leadingBits() const { return m_leadingBits; }
     AllocatorKind allocatorKind() const { return m_allocator; }
 
@@ -59,8 +62,9 @@ public:
     double rate() const;
     quint64 workloadOps() const; // operations of the current (or last) run
 
-    bool hasPool() const { return m_pool != nullptr; }
-    const std::shared_ptr<MemoryPool> &pool() const { return m_pool; }
+    bool hasPool() const { return m_hasPool; }
+    // Whether pool is the one shown (the monitor keeps no reference to it: see PoolHandoff).
+    bool isShowing(const MemoryPool *pool) const;
     QString poolLabel() const { return m_label; }
     // The latest statistics and the history since the pool was shown; valid after updated().
     const PoolStats &stats() const { return m_stats; }
@@ -88,7 +92,7 @@ signals:
     void workloadFinished(const QString &summary, bool isError);
 
 private:
-    void takePublishedPool(quint64 generation);
+    void takePublishedPool();
     void onWorkloadFinished(quint64 run, const QString &summary, bool isError);
     void setRunning(bool running);
     void noteActivity(bool changed);
@@ -110,8 +114,8 @@ private:
     int m_leadingBits = kDefaultLeadingBits;
     AllocatorKind m_allocator = AllocatorKind::Immediate;
 
-    std::shared_ptr<MemoryPool> m_pool;
-    quint64 m_generation = 0;
+    bool m_hasPool = false;
+    quint64 m_shown = 0; // the handoff's generation that the history is of
     QString m_label;
     qint64 m_originNs = 0; // steady_clock time of the history's 0
     std::uint64_t m_nextSequence = 0;

@@ -71,16 +71,15 @@ void PoolWorker::releaseDevice()
 void PoolWorker::publish(std::shared_ptr<MemoryPool> pool, const QString &label)
 {
     std::shared_ptr<MemoryPool> old;
-    quint64 generation = 0;
     {
-        std::lock_guard lock(m_handoff->mutex);
+        std::lock_guard lock(m_handoff->mutex); // waits for a read of the GUI's to end
         old = std::exchange(m_handoff->pool, pool);
         m_handoff->label = label;
-        generation = ++m_handoff->generation;
+        ++m_handoff->generation;
     }
     m_pool = std::move(pool);
     old.reset(); // here, on the worker: a pool's destructor releases its held blocks
-    emit poolPublished(generation);
+    emit poolPublished();
 }
 
 std::shared_ptr<MemoryPool> PoolWorker::makePool(int leadingBits, AllocatorKind kind)

@@ -27,16 +27,30 @@ namespace clscope::ui {
 // clscope::AllocatorKind (pool.h) for the user: "deferred", "immediate", "SVM".
 QString allocatorName(AllocatorKind kind);
 
-// The pool the GUI should show, handed over under a mutex: the GUI copies the pointer when told that
-// the generation changed. The worker changes it, so the last reference to a replaced pool is dropped
-// on the worker thread (the GUI sends its own copy back there to be dropped). It also holds what the GUI
-// reads and writes without a round trip, shared by the PoolWorkers of every device the monitor used.
+// The pool the GUI should show, owned here and replaced only by the worker, so a pool (its OpenCL
+// buffers, allocator and context) is always destroyed on a worker thread. The GUI keeps no reference:
+// it reads the pool's statistics and series through read(), under the mutex, which the worker needs to
+// replace the pool, so the pool outlives every read. generation counts the replacements; the GUI reads
+// only the pool it was told about. It also holds what the GUI reads and writes without a round trip,
+// shared by the PoolWorkers of every device the monitor used.
 struct PoolHandoff
 {
-    std::mutex mutex;
-    std::shared_ptr<MemoryPool> pool;
+    mutable std::mutex mutex;
+    std::shared_ptr<MemoryPool> pool; // written by the worker only
     QString label;
     quint64 generation = 0;
+
+    // f(pool) with the pool of that generation, under the mutex; false (f not called) when the pool
+    // was replaced since (the notification is on its way) or there is none. f must only read: stats(),
+    // counters(), snapshotSeries() (the pool's own lock, for microseconds), never a driver call.
+    template<typename F> bool read(quint64 shown, F &&f) const
+    {
+        const std::lock_guard lock(mutex);
+        if (generation != shown || !pool)
+            return false;
+        f(static_cast<const MemoryPool &>(*pool));
+        return true;
+    }
 
     std::atomic<double> rate{10000};    // ops per second; 0: as fast as possible
     std::atomic<quint64> opsDone{0};    // of the current run
@@ -74,7 +88,7 @@ public:
     void shutdown(); // last call: ends the run, unpublishes the pool, drops context and queue
 
 signals:
-    void poolPublished(quint64 generation);
+    void poolPublished(); // the handoff holds another pool (or none)
     void deviceReady(bool svmSupported);
     void failed(const QString &message);
     void workloadFinished(quint64 run, const QString &summary, bool isError);

@@ -9,9 +9,6 @@ namespace clscope::ui {
 
 namespace {
 
-const QString kRunAllTag = QStringLiteral("run-all");
-const QString kCompareTag = QStringLiteral("run-all-compare");
-
 struct DeviceOutcome
 {
     QString error;
@@ -35,7 +32,7 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
     }
     if (isBusy())
         cancel();
-    const quint64 generation = ++m_generation;
+    m_group = m_tag.newGroup();
     m_job = job;
     m_rows.assign(job.devices.size(), {});
     m_running = int(job.devices.size());
@@ -59,7 +56,7 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
         // The buffers the panel reads back are compared; every buffer when it reads back none.
         run.readBackAll = run.readBack.empty();
         worker.submit<DeviceOutcome>(
-            kRunAllTag,
+            *m_group,
             [build, run](const CancelToken &cancel, const Progress &) mutable {
                 DeviceOutcome out;
                 try {
@@ -88,9 +85,7 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
                 return out;
             },
             this,
-            [this, i, generation](DeviceOutcome outcome) {
-                if (generation != m_generation)
-                    return;
+            [this, i](DeviceOutcome outcome) {
                 RunAllRow &row = m_rows[i];
                 row.done = true;
                 row.buildMs = outcome.buildMs;
@@ -129,11 +124,10 @@ void RunAllController::compareAll()
         results.push_back(r.ran ? r.result : RunResult());
     const RunResult reference = ref->result;
     const Tolerance tolerance = m_job.tolerance;
-    const quint64 generation = m_generation;
     m_comparing = true;
     using Comparisons = std::vector<std::optional<std::vector<BufferComparison>>>;
     m_workers->deviceless().submit<Comparisons>(
-        kCompareTag,
+        *m_group, // the same request: delivered unless a newer start() or cancel() came
         [results, reference, tolerance](const CancelToken &cancel, const Progress &) {
             Comparisons out(results.size());
             for (std::size_t i = 0; i < results.size() && !cancel.isCancelled(); ++i) {
@@ -143,9 +137,7 @@ void RunAllController::compareAll()
             return out;
         },
         this,
-        [this, generation](Comparisons comparisons) {
-            if (generation != m_generation)
-                return;
+        [this](Comparisons comparisons) {
             m_comparing = false;
             for (std::size_t i = 0; i < comparisons.size() && i < m_rows.size(); ++i) {
                 if (!comparisons[i])
@@ -162,10 +154,7 @@ void RunAllController::cancel()
 {
     if (!isBusy())
         return;
-    ++m_generation;
-    for (const RunAllRow &row : m_rows)
-        m_workers->forDevice(row.device.id).discard(kRunAllTag);
-    m_workers->deviceless().discard(kCompareTag);
+    m_tag.discard(); // every device's job and the comparison, wherever they are
     m_running = 0;
     m_comparing = false;
     emit finished(true);

@@ -10,6 +10,7 @@
 
 #include "clscope/compare.h"
 #include "clscope/runner.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 #include <QString>
@@ -78,7 +79,9 @@ private:
     std::shared_ptr<DeviceWorkers> m_workers;
     RunAllJob m_job;
     std::vector<RunAllRow> m_rows;
-    quint64 m_generation = 0;
+    // One request: a job per device, then the comparison; a newer start() (or cancel()) supersedes it all.
+    JobTag m_tag{QStringLiteral("run-all")};
+    std::optional<JobGroup> m_group; // of the latest start()
     int m_running = 0;
     bool m_comparing = false;
 };

@@ -8,11 +8,10 @@
 namespace clscope::ui {
 
 namespace {
-const QString kRunTag = QStringLiteral("run");
 struct RunOutcome
 {
     std::variant<RunResult, QString> result;
-    std::shared_ptr<MemoryPool> newPool; // set when this run made the pool of its context
+    bool newPool = false; // this run made the pool of its context
 };
 
 cl_device_id runDevice(const RunRequest &request)
@@ -33,39 +32,30 @@ RunController::RunController(std::shared_ptr<DeviceWorkers> workers, QObject *pa
 
 RunController::~RunController()
 {
-    dropPool();
-}
-
-void RunController::dropPool()
-{
-    // A pool releases its buffers and context: OpenCL work, so on the worker, not here.
-    if (m_pool && m_poolWorker)
-        m_poolWorker->post([old = std::move(m_pool)]() mutable { old.reset(); });
-    m_pool.reset();
+    m_tag.discard();
+    // A pool releases its buffers and context: OpenCL work, so on a worker (after the latest run, which
+    // may have made it). A run still going elsewhere holds the RunPool, and its pool dies there.
+    if (m_lastWorker)
+        m_lastWorker->post([pool = m_pool] { pool->drop(); });
 }
 
 void RunController::run(const RunRequest &request)
 {
     DeviceWorker &worker = m_workers->forDevice(runDevice(request));
-    if (m_worker && m_worker != &worker)
-        m_worker->discard(kRunTag); // a newer run supersedes an older one still going, on any device
-    m_worker = &worker;
+    m_lastWorker = &worker;
     RunOptions options;
     const cl_context context = request.build.context();
-    if (m_pool && context == m_poolContext)
-        options.pool = m_pool;
     options.calibrateClock = true; // the timeline draws the commands next to the pool's host-clock series
     options.capturePrintf = m_capturePrintf;
-    const quint64 generation = ++m_generation;
     m_busy = true;
     // Set while the kernel is on the worker, so that a run after an abandoned one can say what it waits for.
     auto running = std::make_shared<std::atomic<bool>>(true);
     m_running = running;
     emit runStarted(QString::fromStdString(request.kernel));
     worker.submit<RunOutcome>(
-        kRunTag,
-        [request, options, context, running](const CancelToken &cancel,
-                                             const Progress &) mutable -> RunOutcome {
+        m_tag,
+        [request, options, context, running, pool = m_pool](const CancelToken &cancel,
+                                                            const Progress &) mutable -> RunOutcome {
             struct Done
             {
                 std::atomic<bool> &flag;
@@ -73,11 +63,8 @@ void RunController::run(const RunRequest &request)
             } done{*running};
             RunOutcome out;
             try {
-                if (!options.pool && context) {
-                    // Deferred: each run has its own queue, and the run writes its buffers anyway.
-                    out.newPool = makePool(AllocatorKind::Deferred, context);
-                    options.pool = out.newPool;
-                }
+                if (context)
+                    options.pool = pool->forContext(context, &out.newPool);
                 options.cancel = cancel.flag();
                 out.result = runKernel(request, options);
             } catch (const std::exception &e) {
@@ -86,19 +73,11 @@ void RunController::run(const RunRequest &request)
             return out;
         },
         this,
-        [this, context, generation, worker = &worker](RunOutcome outcome) {
-            if (generation != m_generation) {
-                worker->post([stale = std::move(outcome)] {}); // its pool is released there
-                return;
-            }
+        // Only the latest run's outcome arrives: a superseded one is dropped on its worker.
+        [this](RunOutcome outcome) {
             m_busy = false;
-            if (outcome.newPool) {
-                dropPool();
-                m_pool = outcome.newPool;
-                m_poolContext = context;
-                m_poolWorker = worker;
-                emit poolCreated(m_pool, tr("Kernel runs"));
-            }
+            if (outcome.newPool)
+                emit poolCreated();
             if (auto *result = std::get_if<RunResult>(&outcome.result))
                 emit runFinished(*result);
             else
@@ -110,9 +89,7 @@ void RunController::abandon()
 {
     if (!m_busy)
         return;
-    if (m_worker)
-        m_worker->discard(kRunTag);
-    ++m_generation;
+    m_tag.discard();
     m_busy = false;
     m_abandoned = m_running;
     emit runAbandoned();

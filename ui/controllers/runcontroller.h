@@ -1,10 +1,13 @@
 // Runs kernels on the worker of the run's device. A run can be abandoned: its cancel token stops it between
 // launches and its late result is discarded, so the user keeps working while a long kernel finishes.
 // Runs take their buffers from one memory pool per build context, made on the worker at the first run
-// on that context and kept for the next runs, so buffers are reused and the pool can be watched live.
+// on that context and kept for the next runs, so buffers are reused and the pool can be watched live. The
+// pool is kept in a RunPool, which only the workers change: the GUI reads it, and never owns it.
 #pragma once
 
 #include "clscope/runner.h"
+#include "runpool.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 
@@ -27,8 +30,8 @@ public:
 
     // Runs with the controller's pool for the build's context (made on the first run there).
     void run(const RunRequest &request);
-    // The pool of the latest run's context; null before the first run.
-    const std::shared_ptr<MemoryPool> &pool() const { return m_pool; }
+    // The pool of the latest run's context (RunPool::read: none before the first run).
+    std::shared_ptr<const RunPool> pool() const { return m_pool; }
     // Stops waiting for the current run: its result will be dropped when it arrives.
     void abandon();
     bool isBusy() const { return m_busy; }
@@ -43,22 +46,18 @@ signals:
     void runFinished(const clscope::RunResult &result);
     void runFailed(const QString &message);
     void runAbandoned();
-    // A run made a new pool (the first run on a build's context); `label` names it for a pool view.
-    void poolCreated(std::shared_ptr<clscope::MemoryPool> pool, const QString &label);
+    // A run made a new pool (the first run on a build's context): pool() holds another one.
+    void poolCreated();
 
 private:
-    void dropPool();
-
     std::shared_ptr<DeviceWorkers> m_workers;
-    DeviceWorker *m_worker = nullptr; // of the latest run
-    quint64 m_generation = 0;
+    JobTag m_tag{QStringLiteral("run")}; // a newer run supersedes an older one, on any device
     bool m_busy = false;
     bool m_capturePrintf = false;
     std::shared_ptr<std::atomic<bool>> m_running;   // the latest run's "still on the worker"
     std::shared_ptr<std::atomic<bool>> m_abandoned; // the abandoned run's
-    std::shared_ptr<MemoryPool> m_pool;
-    cl_context m_poolContext = nullptr;   // retained by m_pool's allocator, so it cannot be reused meanwhile
-    DeviceWorker *m_poolWorker = nullptr; // where the pool was made, and is released
+    const std::shared_ptr<RunPool> m_pool = std::make_shared<RunPool>();
+    DeviceWorker *m_lastWorker = nullptr; // of the latest run: drops the pool when the controller goes
 };
 
 } // namespace clscope::ui

@@ -10,8 +10,6 @@
 namespace clscope::ui {
 
 namespace {
-const QString kSweepTag = QStringLiteral("sweep");
-
 cl_device_id sweepDevice(const RunRequest &request)
 {
     if (request.device)
@@ -37,23 +35,19 @@ SweepController::SweepController(std::shared_ptr<DeviceWorkers> workers, QObject
 
 SweepController::~SweepController()
 {
-    if (m_running && m_worker)
-        m_worker->discard(kSweepTag);
+    if (m_running)
+        m_tag.discard();
 }
 
 void SweepController::start(const SweepRequest &request)
 {
     DeviceWorker &worker = m_workers->forDevice(sweepDevice(request.run));
-    if (m_worker && m_worker != &worker)
-        m_worker->discard(kSweepTag); // a newer sweep supersedes an older one, on any device
-    m_worker = &worker;
-    const quint64 generation = ++m_generation;
     m_running = true;
     auto counts = std::make_shared<std::atomic<quint64>>(0);
     emit started(QString::fromStdString(request.run.kernel));
     emit progressChanged(0, 0);
     worker.submit<std::variant<SweepResult, QString>>(
-        kSweepTag,
+        m_tag,
         [request, counts](const CancelToken &cancel,
                           const Progress &progress) -> std::variant<SweepResult, QString> {
             SweepOptions options;
@@ -69,18 +63,14 @@ void SweepController::start(const SweepRequest &request)
             }
         },
         this,
-        [this, generation](std::variant<SweepResult, QString> outcome) {
-            if (generation != m_generation)
-                return;
+        [this](std::variant<SweepResult, QString> outcome) {
             m_running = false;
             if (auto *result = std::get_if<SweepResult>(&outcome))
                 emit finished(*result);
             else
                 emit failed(std::get<QString>(outcome));
         },
-        [this, generation, counts](double, const QString &) {
-            if (generation != m_generation)
-                return;
+        [this, counts](double, const QString &) {
             const quint64 packed = counts->load(std::memory_order_acquire);
             emit progressChanged(int(packed >> 32), int(packed & 0xffffffffu));
         });
@@ -88,8 +78,8 @@ void SweepController::start(const SweepRequest &request)
 
 void SweepController::cancel()
 {
-    if (m_running && m_worker)
-        m_worker->cancel(kSweepTag);
+    if (m_running)
+        m_tag.cancel();
 }
 
 } // namespace clscope::ui

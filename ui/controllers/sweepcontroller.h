@@ -5,6 +5,7 @@
 #pragma once
 
 #include "clscope/sweep.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 #include <QString>
@@ -13,7 +14,6 @@
 
 namespace clscope::ui {
 
-class DeviceWorker;
 class DeviceWorkers;
 
 class SweepController : public QObject
@@ -41,8 +41,7 @@ signals:
 
 private:
     std::shared_ptr<DeviceWorkers> m_workers;
-    DeviceWorker *m_worker = nullptr; // of the latest sweep
-    quint64 m_generation = 0;
+    JobTag m_tag{QStringLiteral("sweep")}; // a newer sweep supersedes an older one, on any device
     bool m_running = false;
 };
 

@@ -340,10 +340,12 @@ void PoolDock::onCurrentDeviceChanged(const DeviceSnapshot *device)
     setDevice(device ? device->id : nullptr, device ? QString::fromStdString(device->name()) : QString());
 }
 
-void PoolDock::onRunPoolInUse(const std::shared_ptr<MemoryPool> &pool)
+void PoolDock::onRunPoolInUse(const std::shared_ptr<const RunPool> &pool)
 {
-    if (pool && m_monitor->pool() != pool && !m_monitor->isWorkloadRunning())
-        attachPool(pool, tr("Kernel runs"));
+    bool shown = false;
+    const bool made = pool && pool->read([&](const MemoryPool &p) { shown = m_monitor->isShowing(&p); });
+    if (made && !shown && !m_monitor->isWorkloadRunning())
+        m_monitor->attachRunPool(pool, tr("Kernel runs"));
 }
 
 void PoolDock::attachPool(std::shared_ptr<MemoryPool> pool, const QString &label)

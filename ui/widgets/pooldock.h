@@ -41,7 +41,7 @@ public:
     // A fresh pool on the window's current device (setDevice).
     void onCurrentDeviceChanged(const DeviceSnapshot *device) override;
     // Shows the runs' pool, unless the user is watching a workload of their own here.
-    void onRunPoolInUse(const std::shared_ptr<MemoryPool> &pool) override;
+    void onRunPoolInUse(const std::shared_ptr<const RunPool> &pool) override;
 
     // The main window's current device; nullptr (or never called) shows that there is none yet. A fresh
     // pool is made on the device, off the GUI thread.

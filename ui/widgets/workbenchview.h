@@ -12,6 +12,8 @@
 
 namespace clscope::ui {
 
+class RunPool;
+
 class WorkbenchView
 {
 public:
@@ -23,9 +25,9 @@ public:
     // A build finished, good or failed; `device` is the one it was made for (the current one when that is
     // gone from the snapshot), with the same lifetime as above.
     virtual void onProgramBuilt(const BuildResult & /*result*/, const DeviceSnapshot * /*device*/) {}
-    // Runs take their buffers from `pool` now: told as a run starts (the latest run's pool, null before the
-    // first) and when a run has made a new one (the first run on a build's context).
-    virtual void onRunPoolInUse(const std::shared_ptr<MemoryPool> & /*pool*/) {}
+    // Runs take their buffers from `pool` now: told as a run starts (it holds no pool before the first run)
+    // and when a run has made a new one (the first run on a build's context).
+    virtual void onRunPoolInUse(const std::shared_ptr<const RunPool> & /*pool*/) {}
     // A run finished; `profile` is its commands and its pool's samples, on the host clock (hostProfile).
     virtual void onRunFinished(const RunResult & /*result*/, const RunProfile & /*profile*/) {}
 

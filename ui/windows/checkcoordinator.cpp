@@ -25,8 +25,6 @@
 namespace clscope::ui {
 
 namespace {
-const QString kPrepareTag = QStringLiteral("check-prepare");
-const QString kCollectTag = QStringLiteral("check-collect");
 
 struct Outcome
 {
@@ -171,7 +169,7 @@ bool CheckCoordinator::checkCurrent()
         options += (options.empty() ? "-I " : " -I ") + folder.toStdString();
 
     stopChild(); // a newer check supersedes one still running
-    const quint64 generation = ++m_generation;
+    const JobGroup group = m_tag.newGroup();
     m_busy = true;
     m_action->setEnabled(true);
     m_statusBar->showMessage(
@@ -183,7 +181,7 @@ bool CheckCoordinator::checkCurrent()
         environment.push_back(entry.toStdString());
     // The session's folder and the source file are made off the GUI thread, on the device-less worker.
     m_workers->deviceless().submit<std::shared_ptr<Prepared>>(
-        kPrepareTag,
+        group,
         [request = std::move(*request), environment, source, shownName, fileName,
          options](const CancelToken &, const Progress &) {
             auto prepared = std::make_shared<Prepared>();
@@ -207,19 +205,17 @@ bool CheckCoordinator::checkCurrent()
             return prepared;
         },
         this,
-        [this, generation](std::shared_ptr<Prepared> prepared) {
-            if (generation != m_generation)
-                return;
+        [this, group](std::shared_ptr<Prepared> prepared) {
             if (!prepared->session) {
                 finish(std::nullopt, prepared->error);
                 return;
             }
-            startChild(generation, prepared);
+            startChild(group, prepared);
         });
     return true;
 }
 
-void CheckCoordinator::startChild(quint64 generation, const std::shared_ptr<Prepared> &prepared)
+void CheckCoordinator::startChild(const JobGroup &group, const std::shared_ptr<Prepared> &prepared)
 {
     const CheckSession &session = *prepared->session;
     auto *process = new QProcess(this);
@@ -237,32 +233,32 @@ void CheckCoordinator::startChild(quint64 generation, const std::shared_ptr<Prep
     for (const std::string &a : prepared->args)
         args << QString::fromStdString(a);
     connect(process, &QProcess::finished, this,
-            [this, process, generation, prepared](int exitCode, QProcess::ExitStatus status) {
+            [this, process, group, prepared](int exitCode, QProcess::ExitStatus status) {
                 process->deleteLater();
                 if (m_process == process)
                     m_process = nullptr;
-                if (generation == m_generation)
-                    collect(generation, prepared, exitCode, status == QProcess::CrashExit);
+                if (group.isCurrent())
+                    collect(group, prepared, exitCode, status == QProcess::CrashExit);
             });
     connect(process, &QProcess::errorOccurred, this,
-            [this, process, generation, prepared](QProcess::ProcessError e) {
+            [this, process, group, prepared](QProcess::ProcessError e) {
                 if (e != QProcess::FailedToStart)
                     return; // the others end in finished()
                 process->deleteLater();
                 if (m_process == process)
                     m_process = nullptr;
-                if (generation == m_generation)
+                if (group.isCurrent())
                     finish(std::nullopt, tr("cannot start %1: %2").arg(m_cli, process->errorString()));
             });
     process->start(m_cli, args);
 }
 
-void CheckCoordinator::collect(quint64 generation, const std::shared_ptr<Prepared> &prepared, int exitCode,
+void CheckCoordinator::collect(const JobGroup &group, const std::shared_ptr<Prepared> &prepared, int exitCode,
                                bool crashed)
 {
     // Oclgrind's log and the child's output are read and parsed on the worker: a report can be long.
     m_workers->deviceless().submit<Outcome>(
-        kCollectTag,
+        group,
         [prepared, exitCode, crashed](const CancelToken &, const Progress &) -> Outcome {
             try {
                 const CheckSession &session = *prepared->session;
@@ -279,11 +275,7 @@ void CheckCoordinator::collect(quint64 generation, const std::shared_ptr<Prepare
                 return {std::nullopt, QString::fromStdString(e.what())};
             }
         },
-        this,
-        [this, generation](Outcome outcome) {
-            if (generation == m_generation)
-                finish(outcome.result, outcome.error);
-        });
+        this, [this](Outcome outcome) { finish(outcome.result, outcome.error); });
 }
 
 void CheckCoordinator::finish(const std::optional<CheckChildResult> &result, const QString &error)
@@ -356,7 +348,7 @@ void CheckCoordinator::abandon()
 {
     if (!m_busy)
         return;
-    ++m_generation;
+    m_tag.discard();
     stopChild();
     m_busy = false;
     m_statusBar->showMessage(tr("Memory check stopped"));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "clscope/check.h"
+#include "workers/jobtag.h"
 
 #include <QObject>
 #include <QString>
@@ -88,8 +89,10 @@ signals:
 
 private:
     struct Prepared; // the session and the child's arguments, made on the device-less worker
-    void startChild(quint64 generation, const std::shared_ptr<Prepared> &prepared);
-    void collect(quint64 generation, const std::shared_ptr<Prepared> &prepared, int exitCode, bool crashed);
+    // group: the check's request (JobTag::newGroup); the child's end is ignored once it is superseded.
+    void startChild(const JobGroup &group, const std::shared_ptr<Prepared> &prepared);
+    void collect(const JobGroup &group, const std::shared_ptr<Prepared> &prepared, int exitCode,
+                 bool crashed);
     void finish(const std::optional<CheckChildResult> &result, const QString &error);
     void stopChild();
 
@@ -100,7 +103,9 @@ private:
     QString m_cli;
     QProcess *m_process = nullptr; // the running child
     bool m_stopping = false;       // the child was told to stop
-    quint64 m_generation = 0;
+    // A check's steps (preparing on the worker, the child, collecting on the worker) form one request; a
+    // newer check or abandon() supersedes it.
+    JobTag m_tag{QStringLiteral("check")};
     bool m_busy = false;
     CheckOutcomeView m_last;
     std::vector<std::string> m_lastArgs;

@@ -401,15 +401,18 @@ void MainWindow::broadcastBuild(const BuildResult &result)
 
 void MainWindow::broadcastRunPool()
 {
-    const std::shared_ptr<MemoryPool> &pool = m_runs->controller()->pool();
+    const std::shared_ptr<const RunPool> pool = m_runs->controller()->pool();
     for (WorkbenchView *view : std::as_const(m_views))
         view->onRunPoolInUse(pool);
 }
 
 void MainWindow::broadcastRun(const RunResult &result)
 {
-    // The runner's pool under the run's commands, both on the host clock.
-    const RunProfile profile = hostProfile(result, m_runs->controller()->pool().get());
+    // The runner's pool under the run's commands, both on the host clock (read in place: see RunPool).
+    RunProfile profile;
+    if (!m_runs->controller()->pool()->read(
+            [&](const MemoryPool &pool) { profile = hostProfile(result, &pool); }))
+        profile = hostProfile(result, nullptr);
     for (WorkbenchView *view : std::as_const(m_views))
         view->onRunFinished(result, profile);
 }

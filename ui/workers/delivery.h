@@ -32,12 +32,19 @@ class Delivery : public std::enable_shared_from_this<Delivery>
 public:
     using ProgressFn = std::function<void(double fraction, const QString &text)>;
 
-    // latest: the tag's newest generation; the job is current while it equals generation.
+    // latest: the tag's newest generation (JobGroup::latest); the job is current while it equals
+    // generation.
     // mailbox: the receiving thread's.
     Delivery(std::shared_ptr<Mailbox> mailbox, std::shared_ptr<const std::atomic<quint64>> latest,
              quint64 generation, ProgressFn onProgress);
 
-    bool isCurrent() const { return m_latest->load(std::memory_order_acquire) == m_generation; }
+    bool isCurrent() const
+    {
+        return !m_dropped.load(std::memory_order_acquire) &&
+               m_latest->load(std::memory_order_acquire) == m_generation;
+    }
+    // Nothing of this job is delivered any more (its worker shuts down), whatever its tag does.
+    void drop() { m_dropped.store(true, std::memory_order_release); }
 
     // Worker side. A newer report replaces one not yet delivered (the receiver sees the latest).
     void reportProgress(double fraction, const QString &text);
@@ -62,6 +69,7 @@ private:
 
     const std::shared_ptr<const std::atomic<quint64>> m_latest;
     const quint64 m_generation;
+    std::atomic<bool> m_dropped{false};
     const ProgressFn m_onProgress; // called on the receiver's thread only
 };
 

@@ -4,7 +4,6 @@
 
 #include "mailbox.h"
 
-#include <QHash>
 #include <QThread>
 
 #include <pthread.h>
@@ -13,22 +12,18 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <variant>
 
 namespace clscope::ui {
 
 namespace {
-struct TagState
-{
-    std::shared_ptr<std::atomic<quint64>> latest = std::make_shared<std::atomic<quint64>>(0);
-    std::shared_ptr<std::atomic<bool>> cancel; // of the newest job of the tag
-};
-
 struct TaggedJob
 {
-    QString tag;
+    QString tag; // the tag's name, for messages
     std::function<void(const CancelToken &, const Progress &, const std::shared_ptr<Delivery> &)> run;
     std::shared_ptr<std::atomic<bool>> cancel;
     std::shared_ptr<Delivery> delivery;
@@ -37,22 +32,48 @@ using Posted = std::function<void()>;
 using Item = std::variant<TaggedJob, Posted>;
 } // namespace
 
-struct DeviceWorker::State
+struct DeviceWorker::State : JobQueue
 {
     QString name;
     mutable std::mutex mutex;
     std::condition_variable wake;
     std::condition_variable ended;
     std::deque<Item> queue;
-    QHash<QString, TagState> tags;
+    std::map<QString, JobTag> tags; // this worker's own, by name
+    // The job the thread runs now: shutdown sets its token and drops its delivery.
+    std::shared_ptr<std::atomic<bool>> runningCancel;
+    std::shared_ptr<Delivery> runningDelivery;
     bool stopping = false;
     bool finished = false; // the thread left its loop
     bool joined = false;   // joined or left behind
     std::thread thread;
 
-    TagState &tag(const QString &t) { return tags[t]; }
     void loop();
+    // A newer request of a tag was made: its jobs queued here go (they never run).
+    void dropSuperseded() override;
 };
+
+void DeviceWorker::State::dropSuperseded()
+{
+    const std::lock_guard lock(mutex);
+    std::vector<Item> dropped;
+    for (auto it = queue.begin(); it != queue.end();) {
+        auto *queued = std::get_if<TaggedJob>(&*it);
+        if (queued && !queued->delivery->isCurrent()) {
+            dropped.push_back(std::move(*it));
+            it = queue.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (Item &item : dropped) {
+        std::get<TaggedJob>(item).delivery->finish({}); // retires its box
+        // What the dropped job holds (a request with OpenCL objects) is destroyed on the worker too.
+        queue.emplace_back(Posted([held = std::make_shared<Item>(std::move(item))] {}));
+    }
+    if (!dropped.empty())
+        wake.notify_one();
+}
 
 void DeviceWorker::State::loop()
 {
@@ -68,6 +89,10 @@ void DeviceWorker::State::loop()
             break; // stopping, and nothing left to release
         Item item = std::move(queue.front());
         queue.pop_front();
+        if (auto *job = std::get_if<TaggedJob>(&item)) {
+            runningCancel = job->cancel;
+            runningDelivery = job->delivery;
+        }
         lock.unlock();
         if (auto *posted = std::get_if<Posted>(&item)) {
             try {
@@ -94,6 +119,10 @@ void DeviceWorker::State::loop()
                 }
                 job.delivery->finish({}); // when the job threw (otherwise the result is already there)
             }
+            lock.lock();
+            runningCancel.reset();
+            runningDelivery.reset();
+            lock.unlock();
         }
         item = Posted(); // the job's captures go here, on the worker, before the next one starts
         lock.lock();
@@ -120,70 +149,55 @@ QString DeviceWorker::name() const
     return m_state->name;
 }
 
-quint64 DeviceWorker::submitJob(const QString &tag, Job run, QObject *receiver,
+quint64 DeviceWorker::submitJob(const JobGroup &group, Job run, QObject *receiver,
                                 std::function<void(double, const QString &)> progress)
 {
-    std::shared_ptr<Delivery> delivery;
     // The box becomes the receiver's child: that is only allowed on the receiver's thread.
     Q_ASSERT_X(!receiver || receiver->thread() == QThread::currentThread(), "DeviceWorker::submit",
                "call submit on the receiver's thread");
-    std::vector<Item> dropped;
-    quint64 generation = 0;
     {
         const std::lock_guard lock(m_state->mutex);
         if (m_state->stopping)
             return 0;
-        TagState &t = m_state->tag(tag);
-        if (t.cancel)
-            t.cancel->store(true, std::memory_order_release); // the running one of the tag may stop early
-        generation = t.latest->fetch_add(1, std::memory_order_acq_rel) + 1;
-        t.cancel = std::make_shared<std::atomic<bool>>(false);
-        for (auto it = m_state->queue.begin(); it != m_state->queue.end();) {
-            auto *queued = std::get_if<TaggedJob>(&*it);
-            if (queued && queued->tag == tag) {
-                dropped.push_back(std::move(*it));
-                it = m_state->queue.erase(it);
-            } else {
-                ++it;
-            }
-        }
-        delivery = std::make_shared<Delivery>(receiver ? Mailbox::forCurrentThread() : nullptr, t.latest,
-                                              generation, std::move(progress));
+        auto delivery = std::make_shared<Delivery>(receiver ? Mailbox::forCurrentThread() : nullptr,
+                                                   group.latest(), group.generation(), std::move(progress));
         if (receiver)
             new DeliveryBox(delivery, receiver); // a child of the receiver: dies with it
-        m_state->queue.push_back(TaggedJob{tag, std::move(run), t.cancel, delivery});
-        for (Item &item : dropped) {
-            std::get<TaggedJob>(item).delivery->finish({}); // retires its box
-            // What the dropped job holds (a request with OpenCL objects) is destroyed on the worker too.
-            m_state->queue.emplace_back(Posted([held = std::make_shared<Item>(std::move(item))] {}));
-        }
+        // Enlisted under this worker's lock: a newer request of the tag then finds the job queued here.
+        std::shared_ptr<std::atomic<bool>> cancel = group.enlist(m_state);
+        m_state->queue.push_back(TaggedJob{group.name(), std::move(run), std::move(cancel), delivery});
     }
     m_state->wake.notify_one();
-    return generation;
+    return group.generation();
+}
+
+JobTag DeviceWorker::localTag(const QString &name)
+{
+    const std::lock_guard lock(m_state->mutex);
+    return m_state->tags.try_emplace(name, name).first->second;
 }
 
 void DeviceWorker::cancel(const QString &tag)
 {
-    const std::lock_guard lock(m_state->mutex);
-    const auto it = m_state->tags.constFind(tag);
-    if (it != m_state->tags.cend() && it->cancel)
-        it->cancel->store(true, std::memory_order_release);
+    localTag(tag).cancel();
 }
 
 void DeviceWorker::discard(const QString &tag)
 {
-    const std::lock_guard lock(m_state->mutex);
-    TagState &t = m_state->tag(tag);
-    if (t.cancel)
-        t.cancel->store(true, std::memory_order_release);
-    t.latest->fetch_add(1, std::memory_order_acq_rel); // no job of the tag so far is current any more
+    localTag(tag).discard();
 }
 
 bool DeviceWorker::isCurrent(const QString &tag, quint64 generation) const
 {
-    const std::lock_guard lock(m_state->mutex);
-    const auto it = m_state->tags.constFind(tag);
-    return generation != 0 && it != m_state->tags.cend() && it->latest->load() == generation;
+    std::optional<JobTag> found;
+    {
+        const std::lock_guard lock(m_state->mutex);
+        const auto it = m_state->tags.find(tag);
+        if (it == m_state->tags.end())
+            return false;
+        found = it->second;
+    }
+    return generation != 0 && found->isCurrent(generation);
 }
 
 void DeviceWorker::post(std::function<void()> fn)
@@ -214,11 +228,12 @@ void DeviceWorker::beginShutdown()
         if (m_state->stopping)
             return;
         m_state->stopping = true;
-        for (auto &t : m_state->tags) {
-            if (t.cancel)
-                t.cancel->store(true, std::memory_order_release);
-            t.latest->fetch_add(1, std::memory_order_acq_rel); // nothing more is delivered
-        }
+        // The running job may stop early, and nothing more of it is delivered; its tag is left alone
+        // (other workers' jobs of it go on).
+        if (m_state->runningCancel)
+            m_state->runningCancel->store(true, std::memory_order_release);
+        if (m_state->runningDelivery)
+            m_state->runningDelivery->drop();
         std::deque<Item> kept;
         for (Item &item : m_state->queue) {
             if (auto *job = std::get_if<TaggedJob>(&item)) {

@@ -1,8 +1,11 @@
 // One thread that does the blocking OpenCL work of one device (or, for the registry's device-less worker,
 // work that has no device), one job at a time and in the order submitted, in the manner of RenderDoc's
 // replay thread and hotspot's job tracker:
-// - submit(tag, work, receiver, done): a newer request with the same tag drops the queued one (it never
-//   runs) and cancels the running one (its token turns true, and its result is dropped);
+// - submit(tag, work, receiver, done): the tag is a JobTag (jobtag.h), shared by every worker, so a newer
+//   request with it supersedes the older ones on any worker: a queued one is dropped (it never runs), a
+//   running one's token turns true and its result is dropped. submit(group, ...) joins one request's
+//   group instead (jobs that belong together); submit(name, ...) uses a tag of this worker alone, for
+//   work that only ever goes to one worker or must not supersede the same work on other devices;
 // - work(CancelToken, Progress) polls the token between steps and reports progress;
 // - done(result), and the progress function, run on the receiver's thread, only while the receiver lives
 //   and only while no newer request with that tag was made (generation ids, never killed threads); a
@@ -15,6 +18,7 @@
 
 #include "canceltoken.h"
 #include "delivery.h"
+#include "jobtag.h"
 #include "progress.h"
 
 #include <QObject>
@@ -44,14 +48,22 @@ public:
     // Runs work on the worker thread, then done(result) on receiver's thread (call it from that thread)
     // if the receiver still exists and no newer request with the tag was made; progress(fraction, text)
     // likewise, while the work runs. A null receiver runs the work and delivers nothing. Returns the
-    // request's generation (for isCurrent); 0 when the worker is shut down (nothing runs then).
+    // request's generation; 0 when the worker is shut down (nothing runs then).
     template<typename R>
-    quint64 submit(const QString &tag, std::function<R(const CancelToken &, const Progress &)> work,
+    quint64 submit(const JobTag &tag, std::function<R(const CancelToken &, const Progress &)> work,
+                   QObject *receiver, std::function<void(R)> done,
+                   std::function<void(double, const QString &)> progress = {})
+    {
+        return submit<R>(tag.newGroup(), std::move(work), receiver, std::move(done), std::move(progress));
+    }
+    // The same, as one more job of a request's group: it supersedes nothing.
+    template<typename R>
+    quint64 submit(const JobGroup &group, std::function<R(const CancelToken &, const Progress &)> work,
                    QObject *receiver, std::function<void(R)> done,
                    std::function<void(double, const QString &)> progress = {})
     {
         return submitJob(
-            tag,
+            group,
             [work = std::move(work), done = std::move(done),
              release = releaser()](const CancelToken &cancel, const Progress &report,
                                    const std::shared_ptr<Delivery> &delivery) mutable {
@@ -70,13 +82,20 @@ public:
             },
             receiver, std::move(progress));
     }
+    // The same with a tag of this worker's own, named: a newer request of the name on this worker
+    // supersedes the older ones here only.
+    template<typename R>
+    quint64 submit(const QString &tag, std::function<R(const CancelToken &, const Progress &)> work,
+                   QObject *receiver, std::function<void(R)> done,
+                   std::function<void(double, const QString &)> progress = {})
+    {
+        return submit<R>(localTag(tag), std::move(work), receiver, std::move(done), std::move(progress));
+    }
 
-    // Asks the newest job of the tag to stop (its token turns true); its result is still delivered, so
-    // the receiver learns how far it got. A job still queued runs with its token already set.
+    // JobTag::cancel() and JobTag::discard() of this worker's tag of that name.
     void cancel(const QString &tag);
-    // cancel(), and the result is dropped: the receiver hears nothing more of the tag's jobs so far.
     void discard(const QString &tag);
-    // Whether generation is the newest request of the tag (and not discarded).
+    // Whether generation is the newest request of this worker's tag (and not discarded).
     bool isCurrent(const QString &tag, quint64 generation) const;
 
     // Runs fn on the worker thread, after the jobs queued before it; never dropped, also not at shutdown.
@@ -94,8 +113,9 @@ public:
 
 private:
     using Job = std::function<void(const CancelToken &, const Progress &, const std::shared_ptr<Delivery> &)>;
-    quint64 submitJob(const QString &tag, Job job, QObject *receiver,
+    quint64 submitJob(const JobGroup &group, Job job, QObject *receiver,
                       std::function<void(double, const QString &)> progress);
+    JobTag localTag(const QString &name);
 
     struct State;
     std::shared_ptr<State> m_state;
