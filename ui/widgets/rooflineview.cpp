@@ -277,7 +277,8 @@ void RooflineView::fillLines()
             .arg(k->kernel)
             .arg(k->lines.executed)
             .arg(k->lines.workItems)
-            .arg(k->countedLaunch >= 0 ? tr(" (launch %1)").arg(k->countedLaunch) : QString()));
+            .arg(k->countedLaunch >= 0 ? tr(" (launch %1)").arg(k->countedLaunch) : QString()) +
+        (k->lines.sampling.isEmpty() ? QString() : QStringLiteral("; ") + k->lines.sampling));
     m_lines->setRowCount(int(lines.size()));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const LineHeat &l = lines[i];
