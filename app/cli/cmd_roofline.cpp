@@ -224,16 +224,15 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
     }
 
     // The kernels (name and program) by total device time.
-    // Programs built again from the same sources (pyopencl builds one per size in transpose.py) are one:
-    // each launch's program is the first program with its sources.
+    // Programs created again from the same sources and options (pyopencl creates one per call in
+    // transpose.py) are one, as in the capture's summary: each launch's program is the first of them.
     std::map<std::int64_t, std::int64_t> programOf;
     std::map<std::int64_t, std::string> sourceOf;
     try {
         programOf = reader->launchPrograms();
-        std::map<std::int64_t, std::int64_t> firstWithSources;
-        std::map<std::pair<std::string, std::vector<std::string>>, std::int64_t> bySources;
-        for (const CapturedProgram &p : reader->programs()) {
-            firstWithSources[p.id] = bySources.emplace(std::pair{p.kind, p.sources}, p.id).first->second;
+        const std::vector<CapturedProgram> programs = reader->programs();
+        const std::map<std::int64_t, std::int64_t> firstWithSources = sameSourcePrograms(programs);
+        for (const CapturedProgram &p : programs) {
             if (p.kind == "source") {
                 std::string &text = sourceOf[p.id];
                 for (const std::string &part : p.sources)
