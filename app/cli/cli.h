@@ -121,6 +121,8 @@ struct CheckedRun
     // its profile is read; a signal or another status is a failure as before.
     bool countWhenOutputsDiffer = false;
     std::string sourceText = {}; // the file's text when it is not on disk (a captured program's sources)
+    // --lines: the work-group budget (CheckSettings::sampleGroups; 0 runs every work-group).
+    std::uint64_t sampleGroups = kDefaultSampleGroups;
 };
 int runUnderCheck(const CheckedRun &run);
 // run --lines: the same child on Oclgrind with CLScope's line profiler (lineprofile.h) instead of the checks;

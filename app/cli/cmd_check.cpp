@@ -216,6 +216,7 @@ ProfiledChild profileLines(const CheckedRun &run)
     settings.dataRaces = false;
     settings.uninitialized = false;
     settings.lineProfiler = findLineProfiler(std::filesystem::path(selfExecutable()).parent_path().string());
+    settings.sampleGroups = run.sampleGroups;
     std::string text;
     ProfiledChild result;
     result.child = runChild(run, settings, &text);
@@ -255,8 +256,11 @@ int runWithLineProfile(const CheckedRun &run)
     }
     std::cout
         << "Line profile on Oclgrind: the kernel runs on the Oclgrind simulator, every instruction counted"
-        << notOn(run) << '\n'
-        << profiled.child.out;
+        << notOn(run) << '\n';
+    if (std::any_of(kernels.begin(), kernels.end(), [](const KernelLineProfile &k) { return k.sampled(); }))
+        std::cout << "Sampled: only some work-groups ran (below), so the outputs are theirs alone; "
+                     "--sample-groups 0 runs every work-group\n";
+    std::cout << profiled.child.out;
     for (const KernelLineProfile &k : kernels)
         std::cout << '\n' << formatLineProfile(k);
     return ExitOk;

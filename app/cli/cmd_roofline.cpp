@@ -33,6 +33,7 @@ struct RooflineOptionsCli : LaunchOptions
     bool remeasure = false;
     std::string effort = "full"; // of the peaks' benchmarks: full or quick
     std::string peaks;           // a capture's: a bench document saved on its device (bench all --save)
+    std::uint64_t sampleGroups = kDefaultSampleGroups; // of the counted launch
 };
 
 BenchEffort peaksEffort(const RooflineOptionsCli &opts)
@@ -184,6 +185,7 @@ void countCapturedKernel(const std::string &file, const CaptureReader &reader,
         run.sourceText = text->second;
     }
     run.countWhenOutputsDiffer = true;
+    run.sampleGroups = opts.sampleGroups;
     try {
         const ProfiledChild profiled = profileLines(run);
         const std::vector<KernelLineProfile> kernels = profiled.profile.byKernel();
@@ -222,16 +224,15 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
     }
 
     // The kernels (name and program) by total device time.
-    // Programs built again from the same sources (pyopencl builds one per size in transpose.py) are one:
-    // each launch's program is the first program with its sources.
+    // Programs created again from the same sources and options (pyopencl creates one per call in
+    // transpose.py) are one, as in the capture's summary: each launch's program is the first of them.
     std::map<std::int64_t, std::int64_t> programOf;
     std::map<std::int64_t, std::string> sourceOf;
     try {
         programOf = reader->launchPrograms();
-        std::map<std::int64_t, std::int64_t> firstWithSources;
-        std::map<std::pair<std::string, std::vector<std::string>>, std::int64_t> bySources;
-        for (const CapturedProgram &p : reader->programs()) {
-            firstWithSources[p.id] = bySources.emplace(std::pair{p.kind, p.sources}, p.id).first->second;
+        const std::vector<CapturedProgram> programs = reader->programs();
+        const std::map<std::int64_t, std::int64_t> firstWithSources = sameSourcePrograms(programs);
+        for (const CapturedProgram &p : programs) {
             if (p.kind == "source") {
                 std::string &text = sourceOf[p.id];
                 for (const std::string &part : p.sources)
@@ -361,10 +362,13 @@ int runCaptureRoofline(const RooflineOptionsCli &opts)
             std::cout << "   not counted: " << k.problem << '\n';
     }
     for (const CapturedKernelRoof &k : kernels) {
-        if (k.point)
-            std::cout << '\n'
-                      << "launch " << k.counted << ", " << k.sameRange << " timed launches of its range: "
-                      << formatRoofline(*k.point, peaksByDevice.at(k.device).peaks);
+        if (!k.point)
+            continue;
+        std::cout << '\n'
+                  << "launch " << k.counted << ", " << k.sameRange << " timed launches of its range: "
+                  << formatRoofline(*k.point, peaksByDevice.at(k.device).peaks);
+        if (k.lines && k.lines->sampled())
+            std::cout << "  Work of " << k.label << ": " << describeSampling(*k.lines) << '\n';
     }
     return anyCounted ? ExitOk : ExitFailed;
 }
@@ -391,7 +395,9 @@ int runRoofline(const RooflineOptionsCli &given)
     once.prints.clear();
     std::vector<std::string> childArgs = runArguments(once);
     childArgs.insert(childArgs.end(), {"--check", "--json"});
-    const ProfiledChild profiled = profileLines({childArgs, opts.input.file, spec, true});
+    CheckedRun countedRun{childArgs, opts.input.file, spec, true};
+    countedRun.sampleGroups = opts.sampleGroups;
+    const ProfiledChild profiled = profileLines(countedRun);
     const std::vector<KernelLineProfile> kernels = profiled.profile.byKernel();
     const auto counted = std::find_if(kernels.begin(), kernels.end(),
                                       [&](const KernelLineProfile &k) { return k.kernel == opts.kernel; });
@@ -434,6 +440,8 @@ int runRoofline(const RooflineOptionsCli &given)
               << (measuredNow ? " (measured now" : " (measured " + peaks.measured)
               << (peaksPath.empty() ? ")" : ", kept in " + peaksPath + ")") << '\n'
               << formatRoofline(point, peaks);
+    if (counted->sampled())
+        std::cout << "  Work: " << describeSampling(*counted) << '\n';
     return ExitOk;
 }
 
@@ -458,6 +466,12 @@ void addRooflineCommand(CLI::App &app, Action &action)
         "--peaks", opts->peaks,
         "A capture's roofs: a bench document saved on the device it ran on (clscope-cli bench all "
         "--save FILE there), when that device is not here");
+    sub->add_option("--sample-groups", opts->sampleGroups,
+                    "A counted launch of more work-groups than this runs only this many on Oclgrind, evenly "
+                    "spread (first and last included), and its counts are scaled; 0 runs every work-group "
+                    "(default " +
+                        std::to_string(kDefaultSampleGroups) + ")")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
     sub->footer(
         "FILE may be a capture (clscope-cli capture): every kernel of it, by device time, each counted on "
         "one "

@@ -38,6 +38,7 @@ struct RunOptionsCli : LaunchOptions
     std::string saveCapture; // FILE.clscope
     bool check = false;
     bool lines = false;
+    std::uint64_t sampleGroups = kDefaultSampleGroups; // of --lines
 };
 
 // The run's own arguments, for the child of --check (which picks Oclgrind itself, so --device is left out).
@@ -292,8 +293,11 @@ int runRun(const RunOptionsCli &given)
     const bool checkChild = opts.check && isCheckChild();
     if (opts.lines && opts.check)
         throw CliFailure{ExitUsage, "--lines and --check are two runs on Oclgrind: give one of them"};
-    if (opts.lines)
-        return runWithLineProfile({childArguments(opts), opts.input.file, spec, opts.common.json});
+    if (opts.lines) {
+        CheckedRun run{childArguments(opts), opts.input.file, spec, opts.common.json};
+        run.sampleGroups = opts.sampleGroups;
+        return runWithLineProfile(run);
+    }
     if (opts.check && !checkChild)
         return runUnderCheck({childArguments(opts), opts.input.file, spec, opts.common.json});
     // The child of --check sees Oclgrind only. No -g: Oclgrind always compiles with debug info
@@ -377,6 +381,12 @@ void addRunCommand(CLI::App &app, Action &action)
                   "Run on Oclgrind with CLScope's line profiler: for every source line, the instructions it "
                   "executed, its flops, the bytes it moved in global and local memory, atomics, barriers and "
                   "work-groups whose branches diverged");
+    sub->add_option(
+           "--sample-groups", opts->sampleGroups,
+           "With --lines: a launch of more work-groups than this runs only this many, evenly spread "
+           "(first and last included), and its counts are scaled; 0 runs every work-group (default " +
+               std::to_string(kDefaultSampleGroups) + ")")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
     sub->footer(argumentHelp() +
                 "\nExample:\n  clscope-cli run vector_add.cl --kernel vector_add --global 1024 \\\n"
                 "    --arg a=buffer:float:1024:iota --arg b=buffer:float:1024:fill=2 \\\n"

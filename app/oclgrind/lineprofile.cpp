@@ -7,6 +7,14 @@
 // Oclgrind loads the library named in OCLGRIND_PLUGINS and calls initializePlugins. Without
 // CLSCOPE_LINE_PROFILE the library registers nothing, so loading it costs a launch nothing.
 //
+// Sampling: with CLSCOPE_LINE_SAMPLE_GROUPS=N, a launch of more than N work-groups runs only N of them,
+// spread evenly over the launch with its first and last included, and its line says how many of how many ran
+// (the host scales the counts). Oclgrind has no way to skip work-groups but OCLGRIND_QUICK (first and last
+// only), and splitting the launch into sub-launches with offsets would change get_group_id, get_num_groups
+// and get_global_size; so kernelBegin, which Oclgrind calls after it listed the launch's work-groups and
+// before its workers take them from the list, shortens that list (KernelInvocation::m_workGroups, a private
+// member of the Oclgrind whose headers this library is built against, reached through pendingGroups below).
+//
 // Threads: the plugin says it is thread safe, so Oclgrind keeps running work-groups on all its worker
 // threads. Each thread counts into its own table (no lock on the hot path); a work-group runs start to end
 // on one thread, so a branch's sides are collected per group on that thread. kernelEnd, on the thread that
@@ -45,6 +53,40 @@
 #include <vector>
 
 namespace {
+
+// The work-groups a launch has left to run. Explicit instantiation may name a private member (C++
+// [temp.spec]/6), so this template hands out a pointer to KernelInvocation::m_workGroups without a cast
+// over its layout; the member's type is checked against the header here at compile time.
+using PendingGroups = std::vector<oclgrind::Size3> oclgrind::KernelInvocation::*;
+PendingGroups pendingGroups();
+template<PendingGroups Member> struct PendingGroupsAccess
+{
+    friend PendingGroups pendingGroups() { return Member; }
+};
+template struct PendingGroupsAccess<&oclgrind::KernelInvocation::m_workGroups>;
+
+// budget of total work-groups, spread evenly with the first and the last included: index k of the list is
+// floor(k * (total - 1) / (budget - 1)); every group when total <= budget.
+std::vector<oclgrind::Size3> spreadGroups(const std::vector<oclgrind::Size3> &groups, std::size_t budget)
+{
+    const std::size_t total = groups.size();
+    if (budget == 0 || total <= budget)
+        return groups;
+    std::vector<oclgrind::Size3> chosen;
+    chosen.reserve(budget);
+    if (budget == 1) {
+        chosen.push_back(groups.front());
+        return chosen;
+    }
+    // k * (total - 1) / (budget - 1) without the product: quotient and remainder apart (k * remainder is
+    // below budget squared, and a budget is far below 2^32).
+    const std::size_t step = (total - 1) / (budget - 1), rest = (total - 1) % (budget - 1);
+    for (std::size_t k = 0; k < budget; ++k) {
+        const std::size_t index = k * step + k * rest / (budget - 1);
+        chosen.push_back(groups[index]);
+    }
+    return chosen;
+}
 
 constexpr int kSpaces = 4; // Oclgrind's address spaces: private, global, constant, local
 
@@ -193,9 +235,10 @@ std::string instructionName(const llvm::Instruction *instruction)
 class LineProfile : public oclgrind::Plugin
 {
 public:
-    LineProfile(const oclgrind::Context *context, int fd)
+    LineProfile(const oclgrind::Context *context, int fd, std::size_t sampleGroups)
         : oclgrind::Plugin(context)
         , m_fd(fd)
+        , m_sampleGroups(sampleGroups)
     {
         write("{\"hello\":\"clscope-oclgrind\",\"mode\":\"lines\",\"format\":1}\n");
     }
@@ -295,11 +338,16 @@ public:
         table.lastCounts = nullptr;
     }
 
-    void kernelBegin(const oclgrind::KernelInvocation *) override
+    void kernelBegin(const oclgrind::KernelInvocation *invocation) override
     {
-        const std::lock_guard lock(m_tablesMutex);
-        for (const auto &table : m_tables)
-            table->clear();
+        {
+            const std::lock_guard lock(m_tablesMutex);
+            for (const auto &table : m_tables)
+                table->clear();
+        }
+        // No worker runs yet: the list is Oclgrind's to read only once kernelBegin returned.
+        auto &groups = const_cast<oclgrind::KernelInvocation *>(invocation)->*pendingGroups();
+        groups = spreadGroups(groups, m_sampleGroups);
     }
 
     void kernelEnd(const oclgrind::KernelInvocation *invocation) override
@@ -315,7 +363,10 @@ public:
                 table->clear();
             }
         }
-        write(invocationLine(invocation, total, groupCopies));
+        // The launch's work-groups, and those that ran: fewer when sampled (or under OCLGRIND_QUICK).
+        const oclgrind::Size3 launched = invocation->getNumGroups();
+        const std::size_t run = (invocation->*pendingGroups()).size();
+        write(invocationLine(invocation, total, groupCopies, launched.x * launched.y * launched.z, run));
     }
 
 private:
@@ -364,13 +415,15 @@ private:
 
     static std::string invocationLine(const oclgrind::KernelInvocation *invocation,
                                       const std::map<const llvm::Instruction *, Counts> &total,
-                                      const Counts &groupCopies)
+                                      const Counts &groupCopies, std::size_t groups, std::size_t groupsRun)
     {
         std::string out = "{\"kernel\":";
         appendEscaped(out, invocation->getKernel()->getName());
         out += ",\"global\":" + size3(invocation->getGlobalSize()) +
                ",\"local\":" + size3(invocation->getLocalSize()) +
-               ",\"offset\":" + size3(invocation->getGlobalOffset()) + ",\"instructions\":[";
+               ",\"offset\":" + size3(invocation->getGlobalOffset()) +
+               ",\"groups\":" + std::to_string(groups) + ",\"groups_run\":" + std::to_string(groupsRun) +
+               ",\"instructions\":[";
         bool first = true;
         for (const auto &[instruction, counts] : total) {
             if (!first)
@@ -418,6 +471,7 @@ private:
     static inline std::atomic<std::uint64_t> s_serials{0};
     const std::uint64_t m_serial = ++s_serials;
     int m_fd;
+    const std::size_t m_sampleGroups; // 0: every work-group
     std::mutex m_writeMutex;
     std::mutex m_tablesMutex;
     std::vector<std::unique_ptr<ThreadTable>> m_tables;
@@ -443,7 +497,20 @@ __attribute__((visibility("default"))) void initializePlugins(oclgrind::Context 
                      std::strerror(errno));
         return;
     }
-    auto plugin = std::make_unique<LineProfile>(context, fd);
+    std::size_t sampleGroups = 0;
+    if (const char *sample = std::getenv("CLSCOPE_LINE_SAMPLE_GROUPS");
+        sample != nullptr && *sample != '\0') {
+        char *end = nullptr;
+        const unsigned long long n = std::strtoull(sample, &end, 10);
+        if (*end != '\0')
+            std::fprintf(stderr,
+                         "clscope-oclgrind: CLSCOPE_LINE_SAMPLE_GROUPS=%s is not a count; every work-group "
+                         "runs\n",
+                         sample);
+        else
+            sampleGroups = static_cast<std::size_t>(n);
+    }
+    auto plugin = std::make_unique<LineProfile>(context, fd, sampleGroups);
     context->registerPlugin(plugin.get());
     const std::lock_guard lock(g_pluginsMutex);
     g_plugins[context] = std::move(plugin);

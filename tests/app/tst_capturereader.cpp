@@ -3,14 +3,19 @@
 // hold what programs rarely make; and a reader sees what another connection wrote since. Capturing:
 // tst_capture.cpp.
 #include "capturetest.h"
+#include "samenamedkernels.h"
 
 #include "clscope/capture.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 using namespace capturetest;
 
@@ -383,6 +388,60 @@ private slots:
                          "c.start_ns > 0 THEN c.end_ns - c.start_ns ELSE 0 END) AS ns FROM commands c LEFT "
                          "JOIN kernels k ON k.id = c.kernel GROUP BY c.type, c.kernel HAVING n > 0) GROUP BY "
                          "name ORDER BY SUM(ns) DESC, name")));
+    }
+
+    // Issue 30: a kernel is its name and its program's sources and options. 30 programs created again from
+    // the demo's source are one `sum` with 31 launches; one of other sources and one of other options are
+    // two more, each labelled with its program; a capture whose names are apart keeps the bare name.
+    void kernelsAreNameAndProgramSources()
+    {
+        const QString file = path(QStringLiteral("same-named.clscope"));
+        QFile::remove(file);
+        QVERIFY(QFile::copy(path(QStringLiteral("demo.py.clscope")), file));
+        const qint64 demoProgram =
+            sql(file, QStringLiteral("SELECT program FROM kernels WHERE name = 'sum'")).toLongLong();
+        QCOMPARE(clscope::CaptureReader(file.toStdString()).summary().kernels.front().label,
+                 std::string("sum"));
+        const qint64 launches = sql(file, QStringLiteral("SELECT COUNT(launch) FROM commands")).toLongLong();
+        const int identical = 30;
+        const QString failed = samenamedkernels::edit(file, identical);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+
+        const clscope::CaptureSummary s = clscope::CaptureReader(file.toStdString()).summary();
+        QStringList rows;
+        for (const clscope::CaptureKernelTotal &k : s.kernels)
+            rows << QStringLiteral("%1|%2|%3|%4|%5")
+                        .arg(QString::fromStdString(k.label))
+                        .arg(k.program)
+                        .arg(k.launches)
+                        .arg(k.firstLaunch)
+                        .arg(k.contentLaunches.empty() ? qint64(-1) : k.contentLaunches.back());
+        const qint64 sources = samenamedkernels::otherSources(identical);
+        const qint64 options = samenamedkernels::otherOptions(identical);
+        const auto added = [&](int i) { return samenamedkernels::addedLaunch(launches, i); };
+        QCOMPARE(rows,
+                 (QStringList{
+                     QStringLiteral("sum (program %1)|%1|%2|0|%3")
+                         .arg(demoProgram)
+                         .arg(launches + identical)
+                         .arg(added(0)),
+                     QStringLiteral("sum (program %1)|%1|1|%2|-1").arg(sources).arg(added(identical)),
+                     QStringLiteral("sum (program %1)|%1|1|%2|-1").arg(options).arg(added(identical + 1))}));
+        // The text and the JSON name them so.
+        std::ostringstream text;
+        clscope::printSummary(text, s);
+        QVERIFY2(text.str().find("  sum (program " + std::to_string(sources) + "): 1 launches") !=
+                     std::string::npos,
+                 text.str().c_str());
+        const QJsonArray kernels = QJsonDocument::fromJson(QByteArray::fromStdString(clscope::summaryJson(s)))
+                                       .object()
+                                       .value(QLatin1String("kernels"))
+                                       .toArray();
+        QCOMPARE(kernels.size(), 3);
+        QCOMPARE(kernels[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("sum"));
+        QCOMPARE(kernels[0].toObject().value(QLatin1String("program")).toInteger(), demoProgram);
+        QCOMPARE(kernels[0].toObject().value(QLatin1String("label")).toString(),
+                 QStringLiteral("sum (program %1)").arg(demoProgram));
     }
 
     // A reader keeps its passes while the file is unchanged, and makes them again when another connection

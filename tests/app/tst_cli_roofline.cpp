@@ -134,6 +134,35 @@ private slots:
         QVERIFY2(r.out.contains("memory bound") && r.out.contains("GB/s bandwidth roof"), r.out.constData());
     }
 
+    // The counted launch of more than 256 work-groups is sampled, and both forms say it; a copy's counts are
+    // the whole launch's all the same (its groups all work alike).
+    void sampledWorkIsSaid()
+    {
+        const QStringList launch =
+            words("--kernel copy --global 262144 --local 64 --arg a=buffer:float:262144:iota "
+                  "--arg b=buffer:float:262144 --repeat 3");
+        qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(m_peaks.path()));
+        const clitest::Result r = clitest::run(QStringList{QStringLiteral("roofline"), kWork} + launch +
+                                                   words("--device pocl --effort quick"),
+                                               m_cache.path());
+        qunsetenv("CLSCOPE_PEAKS_DIR");
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(
+            r.out.contains("  Work: sampled 256 of 4096 work-groups (evenly spread, about every 16th, first "
+                           "and last included), counts scaled by 16 (divergent groups too)\n"),
+            r.out.constData());
+        const QJsonObject sampled = kernelOf(roofline(launch));
+        const QJsonObject whole = kernelOf(roofline(launch, words("--sample-groups 0")));
+        QCOMPARE(sampled.value(QLatin1String("bytes")).toInteger(), 8 * 262144);
+        QCOMPARE(whole.value(QLatin1String("bytes")).toInteger(), 8 * 262144);
+        const QJsonObject lines = sampled.value(QLatin1String("line_profile")).toObject();
+        QCOMPARE(lines.value(QLatin1String("sampled")).toBool(), true);
+        QCOMPARE(lines.value(QLatin1String("work_groups_run")).toInteger(), 256);
+        QCOMPARE(
+            whole.value(QLatin1String("line_profile")).toObject().value(QLatin1String("sampled")).toBool(),
+            false);
+    }
+
     // A capture: every kernel by device time, each counted on one replayed launch, its time the capture's
     // median of the launches of that range, the roofs those of the capture's device (here: PoCL, kept).
     void captureKernelsAgainstTheirDevice()

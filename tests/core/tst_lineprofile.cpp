@@ -24,13 +24,15 @@ std::string instruction(const std::string &name, int line, int executed, const s
            std::to_string(line) + R"(,"executed":)" + std::to_string(executed) + extra + "}";
 }
 
-std::string invocation(const std::string &kernel, const std::vector<std::string> &instructions)
+// groups: the plugin's "groups" and "groups_run" (a sampled launch runs fewer), left out when empty.
+std::string invocation(const std::string &kernel, const std::vector<std::string> &instructions,
+                       const std::string &groups = {})
 {
     std::string list;
     for (const std::string &i : instructions)
         list += (list.empty() ? "" : ",") + i;
-    return R"({"kernel":")" + kernel +
-           R"(","global":[64,2,1],"local":[16,1,1],"offset":[0,0,0],"instructions":[)" + list + "]}";
+    return R"({"kernel":")" + kernel + R"(","global":[64,2,1],"local":[16,1,1],"offset":[0,0,0],)" + groups +
+           R"("instructions":[)" + list + "]}";
 }
 
 CheckSources sources()
@@ -117,6 +119,75 @@ private slots:
                  QStringLiteral("k.cl"));
     }
 
+    void sampledCountsAreScaled()
+    {
+        // 3 of 8 work-groups ran: every count times 8/3, rounded, line by line and name by name; the total
+        // is the sum of the scaled lines.
+        const std::string file =
+            kHello + "\n" +
+            invocation("k",
+                       {instruction("load", 3, 300, R"(,"load":{"global":1200},"divergent_groups":3)"),
+                        instruction("fadd", 3, 3, R"(,"flops32":3)"), instruction("ret", 4, 10),
+                        R"({"name":"br","executed":7})"},
+                       R"("groups":8,"groups_run":3,)") +
+            "\n";
+        const KernelLineProfile k = parseLineProfile(file, sources()).invocations.front();
+        QVERIFY(k.sampled());
+        QCOMPARE(k.groups, std::uint64_t(8));
+        QCOMPARE(k.groupsRun, std::uint64_t(3));
+        QCOMPARE(k.lines[0].counts.executed, std::uint64_t(808));
+        QCOMPARE(k.lines[0].counts.loaded(MemorySpace::Global), std::uint64_t(3200));
+        QCOMPARE(k.lines[0].counts.divergentGroups, std::uint64_t(8));
+        QCOMPARE(k.lines[0].counts.flops32, std::uint64_t(8));
+        QCOMPARE(k.lines[1].counts.executed, std::uint64_t(27)); // 26.67
+        QCOMPARE(k.unlocated.executed, std::uint64_t(19));       // 18.67
+        QCOMPARE(k.total.executed, std::uint64_t(808 + 27 + 19));
+        QCOMPARE(k.executedBy.at("load"), std::uint64_t(800));
+        QCOMPARE(k.executedBy.at("ret"), std::uint64_t(27));
+        QCOMPARE(describeSampling(k),
+                 std::string("sampled 3 of 8 work-groups (evenly spread, about every 4th, "
+                             "first and last included), counts scaled by 2.67 "
+                             "(divergent groups too)"));
+        QVERIFY(QString::fromStdString(formatLineProfile(k)).contains(QLatin1String("sampled 3 of 8")));
+
+        const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(lineProfileToJson({k})))
+                                     .array()
+                                     .first()
+                                     .toObject();
+        QCOMPARE(json.value(QLatin1String("work_groups")).toInteger(), 8);
+        QCOMPARE(json.value(QLatin1String("work_groups_run")).toInteger(), 3);
+        QCOMPARE(json.value(QLatin1String("sampled")).toBool(), true);
+        QCOMPARE(json.value(QLatin1String("scale")).toDouble(), 8.0 / 3.0);
+        QVERIFY(json.value(QLatin1String("sampling")).toString().startsWith(QLatin1String("sampled 3 of 8")));
+    }
+
+    void everyGroupRunIsNotScaled()
+    {
+        const std::string file =
+            kHello + "\n" + invocation("k", {instruction("ret", 4, 10)}, R"("groups":8,"groups_run":8,)") +
+            "\n";
+        const KernelLineProfile k = parseLineProfile(file, sources()).invocations.front();
+        QVERIFY(!k.sampled());
+        QCOMPARE(k.total.executed, std::uint64_t(10));
+        QCOMPARE(describeSampling(k), std::string());
+        QVERIFY(!QString::fromStdString(formatLineProfile(k)).contains(QLatin1String("sampled")));
+    }
+
+    void sampledLaunchesSum()
+    {
+        // 64 of 16384 groups each time, spaced exactly 16383 / 63 = 260.05: "about every 260th".
+        const std::string one =
+            invocation("k", {instruction("ret", 4, 64)}, R"("groups":16384,"groups_run":64,)");
+        const std::vector<KernelLineProfile> kernels =
+            parseLineProfile(kHello + "\n" + one + "\n" + one + "\n", sources()).byKernel();
+        QCOMPARE(kernels.front().groups, std::uint64_t(2 * 16384));
+        QCOMPARE(kernels.front().groupsRun, std::uint64_t(128));
+        QCOMPARE(kernels.front().total.executed, std::uint64_t(2 * 16384));
+        QCOMPARE(describeSampling(kernels.front()),
+                 std::string("sampled 128 of 32768 work-groups over 2 launches (evenly spread, about every "
+                             "260th, first and last included), counts scaled by 256 (divergent groups too)"));
+    }
+
     void countsNeverWrap()
     {
         LineCounts a;
@@ -158,6 +229,10 @@ private slots:
             "'load' is not an object");
         row("nameless instruction", kHello + "\n" + invocation("k", {R"({"executed":1})"}),
             "an instruction without a name");
+        row("more groups run than launched",
+            kHello + "\n" + invocation("k", {}, R"("groups":2,"groups_run":3,)"), "ran 3 of 2 work-groups");
+        row("no group run", kHello + "\n" + invocation("k", {}, R"("groups":2,"groups_run":0,)"),
+            "ran 0 of 2 work-groups");
         row("no instructions", kHello + "\n" + R"({"kernel":"k","global":[1,1,1],"local":[1,1,1]})",
             "without its instructions");
     }

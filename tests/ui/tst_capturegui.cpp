@@ -6,6 +6,7 @@
 #include "clscope/capture.h"
 #include "clscope/loaderenv.h"
 #include "controllers/devicemanager.h"
+#include "samenamedkernels.h"
 #include "sanitizers.h"
 #include "testicd.h"
 #include "widgets/argumentspanel.h"
@@ -347,6 +348,55 @@ private slots:
             QCOMPARE(title.count(broken), 1);
             QCOMPARE(dock()->statusText(), title);
         }
+    }
+
+    // Issue 30's Kernels tab: a kernel is its name and its program's sources. 20 programs of the demo's
+    // source are one `sum` row; programs of other sources or options sharing the name are rows of their own,
+    // told apart by their program; a double click makes the row's first launch with contents (else its first)
+    // current.
+    void kernelsTabTellsSameNamedKernelsApart()
+    {
+        QVERIFY(!m_demoCapture.isEmpty());
+        const QString file = m_dir.filePath(QStringLiteral("same-named.clscope"));
+        QFile::remove(file);
+        QVERIFY(QFile::copy(m_demoCapture, file));
+        const int identical = 20;
+        const qint64 launches = 1; // demo.py's
+        const QString failed = samenamedkernels::edit(file, identical);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QSignalSpy shown(session(), &CaptureSession::loaded);
+        QVERIFY(m_window->openFiles({file}));
+        QVERIFY(shown.wait(30000));
+        QTableWidget *table = dock()->kernelTable();
+        QCOMPARE(table->rowCount(), 3);
+        QStringList rows;
+        for (int r = 0; r < table->rowCount(); ++r)
+            rows << table->item(r, 0)->text() + u'|' + table->item(r, 1)->text() + u'|' +
+                        table->item(r, 5)->text();
+        rows.sort();
+        const qint64 program = session()->data().programs.front().id;
+        QCOMPARE(
+            rows,
+            (QStringList{
+                QStringLiteral("sum (program %1)|21|2").arg(program),
+                QStringLiteral("sum (program %1)|1|none").arg(samenamedkernels::otherSources(identical)),
+                QStringLiteral("sum (program %1)|1|none").arg(samenamedkernels::otherOptions(identical))}));
+        const auto rowOf = [&](const QString &label) {
+            for (int r = 0; r < table->rowCount(); ++r)
+                if (table->item(r, 0)->text() == label)
+                    return r;
+            return -1;
+        };
+        const int merged = rowOf(QStringLiteral("sum (program %1)").arg(program));
+        QVERIFY(
+            table->item(merged, 0)->toolTip().contains(QStringLiteral("another program of other sources")));
+        // The demo's launch 0 kept its contents: the merged row's first such; the other sources' row has
+        // none, so its first launch.
+        emit table->cellDoubleClicked(merged, 0);
+        QCOMPARE(dock()->currentLaunch(), 0);
+        emit table->cellDoubleClicked(
+            rowOf(QStringLiteral("sum (program %1)").arg(samenamedkernels::otherSources(identical))), 0);
+        QCOMPARE(dock()->currentLaunch(), samenamedkernels::addedLaunch(launches, identical));
     }
 
     // Issue 30 in the window: the Roofline tab counts each kernel of the capture on Oclgrind (demo.py's sum:

@@ -2,8 +2,10 @@
 // is built on PoCL, its arguments filled in the panel, checked with Ctrl+F5 on Oclgrind (a child
 // clscope-cli), and the finding shows in the diagnostics list and as an error marker on its line; a
 // correct kernel checks clean; the pure view of a child's result names a failed run's reason.
+#include "clscope/lineprofile.h"
 #include "widgets/argumentspanel.h"
 #include "widgets/buildlogpanel.h"
+#include "widgets/capturedock.h"
 #include "widgets/editortabs.h"
 #include "widgets/kerneleditor.h"
 #include "widgets/rooflineview.h"
@@ -15,7 +17,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -247,6 +252,13 @@ private slots:
         auto *rooflines = part<RooflineCoordinator>(*m_window);
         rooflines->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
         rooflines->setExtraArguments({QStringLiteral("--effort"), QStringLiteral("quick")});
+        // Sampled: 8 of the launch's 4096 work-groups of one work-item (Oclgrind's choice), a budget both
+        // Roofline panels share and the settings keep.
+        auto *view = m_window->findChild<RooflineView *>(QStringLiteral("launchRooflineView"));
+        QVERIFY(view);
+        view->sampleGroupsBox()->setValue(8);
+        QCOMPARE(m_window->findChild<CaptureDock *>()->rooflineView()->sampleGroupsBox()->value(), 8);
+        QCOMPARE(QSettings().value(QStringLiteral("roofline/sampleGroups")).toInt(), 8);
         QTemporaryDir peaks;
         qputenv("CLSCOPE_PEAKS_DIR", QFile::encodeName(peaks.path()));
         QSignalSpy finished(rooflines, &RooflineCoordinator::countFinished);
@@ -258,9 +270,8 @@ private slots:
         const QStringList args = rooflines->lastArguments();
         QCOMPARE(args.front(), QStringLiteral("roofline"));
         QVERIFY(args.contains(QStringLiteral("--device")));
+        QCOMPARE(args.at(args.indexOf(QStringLiteral("--sample-groups")) + 1), QStringLiteral("8"));
 
-        auto *view = m_window->findChild<RooflineView *>(QStringLiteral("launchRooflineView"));
-        QVERIFY(view);
         QCOMPARE(view->document().kernels.size(), std::size_t(1));
         const RooflineKernel &k = view->document().kernels.front();
         QCOMPARE(k.bytes, quint64(8 * 4096));
@@ -268,6 +279,12 @@ private slots:
         QVERIFY(k.memoryBound && k.percentOfRoof > 0);
         QCOMPARE(k.launches, quint64(10));
         QCOMPARE(view->kernelTable()->item(0, 0)->text(), QStringLiteral("copy"));
+        QVERIFY2(k.lines.sampling.startsWith(QStringLiteral("sampled 8 of 4096 work-groups")),
+                 qPrintable(k.lines.sampling));
+        view->selectKernel(0);
+        QVERIFY2(view->linesTitle()->text().contains(QStringLiteral("; sampled 8 of 4096 work-groups")),
+                 qPrintable(view->linesTitle()->text()));
+        view->sampleGroupsBox()->setValue(int(clscope::kDefaultSampleGroups));
 
         KernelEditor *editor = part<BuildCoordinator>(*m_window)->builtEditor();
         QVERIFY(editor && editor->hasLineHeat());

@@ -137,6 +137,25 @@ private slots:
         QCOMPARE(cost[2].file, QStringLiteral("util.h"));
     }
 
+    // A sampled profile says so in the kernel's lines and in every line's details; an older document
+    // without "sampling" reads as every work-group run.
+    void samplingIsSaid()
+    {
+        QJsonObject profile = copyProfile();
+        QVERIFY(kernelLinesFromJson(profile).sampling.isEmpty());
+        QVERIFY(!heatDetails(kernelLinesFromJson(profile).lines[1]).contains(QStringLiteral("sample")));
+        const QString said =
+            QStringLiteral("sampled 4 of 16 work-groups (evenly spread, every 5th, first and "
+                           "last included), counts scaled by 4 (divergent groups too)");
+        profile.insert(QStringLiteral("sampling"), said);
+        const KernelLines k = kernelLinesFromJson(profile);
+        QCOMPARE(k.sampling, said);
+        QVERIFY(k.lines[1].scaled);
+        QVERIFY(heatDetails(k.lines[1]).endsWith(QStringLiteral("scaled from a sample of the work-groups")));
+        profile.insert(QStringLiteral("sampling"), 4);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, kernelLinesFromJson(profile));
+    }
+
     void captureDocumentReads()
     {
         const RooflineDocument doc = rooflineFromJson(captureDocument());

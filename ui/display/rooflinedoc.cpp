@@ -142,6 +142,8 @@ KernelLines kernelLinesFromJson(const QJsonObject &profile)
     const QString where = QStringLiteral("the line profile of %1").arg(k.kernel);
     k.executed = count(object(profile, "total", where), "executed", where);
     k.workItems = count(profile, "work_items", where);
+    if (profile.contains(QLatin1String("sampling")))
+        k.sampling = text(profile, "sampling", where);
     const QJsonArray lines = array(profile, "lines", where);
     if (lines.size() > 1'000'000)
         fail(QStringLiteral("%1 has more than 1,000,000 lines").arg(where));
@@ -150,6 +152,7 @@ KernelLines kernelLinesFromJson(const QJsonObject &profile)
         if (!v.isObject())
             fail(QStringLiteral("%1 has a line that is not an object").arg(where));
         LineHeat h = lineFromJson(v.toObject(), where);
+        h.scaled = !k.sampling.isEmpty();
         hottest = std::max(hottest, h.executed);
         if (k.mainFile.isNull())
             k.mainFile = h.file; // the main source's lines come first
@@ -191,6 +194,8 @@ QString heatDetails(const LineHeat &line)
         parts << QStringLiteral("%1 barriers").arg(line.barriers);
     if (line.divergentGroups)
         parts << QStringLiteral("%1 divergent work-groups").arg(line.divergentGroups);
+    if (line.scaled)
+        parts << QStringLiteral("scaled from a sample of the work-groups");
     return parts.join(QStringLiteral(", "));
 }
 

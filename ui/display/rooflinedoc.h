@@ -27,8 +27,9 @@ struct LineHeat
     std::uint64_t atomics = 0;
     std::uint64_t barriers = 0;
     std::uint64_t divergentGroups = 0;
-    double share = 0; // of the kernel's executed instructions, 0..1
-    int level = 0;    // 1..kHeatLevels by share against the hottest line; 0 when it executed nothing
+    double share = 0;    // of the kernel's executed instructions, 0..1
+    int level = 0;       // 1..kHeatLevels by share against the hottest line; 0 when it executed nothing
+    bool scaled = false; // counted on a sample of the work-groups and scaled (KernelLines::sampling)
 };
 
 struct KernelLines
@@ -37,6 +38,9 @@ struct KernelLines
     QString mainFile;           // the file of the kernel's source (its lines come first); others are headers
     std::uint64_t executed = 0; // the kernel's instructions, every line and none
     std::uint64_t workItems = 0;
+    // What was sampled ("sampled 64 of 16384 work-groups (...), counts scaled by 256 ..."), "" when every
+    // work-group ran (or the document is older than sampling).
+    QString sampling;
     std::vector<LineHeat> lines;          // in source order
     std::vector<LineHeat> ofMain() const; // the main file's lines only (what the editor's gutter shows)
     std::vector<LineHeat> byCost() const; // every line, the most instructions first, then bytes

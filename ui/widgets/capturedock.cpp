@@ -173,21 +173,10 @@ CaptureDock::CaptureDock(QWidget *parent)
     connect(m_programs, &CapturePrograms::openRequested, this, &CaptureDock::programOpenRequested);
     // A kernel's row: its first launch with contents (else its first) becomes the current launch.
     connect(m_kernels, &QTableWidget::cellDoubleClicked, this, [this](int row) {
-        const QString name = m_kernels->item(row, 0)->text();
-        const int k = int(m_kernelNames.indexOf(name));
-        std::int64_t pick = -1;
-        for (std::size_t l = 0; l < m_launchKernel.size(); ++l) {
-            if (m_launchKernel[l] != k)
-                continue;
-            if (pick < 0)
-                pick = std::int64_t(l);
-            if (m_withContents.count(std::int64_t(l))) {
-                pick = std::int64_t(l);
-                break;
-            }
-        }
+        const QTableWidgetItem *item = m_kernels->item(row, 0);
+        const std::int64_t pick = item->data(Qt::UserRole).toLongLong();
         if (pick >= 0)
-            setCurrentLaunch(pick, name);
+            setCurrentLaunch(pick, item->data(Qt::UserRole + 1).toString());
     });
 }
 
@@ -279,10 +268,6 @@ void CaptureDock::show(const CaptureData &s, State state, bool programs)
 
 void CaptureDock::fillKernels(const CaptureData &s)
 {
-    std::map<std::string, std::uint64_t> withContents;
-    for (std::int64_t l : s.launchesWithContents)
-        if (l >= 0 && std::size_t(l) < m_launchKernel.size() && m_launchKernel[std::size_t(l)] >= 0)
-            ++withContents[m_kernelNames[m_launchKernel[std::size_t(l)]].toStdString()];
     std::uint64_t total = 0;
     for (const CaptureKernelTotal &k : s.summary.kernels)
         total += k.totalNs;
@@ -291,7 +276,18 @@ void CaptureDock::fillKernels(const CaptureData &s)
     for (std::size_t i = 0; i < s.summary.kernels.size(); ++i) {
         const CaptureKernelTotal &k = s.summary.kernels[i];
         const int row = int(i);
-        m_kernels->setItem(row, 0, new QTableWidgetItem(qs(k.name)));
+        // A kernel is its name and its program's sources (CaptureKernelTotal): the label tells two apart.
+        auto *name = new QTableWidgetItem(qs(k.label));
+        name->setToolTip(k.label == k.name ? QString()
+                                           : tr("%1 of program %2: another program of other sources (or "
+                                                "build options) has a kernel of this name")
+                                                 .arg(qs(k.name))
+                                                 .arg(k.program));
+        // Its first launch with contents, else its first: the launch a double click makes current.
+        name->setData(Qt::UserRole,
+                      qlonglong(k.contentLaunches.empty() ? k.firstLaunch : k.contentLaunches.front()));
+        name->setData(Qt::UserRole + 1, qs(k.name));
+        m_kernels->setItem(row, 0, name);
         m_kernels->setItem(row, 1, numberItem(double(k.launches), QLocale().toString(k.launches)));
         // With capture --timestamps N or program, the time is of the timed launches, and so is the mean.
         QString time = durationText(double(k.totalNs));
@@ -304,7 +300,7 @@ void CaptureDock::fillKernels(const CaptureData &s)
         m_kernels->setItem(row, 3, numberItem(mean, k.timed ? durationText(mean) : QStringLiteral("—")));
         const double share = total ? 100.0 * double(k.totalNs) / double(total) : 0;
         m_kernels->setItem(row, 4, numberItem(share, QStringLiteral("%1 %").arg(share, 0, 'f', 1)));
-        const std::uint64_t c = withContents[k.name];
+        const std::uint64_t c = k.contentLaunches.size();
         m_kernels->setItem(row, 5, numberItem(double(c), c ? QLocale().toString(c) : tr("none")));
     }
     m_kernels->setSortingEnabled(true);

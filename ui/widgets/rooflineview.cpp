@@ -6,12 +6,14 @@
 #include "qcustomplotinclude.h"
 
 #include "clscope/format.h"
+#include "clscope/lineprofile.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -65,6 +67,7 @@ RooflineView::RooflineView(QWidget *parent)
     , m_status(new QLabel(this))
     , m_count(new QPushButton(tr("Count work against the roofs"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
+    , m_sampleGroups(new QSpinBox(this))
     , m_peaks(new QLabel(this))
     , m_kernels(makeTable({tr("Kernel"), tr("Launches"), tr("Device time"), tr("Share"), tr("GB/s"),
                            tr("GFLOP/s"), tr("Flops/B"), tr("Limit"), tr("% of roof")},
@@ -88,6 +91,16 @@ RooflineView::RooflineView(QWidget *parent)
     m_count->setObjectName(QStringLiteral("rooflineCount"));
     m_stop->setObjectName(QStringLiteral("rooflineStop"));
     m_stop->setEnabled(false);
+    m_sampleGroups->setObjectName(QStringLiteral("rooflineSampleGroups"));
+    m_sampleGroups->setRange(0, 1 << 30);
+    m_sampleGroups->setValue(int(kDefaultSampleGroups));
+    m_sampleGroups->setSpecialValueText(tr("every work-group"));
+    m_sampleGroups->setPrefix(tr("sample "));
+    m_sampleGroups->setSuffix(tr(" work-groups"));
+    m_sampleGroups->setToolTip(
+        tr("A counted launch of more work-groups than this runs only this many on Oclgrind, evenly spread "
+           "(first and last included), and its counts are scaled; 0 counts every work-group (slow: about a "
+           "microsecond an instruction)"));
     m_peaks->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // one line; the tooltip has it all
     m_peaks->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_open->setEnabled(false);
@@ -123,6 +136,7 @@ RooflineView::RooflineView(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     auto *head = new QHBoxLayout;
     head->addWidget(m_status, 1);
+    head->addWidget(m_sampleGroups);
     head->addWidget(m_count);
     head->addWidget(m_stop);
     layout->addLayout(head);
@@ -277,7 +291,8 @@ void RooflineView::fillLines()
             .arg(k->kernel)
             .arg(k->lines.executed)
             .arg(k->lines.workItems)
-            .arg(k->countedLaunch >= 0 ? tr(" (launch %1)").arg(k->countedLaunch) : QString()));
+            .arg(k->countedLaunch >= 0 ? tr(" (launch %1)").arg(k->countedLaunch) : QString()) +
+        (k->lines.sampling.isEmpty() ? QString() : QStringLiteral("; ") + k->lines.sampling));
     m_lines->setRowCount(int(lines.size()));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const LineHeat &l = lines[i];

@@ -19,6 +19,7 @@ class QCustomPlot;
 class QCPGraph;
 class QLabel;
 class QPushButton;
+class QSpinBox;
 class QTableWidget;
 
 namespace clscope::ui {
@@ -40,11 +41,14 @@ public:
 
     QTableWidget *kernelTable() const { return m_kernels; }
     QTableWidget *lineTable() const { return m_lines; }
+    QLabel *linesTitle() const { return m_linesTitle; } // the selected kernel's, with what was sampled
     QCustomPlot *plot() const { return m_plot; }
     QPushButton *openButton() const { return m_open; }
     // Count (start a roofline of what the panel belongs to) and Stop, with the state said beside them.
     QPushButton *countButton() const { return m_count; }
     QPushButton *stopButton() const { return m_stop; }
+    // The work-group budget of a count (`--sample-groups`: a launch of more groups is sampled, 0 counts all).
+    QSpinBox *sampleGroupsBox() const { return m_sampleGroups; }
     void setBusy(bool busy, const QString &status);
     void setStatus(const QString &status);
     QString statusText() const;
@@ -69,6 +73,7 @@ private:
     QLabel *m_status;
     QPushButton *m_count;
     QPushButton *m_stop;
+    QSpinBox *m_sampleGroups;
     QLabel *m_peaks;
     QTableWidget *m_kernels;
     QTableWidget *m_lines;

@@ -10,6 +10,7 @@
 #include "widgets/rooflineview.h"
 
 #include "clscope/check.h"
+#include "clscope/lineprofile.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -18,6 +19,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
+#include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
 
@@ -28,6 +31,8 @@ namespace clscope::ui {
 namespace {
 // A roofline document of a capture is kilobytes per kernel; more than this is not one.
 constexpr qint64 kMaxRooflineBytes = 64 * 1024 * 1024;
+// The QSettings key of the work-group budget of a count (--sample-groups).
+constexpr const char *kSampleGroupsKey = "roofline/sampleGroups";
 
 } // namespace
 
@@ -65,6 +70,19 @@ RooflineCoordinator::RooflineCoordinator(CaptureCoordinator *captures, RooflineV
                            "(Alt+F5). Its lines' heat goes into the editor."));
     for (RooflineView *view : {m_captureView, m_launchView})
         connect(view->stopButton(), &QPushButton::clicked, this, &RooflineCoordinator::stop);
+    // One work-group budget for both panels, kept between sessions.
+    {
+        const int kept =
+            QSettings().value(QLatin1String(kSampleGroupsKey), int(kDefaultSampleGroups)).toInt();
+        for (RooflineView *view : {m_captureView, m_launchView}) {
+            view->sampleGroupsBox()->setValue(kept);
+            connect(view->sampleGroupsBox(), &QSpinBox::valueChanged, this, [this](int n) {
+                for (RooflineView *other : {m_captureView, m_launchView})
+                    other->sampleGroupsBox()->setValue(n);
+                QSettings().setValue(QLatin1String(kSampleGroupsKey), n);
+            });
+        }
+    }
     connect(m_captureView->countButton(), &QPushButton::clicked, this, &RooflineCoordinator::countCapture);
     connect(m_launchView->countButton(), &QPushButton::clicked, this, &RooflineCoordinator::countLaunch);
     connect(m_captureView, &RooflineView::sourceRequested, this,
@@ -169,7 +187,10 @@ bool RooflineCoordinator::start(Target target, const QStringList &args, const QS
     m_target = target;
     m_err.clear();
     m_stopping = false;
-    m_lastArgs = args + m_extra;
+    m_lastArgs = args +
+                 QStringList{QStringLiteral("--sample-groups"),
+                             QString::number(viewOf(target)->sampleGroupsBox()->value())} +
+                 m_extra;
     auto *process = new QProcess(this);
     m_process = process;
     process->setStandardInputFile(QProcess::nullDevice());

@@ -170,9 +170,18 @@ private:
 
 // ---- Reading ------------------------------------------------------------------------------------------
 
+// A kernel of a capture: its name and its program's sources and build options. Programs created again from
+// byte-identical sources and built with the same options are one (pyopencl's transpose.py creates 144
+// programs from two sources): `program` is the first of them (programs.id; 0 when the file does not say).
 struct CaptureKernelTotal
 {
     std::string name;
+    // The name, or "name (program N)" when kernels of that name come from programs of other sources or
+    // options.
+    std::string label;
+    std::int64_t program = 0;
+    std::vector<std::int64_t> contentLaunches; // its launches whose contents were recorded (before), in order
+    std::int64_t firstLaunch = -1;             // its first launch (commands.launch)
     std::uint64_t launches = 0;
     std::uint64_t totalNs = 0; // device time, end - start, of the timed launches
     std::uint64_t timed = 0;   // launches with device times (all but with capture --timestamps N or program)
@@ -310,6 +319,10 @@ struct CapturedProgram
     std::vector<std::string> kernels; // kernel objects created from it, by name, once each
     std::uint64_t launches = 0;
 };
+
+// Each program's first program (by id) of the same kind, byte-identical sources and the same build options
+// in the same order: what makes two programs one kernel's (CaptureKernelTotal).
+std::map<std::int64_t, std::int64_t> sameSourcePrograms(const std::vector<CapturedProgram> &programs);
 
 // Every call of one OpenCL function: how often, how long on the calling thread, how many failed.
 struct CaptureApiTotal

@@ -220,6 +220,9 @@ struct CheckSettings
     // The line profiler plugin's library (findLineProfiler in lineprofile.h), or "": Oclgrind loads it
     // (OCLGRIND_PLUGINS) and it counts into CheckSession::lineProfilePath() (CLSCOPE_LINE_PROFILE).
     std::string lineProfiler;
+    // With a line profiler: a launch of more work-groups than this runs only this many, evenly spread, and
+    // its counts are scaled (CLSCOPE_LINE_SAMPLE_GROUPS; lineprofile.h). 0: every work-group runs.
+    std::uint64_t sampleGroups = 0;
 };
 
 // Set to "1" in the child's environment: a program that re-executes itself for the check (clscope-cli run
@@ -261,7 +264,8 @@ public:
     // OCL_ICD_VENDORS=<folder>/vendors (one oclgrind.icd; a folder works with ocl-icd and with the Khronos
     // loader), OCLGRIND_LOG, the checks of the settings, CLSCOPE_DEVICE=oclgrind, CLSCOPE_CHECK_CHILD=1 and
     // CLSCOPE_CHECK_BUFFERS (buffersPath); with a line profiler OCLGRIND_PLUGINS and CLSCOPE_LINE_PROFILE
-    // (lineProfilePath) instead of CLSCOPE_CHECK_BUFFERS. For posix_spawn, or QProcessEnvironment.
+    // (lineProfilePath) and CLSCOPE_LINE_SAMPLE_GROUPS (settings.sampleGroups) instead of
+    // CLSCOPE_CHECK_BUFFERS. For posix_spawn, or QProcessEnvironment.
     const std::vector<std::string> &environment() const { return m_environment; }
 
     // Starts executable with args (argv[1..]) and environment(), stdin from /dev/null, stdout and stderr

@@ -14,6 +14,12 @@
 // - divergent groups: the work-groups whose work-items took a conditional branch differently (not every
 //   work-item of the group that reached it took the same sides as often: a loop all run alike is not);
 // async_work_group_copy's copies have no instruction: they are counted apart (groupCopies).
+//
+// Sampling (CheckSettings::sampleGroups): a launch of more work-groups than the budget runs only that many on
+// Oclgrind, spread evenly over the launch (group k of the budget is floor(k * (groups - 1) / (budget - 1)) in
+// Oclgrind's order, x fastest: the first and the last always run), and every count, divergent groups too, is
+// scaled by groups / groups run, rounded. A kernel whose work-groups all do the same work is exact after
+// scaling; one whose work depends on its data is an estimate (docs/user-guide.md gives measured errors).
 #pragma once
 
 #include "clscope/check.h"
@@ -31,6 +37,11 @@ namespace clscope {
 // The plugin's library: CLSCOPE_OCLGRIND_PLUGIN when set, else beside the executables in executableDir (a
 // build tree), else the package's library folder. Throws CheckUnavailableError naming where it looked.
 std::string findLineProfiler(const std::string &executableDir);
+
+// The work-group budget of a line profile unless told otherwise (--sample-groups, the window's setting): at
+// about 1 us an instruction on Oclgrind, 256 groups of 256 work-items of a few hundred instructions take
+// seconds, where a launch of a million work-items would take minutes.
+inline constexpr std::uint64_t kDefaultSampleGroups = 256;
 
 enum class MemorySpace { Private = 0, Global = 1, Constant = 2, Local = 3 };
 inline constexpr std::size_t kMemorySpaces = 4;
@@ -78,7 +89,17 @@ struct KernelLineProfile
     LineCounts total;                                // every line, unlocated and groupCopies
     std::uint64_t launches = 1;                      // invocations summed into this (LineProfile::byKernel)
     std::uint64_t workItems = 0; // of every launch summed; global and local are the first's
+    // Work-groups of every launch summed, and those Oclgrind ran: fewer when sampled, and then every count
+    // above is scaled by groups / groupsRun. 0 and 0 from a plugin that did not say.
+    std::uint64_t groups = 0;
+    std::uint64_t groupsRun = 0;
+
+    bool sampled() const { return groupsRun < groups; }
 };
+
+// "sampled 64 of 16384 work-groups (evenly spread, about every 260th, first and last included), counts
+// scaled by 256 (divergent groups too)"; "" when every work-group ran.
+std::string describeSampling(const KernelLineProfile &profile);
 
 struct LineProfile
 {
@@ -98,14 +119,16 @@ LineProfile parseLineProfile(std::string_view text, const CheckSources &sources)
 // The lines of a profile whose cost is highest first: by executed instructions, then device memory bytes.
 std::vector<ProfiledLine> costliestLines(const KernelLineProfile &profile);
 
-// {"kernel", "global", "local", "work_items", "total": {counts}, "lines": [{file, line, source_line, counts
+// {"kernel", "global", "local", "work_items", "work_groups", "work_groups_run", "sampled", "scale"
+// (work_groups / work_groups_run; 1 when not sampled), "sampling" (describeSampling, "" when not sampled),
+// "total": {counts}, "lines": [{file, line, source_line, counts
 // ...}], "unlocated": {...}, "group_copies": {...}, "instructions": {"load": N, ...}}; counts are
 // {"executed", "flops32", "flops64", "load": {private, global, constant, local}, "store": {...}, "atomics",
 // "barriers", "divergent_groups"}.
 std::string lineProfileToJson(const std::vector<KernelLineProfile> &kernels, int indent = 2);
 
-// A table per kernel: its totals, then every line that executed, in source order, with its share of the
-// kernel's instructions.
+// A table per kernel: its totals (and what was sampled), then every line that executed, in source order, with
+// its share of the kernel's instructions.
 std::string formatLineProfile(const KernelLineProfile &profile);
 
 } // namespace clscope

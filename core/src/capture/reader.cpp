@@ -2,6 +2,7 @@
 // memory over time, and one launch with everything replay needs.
 #include "clscope/capture.h"
 
+#include "kernelgroups.h"
 #include "reader_impl.h"
 
 #include "clscope/format.h"
@@ -162,7 +163,7 @@ CaptureSummary CaptureReader::summary() const
         Stmt names(db, "SELECT id, name FROM kernels");
         while (names.step())
             kernelNames[names.i64(0)] = names.text(1);
-        std::map<std::string, CaptureKernelTotal> kernels;
+        std::map<std::int64_t, CaptureKernelTotal> kernels; // by kernel object
         std::map<int, CaptureTransferTotal> byType;
         // The recorder's totals when it finished; a pass over the commands when it did not.
         std::vector<CommandScan::Group> groups;
@@ -205,9 +206,8 @@ CaptureSummary CaptureReader::summary() const
             s.commands += g.count;
             if (g.launches) {
                 s.launches += g.launches;
-                const std::string &name = kernelNames[g.kernel];
-                CaptureKernelTotal &k = kernels[name];
-                k.name = name;
+                CaptureKernelTotal &k = kernels[g.kernel];
+                k.name = kernelNames[g.kernel];
                 k.launches += g.launches;
                 k.totalNs += g.deviceNs;
                 k.timed += g.timed;
@@ -223,12 +223,7 @@ CaptureSummary CaptureReader::summary() const
             tt.timed += g.timed;
         }
         s.apiCalls = apiCalls + s.commands + failed;
-        for (auto &[name, k] : kernels)
-            s.kernels.push_back(k);
-        std::sort(s.kernels.begin(), s.kernels.end(),
-                  [](const CaptureKernelTotal &a, const CaptureKernelTotal &b) {
-                      return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
-                  });
+        s.kernels = groupKernelTotals(db, kernels);
         for (auto &[k, v] : byType)
             s.transfers.push_back(v);
     }
@@ -366,7 +361,7 @@ void printSummary(std::ostream &out, const CaptureSummary &s)
     if (!s.kernels.empty()) {
         out << "kernels by total device time:\n";
         for (const CaptureKernelTotal &k : s.kernels) {
-            out << "  " << k.name << ": " << k.launches << " launches, "
+            out << "  " << k.label << ": " << k.launches << " launches, "
                 << timedTotal(k.totalNs, k.timed, k.launches, true) << '\n';
         }
     }
@@ -402,8 +397,14 @@ std::string summaryJson(const CaptureSummary &s, int indent)
     j["timestamps"] = s.timestamps;
     j["kernels"] = nlohmann::ordered_json::array();
     for (const CaptureKernelTotal &k : s.kernels)
-        j["kernels"].push_back(
-            {{"name", k.name}, {"launches", k.launches}, {"timed", k.timed}, {"total_ns", k.totalNs}});
+        j["kernels"].push_back({{"name", k.name},
+                                {"label", k.label},
+                                {"program", k.program},
+                                {"launches", k.launches},
+                                {"timed", k.timed},
+                                {"total_ns", k.totalNs},
+                                {"first_launch", k.firstLaunch},
+                                {"content_launches", k.contentLaunches}});
     j["transfers"] = nlohmann::ordered_json::array();
     for (const CaptureTransferTotal &t : s.transfers)
         j["transfers"].push_back({{"type", t.type},

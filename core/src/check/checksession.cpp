@@ -40,10 +40,10 @@ constexpr const char *kKnownIcdPaths[] = {
 // the session sets (and OCLGRIND_MAX_ERRORS when the settings set it), OCLGRIND_INTERACTIVE (it would wait
 // for a terminal) and OCLGRIND_QUICK (it skips work-groups), the device choice.
 constexpr std::string_view kDropped[] = {
-    "OCL_ICD_VENDORS",    "OCL_ICD_FILENAMES",    "OPENCL_VENDOR_PATH",     "OCLGRIND_LOG",
-    "OCLGRIND_CHECK_API", "OCLGRIND_DATA_RACES",  "OCLGRIND_UNINITIALIZED", "OCLGRIND_INTERACTIVE",
-    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",       kCheckChildVariable,      kCheckBuffersVariable,
-    "OCLGRIND_PLUGINS",   "CLSCOPE_LINE_PROFILE",
+    "OCL_ICD_VENDORS",    "OCL_ICD_FILENAMES",    "OPENCL_VENDOR_PATH",         "OCLGRIND_LOG",
+    "OCLGRIND_CHECK_API", "OCLGRIND_DATA_RACES",  "OCLGRIND_UNINITIALIZED",     "OCLGRIND_INTERACTIVE",
+    "OCLGRIND_QUICK",     "CLSCOPE_DEVICE",       kCheckChildVariable,          kCheckBuffersVariable,
+    "OCLGRIND_PLUGINS",   "CLSCOPE_LINE_PROFILE", "CLSCOPE_LINE_SAMPLE_GROUPS",
 };
 
 bool mentionsOclgrind(std::string_view s)
@@ -242,6 +242,8 @@ CheckSession::CheckSession(const std::vector<std::string> &environment, const Ch
         // Counting: no reports to name, so no probe kernel (it would be counted as a launch).
         m_environment.push_back("OCLGRIND_PLUGINS=" + settings.lineProfiler);
         m_environment.push_back("CLSCOPE_LINE_PROFILE=" + lineProfilePath().string());
+        if (settings.sampleGroups > 0)
+            m_environment.push_back("CLSCOPE_LINE_SAMPLE_GROUPS=" + std::to_string(settings.sampleGroups));
     }
 }
 

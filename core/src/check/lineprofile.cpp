@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <tuple>
@@ -96,6 +97,34 @@ std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b)
                                                              : a + b;
 }
 
+// n * groups / run, rounded to nearest, saturating: exact when n is run times a per-group count.
+std::uint64_t scaled(std::uint64_t n, std::uint64_t groups, std::uint64_t run)
+{
+    std::uint64_t product = 0;
+    if (!__builtin_mul_overflow(n, groups, &product) &&
+        product <= std::numeric_limits<std::uint64_t>::max() - run / 2)
+        return (product + run / 2) / run;
+    const long double value = (static_cast<long double>(n) * groups) / run + 0.5L;
+    return value >= 18446744073709551615.0L ? std::numeric_limits<std::uint64_t>::max()
+                                            : static_cast<std::uint64_t>(value);
+}
+
+LineCounts scaledCounts(const LineCounts &c, std::uint64_t groups, std::uint64_t run)
+{
+    LineCounts s;
+    s.executed = scaled(c.executed, groups, run);
+    s.flops32 = scaled(c.flops32, groups, run);
+    s.flops64 = scaled(c.flops64, groups, run);
+    for (std::size_t space = 0; space < kMemorySpaces; ++space) {
+        s.loadBytes[space] = scaled(c.loadBytes[space], groups, run);
+        s.storeBytes[space] = scaled(c.storeBytes[space], groups, run);
+    }
+    s.atomics = scaled(c.atomics, groups, run);
+    s.barriers = scaled(c.barriers, groups, run);
+    s.divergentGroups = scaled(c.divergentGroups, groups, run);
+    return s;
+}
+
 class FileNames
 {
 public:
@@ -156,6 +185,11 @@ KernelLineProfile invocationOf(const ProfileJson &doc, const FileNames &names, s
     if (__builtin_mul_overflow(profile.global[0], profile.global[1], &profile.workItems) ||
         __builtin_mul_overflow(profile.workItems, profile.global[2], &profile.workItems))
         fail("a global size of more than 2^64 work-items");
+    profile.groups = countOf(doc, "groups");
+    profile.groupsRun = countOf(doc, "groups_run");
+    if (profile.groupsRun > profile.groups || (profile.groups > 0 && profile.groupsRun == 0))
+        fail("an invocation that ran " + std::to_string(profile.groupsRun) + " of " +
+             std::to_string(profile.groups) + " work-groups");
     const auto instructions = doc.find("instructions");
     if (instructions == doc.end() || !instructions->is_array())
         fail("an invocation without its instructions");
@@ -182,6 +216,16 @@ KernelLineProfile invocationOf(const ProfileJson &doc, const FileNames &names, s
     }
     if (const auto copies = doc.find("group_copies"); copies != doc.end())
         profile.groupCopies = countsOf(*copies);
+    if (profile.sampled()) {
+        // Each line, and each instruction name, scaled apart: a line of a kernel whose groups all do the same
+        // work stays exact, and the total is the sum of what is shown.
+        for (auto &[where, counts] : byLine)
+            counts = scaledCounts(counts, profile.groups, profile.groupsRun);
+        profile.unlocated = scaledCounts(profile.unlocated, profile.groups, profile.groupsRun);
+        profile.groupCopies = scaledCounts(profile.groupCopies, profile.groups, profile.groupsRun);
+        for (auto &[name, n] : profile.executedBy)
+            n = scaled(n, profile.groups, profile.groupsRun);
+    }
     for (auto &[where, counts] : byLine) {
         ProfiledLine line;
         line.file = where.first;
@@ -229,6 +273,22 @@ std::string humanCount(std::uint64_t n)
     else
         out << n;
     return out.str();
+}
+
+const char *ordinalSuffix(std::uint64_t n)
+{
+    if (n % 100 >= 11 && n % 100 <= 13)
+        return "th";
+    switch (n % 10) {
+    case 1:
+        return "st";
+    case 2:
+        return "nd";
+    case 3:
+        return "rd";
+    default:
+        return "th";
+    }
 }
 
 std::string pad(std::string s, std::size_t width, bool left = false)
@@ -307,6 +367,8 @@ std::vector<KernelLineProfile> LineProfile::byKernel() const
         KernelLineProfile &sum = *it;
         sum.launches += invocation.launches;
         sum.workItems = saturatingAdd(sum.workItems, invocation.workItems);
+        sum.groups = saturatingAdd(sum.groups, invocation.groups);
+        sum.groupsRun = saturatingAdd(sum.groupsRun, invocation.groupsRun);
         for (const ProfiledLine &line : invocation.lines) {
             auto at = std::find_if(sum.lines.begin(), sum.lines.end(), [&](const ProfiledLine &l) {
                 return l.file == line.file && l.line == line.line;
@@ -361,6 +423,37 @@ LineProfile parseLineProfile(std::string_view text, const CheckSources &sources)
     return profile;
 }
 
+std::string describeSampling(const KernelLineProfile &profile)
+{
+    if (!profile.sampled())
+        return {};
+    std::ostringstream out;
+    out << "sampled " << profile.groupsRun << " of " << profile.groups << " work-groups";
+    if (profile.launches > 1)
+        out << " over " << profile.launches << " launches";
+    // The spacing of one launch's choice (floor(k * (groups - 1) / (run - 1))); launches of other sizes
+    // make it an average.
+    const std::uint64_t groups = profile.groups / profile.launches,
+                        run = profile.groupsRun / profile.launches;
+    if (run > 1 && (groups - 1) / (run - 1) < 2) {
+        out << " (evenly spread, first and last included)";
+    } else if (run > 1) {
+        const std::uint64_t every = (groups - 1 + (run - 1) / 2) / (run - 1);
+        out << " (evenly spread, " << (every * (run - 1) == groups - 1 ? "every " : "about every ") << every
+            << ordinalSuffix(every) << ", first and last included)";
+    } else {
+        out << " (the first)";
+    }
+    std::ostringstream scale;
+    const double factor = double(profile.groups) / double(profile.groupsRun);
+    if (profile.groups % profile.groupsRun == 0)
+        scale << profile.groups / profile.groupsRun;
+    else
+        scale << std::fixed << std::setprecision(2) << factor;
+    out << ", counts scaled by " << scale.str() << " (divergent groups too)";
+    return out.str();
+}
+
 std::vector<ProfiledLine> costliestLines(const KernelLineProfile &profile)
 {
     std::vector<ProfiledLine> lines = profile.lines;
@@ -388,6 +481,11 @@ std::string lineProfileToJson(const std::vector<KernelLineProfile> &kernels, int
                                   {"local", k.local},
                                   {"launches", k.launches},
                                   {"work_items", k.workItems},
+                                  {"work_groups", k.groups},
+                                  {"work_groups_run", k.groupsRun},
+                                  {"sampled", k.sampled()},
+                                  {"scale", k.sampled() ? double(k.groups) / double(k.groupsRun) : 1.0},
+                                  {"sampling", describeSampling(k)},
                                   {"total", countsJson(k.total)},
                                   {"lines", std::move(lines)},
                                   {"unlocated", countsJson(k.unlocated)},
@@ -412,6 +510,8 @@ std::string formatLineProfile(const KernelLineProfile &profile)
         out << ", " << humanCount(t.loaded(MemorySpace::Local) + t.stored(MemorySpace::Local))
             << " B in local";
     out << '\n';
+    if (profile.sampled())
+        out << "  " << describeSampling(profile) << '\n';
     out << pad("line", 6) << pad("instr", 10) << pad("%", 6) << pad("flops", 10) << pad("global B", 11)
         << pad("local B", 10) << pad("atomics", 9) << pad("barriers", 9) << pad("diverged", 9)
         << "  source\n";

@@ -52,3 +52,14 @@ __kernel void count(__global int *counter)
 {
     atomic_inc(counter);
 }
+
+// Work that depends on the data, group by group: every work-item of group g runs steps[g] iterations, so a
+// sample of the groups estimates the total (tst_cli_lines measures how well).
+__kernel void uneven(__global const int *steps, __global float *out)
+{
+    const int n = steps[get_group_id(0)];
+    float acc = 0.0f;
+    for (int s = 0; s < n; ++s)
+        acc += 0.5f * s;
+    out[get_global_id(0)] = acc;
+}
