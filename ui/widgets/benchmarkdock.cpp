@@ -1,10 +1,10 @@
 // Benchmarks page (see benchmarkdock.h).
 #include "benchmarkdock.h"
 
+#include "benchmarkchart.h"
+
 #include "controllers/benchmarkrunner.h"
 #include "files/safewrite.h"
-
-#include "qcustomplotinclude.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -30,44 +30,6 @@ namespace clscope::ui {
 namespace {
 enum Column { ColName, ColValue, ColBaseline, ColRatio, ColumnCount };
 
-struct ChartSpec
-{
-    const char *name;
-    const char *title;
-    const char *yLabel;
-    const char *xLabel;
-    std::vector<const char *> keys;
-};
-
-const std::vector<ChartSpec> &chartSpecs()
-{
-    static const std::vector<ChartSpec> specs = {
-        {"bandwidth",
-         QT_TRANSLATE_NOOP("BenchmarkDock", "Global memory"),
-         "GB/s",
-         "vector width (float)",
-         {"global_read_gbps", "global_write_gbps", "global_copy_gbps"}},
-        {"compute",
-         QT_TRANSLATE_NOOP("BenchmarkDock", "Compute"),
-         "GFLOPS / GIOPS",
-         "vector width",
-         {"compute_sp_gflops", "compute_dp_gflops", "compute_hp_gflops", "compute_int_giops"}},
-        {"local",
-         QT_TRANSLATE_NOOP("BenchmarkDock", "Local memory"),
-         "GB/s",
-         "vector width (float)",
-         {"local_bandwidth_gbps"}},
-        {"transfer",
-         QT_TRANSLATE_NOOP("BenchmarkDock", "Transfers"),
-         "GB/s",
-         "operation",
-         {"transfer_gbps", "transfer_pinned_gbps"}},
-    };
-    return specs;
-}
-
-const QColor kPalette[] = {QColor(0x1a, 0x73, 0xe8), QColor(0xe8, 0x71, 0x0a), QColor(0x18, 0x80, 0x38),
-                           QColor(0x9c, 0x27, 0xb0)};
 const QColor kBetter(0x1b, 0x87, 0x3f);
 const QColor kWorse(0xc6, 0x28, 0x28);
 
@@ -97,20 +59,6 @@ QString traitText(const BenchTraitValue &value)
         value);
 }
 
-// The vector widths of "float4" and "uint16": a shared axis for series of different types.
-QString axisLabel(const std::string &label)
-{
-    const QString text = QString::fromStdString(label);
-    qsizetype digits = text.size();
-    while (digits > 0 && text.at(digits - 1).isDigit())
-        --digits;
-    if (digits == text.size())
-        return text.contains(QLatin1String("float")) || text.contains(QLatin1String("double")) ||
-                       text.contains(QLatin1String("uint")) || text.contains(QLatin1String("half"))
-                   ? QStringLiteral("1")
-                   : text;
-    return text.mid(digits);
-}
 } // namespace
 
 BenchmarkDock::BenchmarkDock(DeviceManager *manager, std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
@@ -176,25 +124,10 @@ BenchmarkDock::BenchmarkDock(DeviceManager *manager, std::shared_ptr<DeviceWorke
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setStretchLastSection(false);
 
-    for (const ChartSpec &spec : chartSpecs()) {
-        auto *plot = new QCustomPlot;
-        const QString name = QString::fromLatin1(spec.name);
-        plot->setObjectName(QStringLiteral("benchmarkChart_") + name);
-        plot->setMinimumSize(300, 180);
-        plot->yAxis->setLabel(QString::fromLatin1(spec.yLabel));
-        plot->xAxis->setLabel(QString::fromLatin1(spec.xLabel));
-        plot->xAxis->grid()->setVisible(false);
-        // The legend above the bars, never over them: one row, or two when a baseline pairs each series.
-        plot->legend->setVisible(true);
-        plot->legend->setFont(font());
-        plot->plotLayout()->insertRow(0);
-        plot->plotLayout()->addElement(0, 0, plot->legend);
-        plot->plotLayout()->setRowStretchFactor(0, 0.001);
-        plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-        plot->legend->setMargins(QMargins(4, 2, 4, 2));
-        m_groups.insert(name, new QCPBarsGroup(plot));
-        m_charts.insert(name, plot);
-        m_tabs->addTab(plot, tr(spec.title));
+    for (const QString &name : BenchmarkChart::names()) {
+        auto *chart = new BenchmarkChart(name);
+        m_charts.insert(name, chart);
+        m_tabs->addTab(chart, chart->title());
     }
     m_tabs->setObjectName(QStringLiteral("benchmarkCharts"));
 
@@ -297,6 +230,11 @@ void BenchmarkDock::setRunning(bool running)
     m_save->setEnabled(!running && !m_document.results.empty());
 }
 
+QCustomPlot *BenchmarkDock::chart(const QString &name) const
+{
+    return m_charts.value(name);
+}
+
 void BenchmarkDock::showDocument(const BenchDocument &document)
 {
     m_document = document;
@@ -307,8 +245,8 @@ void BenchmarkDock::showDocument(const BenchDocument &document)
 void BenchmarkDock::refresh()
 {
     fillTree();
-    for (const ChartSpec &spec : chartSpecs())
-        fillChart(QString::fromLatin1(spec.name));
+    for (BenchmarkChart *chart : std::as_const(m_charts))
+        chart->showRun(m_document, m_baseline ? &*m_baseline : nullptr);
 }
 
 void BenchmarkDock::fillTree()
@@ -386,64 +324,6 @@ void BenchmarkDock::fillTree()
             item->setToolTip(ColName, QString::fromStdString(n));
         }
     }
-}
-
-void BenchmarkDock::fillChart(const QString &name)
-{
-    QCustomPlot *plot = m_charts.value(name);
-    QCPBarsGroup *group = m_groups.value(name);
-    const auto spec = std::find_if(chartSpecs().begin(), chartSpecs().end(),
-                                   [&](const ChartSpec &s) { return name == QLatin1String(s.name); });
-    if (!plot || !group || spec == chartSpecs().end())
-        return;
-    group->clear();
-    plot->clearPlottables();
-    plot->legend->setWrap(m_baseline ? 2 : 1); // each series above its baseline
-    QVector<QString> labels;
-    double top = 0;
-    int colour = 0;
-    for (const char *key : spec->keys) {
-        const QColor base = kPalette[colour++ % std::size(kPalette)];
-        const BenchSeries *mine = m_document.findSeries(key);
-        const BenchSeries *theirs = m_baseline ? m_baseline->findSeries(key) : nullptr;
-        for (const BenchSeries *s : {mine, theirs}) {
-            if (!s || s->values.empty())
-                continue;
-            if (labels.isEmpty()) {
-                for (const std::string &l : s->labels)
-                    labels << axisLabel(l);
-            }
-            auto *bars = new QCPBars(plot->xAxis, plot->yAxis);
-            const bool isBaseline = s == theirs;
-            bars->setName(QString::fromStdString(s->key) + (isBaseline ? tr(" (baseline)") : QString()));
-            QColor fill = base;
-            if (isBaseline)
-                fill.setAlpha(70);
-            bars->setBrush(fill);
-            bars->setPen(isBaseline ? QPen(base, 1, Qt::DashLine) : QPen(Qt::NoPen));
-            bars->setWidthType(QCPBars::wtPlotCoords);
-            QVector<double> keys, values;
-            for (std::size_t i = 0; i < s->values.size(); ++i) {
-                keys << double(i);
-                values << s->values[i];
-                top = std::max(top, s->values[i]);
-            }
-            bars->setData(keys, values, /*alreadySorted*/ true);
-            bars->setBarsGroup(group);
-        }
-    }
-    const int bars = plot->plottableCount();
-    for (int i = 0; i < bars; ++i)
-        qobject_cast<QCPBars *>(plot->plottable(i))->setWidth(0.8 / std::max(bars, 1));
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (qsizetype i = 0; i < labels.size(); ++i)
-        ticker->addTick(double(i), labels[i]);
-    plot->xAxis->setTicker(ticker);
-    plot->xAxis->setRange(-0.6, std::max<double>(double(labels.size()) - 0.4, 0.4));
-    plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1.0);
-    plot->legend->setVisible(bars > 0);
-    plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-    plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString BenchmarkDock::loadBaseline(const QString &path)

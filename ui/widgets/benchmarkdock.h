@@ -1,7 +1,8 @@
 // The Benchmarks page: runs the device benchmarks on the current device off the GUI thread with a
 // progress bar and Cancel, lists every figure, trait and note by kind, draws bar charts per vector width
-// (global memory, compute, local memory, transfers), and compares everything with a saved baseline: each
-// figure with its ratio to the baseline, coloured better or worse, the baseline's bars beside the run's.
+// (a BenchmarkChart each: global memory, compute, local memory, transfers), and compares everything with a
+// saved baseline: each figure with its ratio to the baseline, coloured better or worse, the baseline's bars
+// beside the run's.
 #pragma once
 
 #include "clscope/devicebench.h"
@@ -14,7 +15,6 @@
 #include <optional>
 
 class QComboBox;
-class QCPBarsGroup;
 class QCustomPlot;
 class QLabel;
 class QProgressBar;
@@ -24,6 +24,7 @@ class QTreeWidget;
 
 namespace clscope::ui {
 
+class BenchmarkChart;
 class BenchmarkRunner;
 class DeviceWorkers;
 
@@ -45,7 +46,7 @@ public:
     QTreeWidget *figureTree() const { return m_tree; }
     QTabWidget *chartTabs() const { return m_tabs; }
     // "bandwidth", "compute", "local", "transfer"; null for any other name.
-    QCustomPlot *chart(const QString &name) const { return m_charts.value(name); }
+    QCustomPlot *chart(const QString &name) const;
 
     // Runs a kind ("all" or one of benchKinds()) on the current device; false when none is selected or a
     // run is going on.
@@ -68,7 +69,6 @@ private:
     void setRunning(bool running);
     void refresh();
     void fillTree();
-    void fillChart(const QString &name);
     void chooseBaseline();
     void chooseSaveFile();
 
@@ -85,8 +85,7 @@ private:
     QLabel *m_baselineLabel;
     QTreeWidget *m_tree;
     QTabWidget *m_tabs;
-    QHash<QString, QCustomPlot *> m_charts;
-    QHash<QString, QCPBarsGroup *> m_groups;
+    QHash<QString, BenchmarkChart *> m_charts;
     BenchDocument m_document;
     std::optional<BenchDocument> m_baseline;
     QString m_baselineName;

@@ -3,6 +3,7 @@
 
 #include "poolbinchart.h"
 #include "poolchart.h"
+#include "poolworkloadbar.h"
 
 #include "clscope/format.h"
 
@@ -74,17 +75,6 @@ const CounterInfo kCounters[] = {
      QT_TRANSLATE_NOOP("PoolDock", "Whether freed blocks are kept (Stop holding turns this off for good)")},
 };
 
-struct RateChoice
-{
-    const char *text;
-    double opsPerSecond;
-};
-const RateChoice kRates[] = {{QT_TRANSLATE_NOOP("PoolDock", "100 ops/s"), 100},
-                             {QT_TRANSLATE_NOOP("PoolDock", "1 000 ops/s"), 1000},
-                             {QT_TRANSLATE_NOOP("PoolDock", "10 000 ops/s"), 10000},
-                             {QT_TRANSLATE_NOOP("PoolDock", "100 000 ops/s"), 100000},
-                             {QT_TRANSLATE_NOOP("PoolDock", "1 000 000 ops/s"), 1000000},
-                             {QT_TRANSLATE_NOOP("PoolDock", "As fast as possible"), 0}};
 } // namespace
 
 PoolDock::PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
@@ -135,27 +125,19 @@ PoolDock::PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(createPoolBar());
-    layout->addWidget(createWorkloadBar());
+    m_workloadBar = new PoolWorkloadBar(m_monitor);
+    m_workloadBar->setObjectName(QStringLiteral("poolWorkloadBar"));
+    connect(m_workloadBar, &PoolWorkloadBar::runRequested, this, &PoolDock::runWorkload);
+    layout->addWidget(m_workloadBar);
     layout->addWidget(m_banner);
     layout->addWidget(splitter, 1);
 
     connect(m_monitor, &PoolMonitor::updated, this, &PoolDock::onUpdated);
     connect(m_monitor, &PoolMonitor::poolChanged, this, &PoolDock::onPoolChanged);
     connect(m_monitor, &PoolMonitor::errorOccurred, this, &PoolDock::showError);
-    connect(m_monitor, &PoolMonitor::actionFinished, m_status, &QLabel::setText);
-    connect(m_monitor, &PoolMonitor::workloadFinished, this, [this](const QString &summary, bool isError) {
-        if (!isError)
-            m_status->setText(summary);
-        updateActions();
-    });
-    connect(m_monitor, &PoolMonitor::workloadRunningChanged, this, [this](bool running) {
-        if (running) {
-            m_rateClock.start();
-            m_rateOps = 0;
-            m_achievedRate = 0;
-        }
-        updateActions();
-    });
+    // After the workload bar's own (its status line, its rate clock).
+    connect(m_monitor, &PoolMonitor::workloadFinished, this, &PoolDock::updateActions);
+    connect(m_monitor, &PoolMonitor::workloadRunningChanged, this, &PoolDock::updateActions);
     connect(m_monitor, &PoolMonitor::deviceReady, this, [this](bool svm) {
         // SVM is offered only where the device has it.
         if (auto *model = qobject_cast<QStandardItemModel *>(m_allocator->model()))
@@ -232,69 +214,6 @@ QWidget *PoolDock::createPoolBar()
     return bar;
 }
 
-QWidget *PoolDock::createWorkloadBar()
-{
-    auto *bar = new QWidget;
-    auto *row = new QHBoxLayout(bar);
-    row->setContentsMargins(0, 0, 0, 0);
-    m_workload = new QComboBox;
-    m_workload->setObjectName(QStringLiteral("poolWorkload"));
-    for (WorkloadKind kind : {WorkloadKind::Churn, WorkloadKind::GrowingSet, WorkloadKind::FragmentationStorm,
-                              WorkloadKind::Replay})
-        m_workload->addItem(workloadName(kind), int(kind));
-    m_workload->setItemData(0, tr("Allocate and free a mix of sizes around a steady working set"),
-                            Qt::ToolTipRole);
-    m_workload->setItemData(1, tr("Grow a working set to 96 MiB, drain it, and again"), Qt::ToolTipRole);
-    m_workload->setItemData(2, tr("Scatter sizes over many bins and punch holes: held memory piles up"),
-                            Qt::ToolTipRole);
-    m_workload->setItemData(3, tr("Run a trace file: alloc ID SIZE / free ID / free_held / stop_holding"),
-                            Qt::ToolTipRole);
-    m_tracePath = new QLineEdit;
-    m_tracePath->setObjectName(QStringLiteral("poolTracePath"));
-    m_tracePath->setPlaceholderText(tr("Trace file (as for clscope-cli pool replay)"));
-    m_browse = new QToolButton;
-    m_browse->setText(tr("…"));
-    m_browse->setToolTip(tr("Choose a trace file"));
-    connect(m_browse, &QToolButton::clicked, this, &PoolDock::chooseTrace);
-    const auto showTrace = [this] {
-        const bool replay = WorkloadKind(m_workload->currentData().toInt()) == WorkloadKind::Replay;
-        m_tracePath->setVisible(replay);
-        m_browse->setVisible(replay);
-    };
-    connect(m_workload, &QComboBox::currentIndexChanged, this, showTrace);
-    showTrace();
-
-    m_rate = new QComboBox;
-    m_rate->setObjectName(QStringLiteral("poolRate"));
-    for (const RateChoice &r : kRates)
-        m_rate->addItem(tr(r.text), r.opsPerSecond);
-    m_rate->setCurrentIndex(2);
-    m_rate->setToolTip(tr("Pool operations (allocations and frees) per second; applies at once"));
-    connect(m_rate, &QComboBox::currentIndexChanged, this,
-            [this] { m_monitor->setRate(m_rate->currentData().toDouble()); });
-
-    m_run = new QPushButton(tr("Run"));
-    m_run->setObjectName(QStringLiteral("poolRun"));
-    connect(m_run, &QPushButton::clicked, this, &PoolDock::runWorkload);
-    m_stop = new QPushButton(tr("Stop"));
-    m_stop->setObjectName(QStringLiteral("poolStop"));
-    connect(m_stop, &QPushButton::clicked, this, &PoolDock::stopWorkload);
-    m_status = new QLabel;
-    m_status->setObjectName(QStringLiteral("poolStatus"));
-    m_status->setTextFormat(Qt::PlainText);
-
-    row->addWidget(new QLabel(tr("Workload")));
-    row->addWidget(m_workload);
-    row->addWidget(m_tracePath, 1);
-    row->addWidget(m_browse);
-    row->addWidget(new QLabel(tr("Rate")));
-    row->addWidget(m_rate);
-    row->addWidget(m_run);
-    row->addWidget(m_stop);
-    row->addWidget(m_status, 1);
-    return bar;
-}
-
 QWidget *PoolDock::createCounters()
 {
     auto *box = new QGroupBox(tr("Counters"));
@@ -355,26 +274,13 @@ void PoolDock::attachPool(std::shared_ptr<MemoryPool> pool, const QString &label
 
 void PoolDock::setWorkload(WorkloadKind kind, double opsPerSecond, const QString &tracePath)
 {
-    m_workload->setCurrentIndex(m_workload->findData(int(kind)));
-    int rate = m_rate->findData(opsPerSecond);
-    if (rate < 0) { // a rate the list lacks: add it rather than silently use another
-        m_rate->addItem(tr("%1 ops/s").arg(QLocale().toString(opsPerSecond, 'g', 12)), opsPerSecond);
-        rate = m_rate->count() - 1;
-    }
-    m_rate->setCurrentIndex(rate);
-    if (!tracePath.isNull())
-        m_tracePath->setText(tracePath);
+    m_workloadBar->setWorkload(kind, opsPerSecond, tracePath);
 }
 
 void PoolDock::runWorkload()
 {
     m_banner->hide();
-    WorkloadSpec spec;
-    spec.kind = WorkloadKind(m_workload->currentData().toInt());
-    spec.opsPerSecond = m_rate->currentData().toDouble();
-    spec.tracePath = m_tracePath->text().trimmed();
-    m_status->setText(tr("Starting %1…").arg(workloadName(spec.kind)));
-    m_monitor->startWorkload(spec);
+    m_workloadBar->start();
 }
 
 void PoolDock::stopWorkload()
@@ -407,21 +313,13 @@ QString PoolDock::errorText() const
 
 QString PoolDock::statusText() const
 {
-    return m_status->text();
+    return m_workloadBar->statusText();
 }
 
 void PoolDock::showError(const QString &message)
 {
     m_bannerText->setText(message);
     m_banner->show();
-}
-
-void PoolDock::chooseTrace()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a pool trace"), m_tracePath->text(),
-                                                      tr("Pool traces (*.txt *.trace);;All files (*)"));
-    if (!path.isEmpty())
-        m_tracePath->setText(path);
 }
 
 void PoolDock::onPoolChanged()
@@ -467,29 +365,8 @@ void PoolDock::onUpdated()
                              : tr("%1 (%2 failed)").arg(count(s.oomRecoveries), count(s.oomFailures)));
     set("holding", s.holding ? tr("yes") : tr("no (stopped)"));
     m_bins->setBins(s.bins);
-    updateRunStatus();
+    m_workloadBar->updateRunStatus();
     updateActions();
-}
-
-void PoolDock::updateRunStatus()
-{
-    if (!m_monitor->isWorkloadRunning())
-        return;
-    const quint64 ops = m_monitor->workloadOps();
-    // The achieved rate over the last second (the first figure after a tenth of one), so a rate the
-    // device cannot keep up with shows as such.
-    const qint64 ms = m_rateClock.isValid() ? m_rateClock.elapsed() : 0;
-    if (ms >= 100) {
-        m_achievedRate = double(ops - m_rateOps) * 1000.0 / double(ms);
-        if (ms >= 1000) {
-            m_rateClock.restart();
-            m_rateOps = ops;
-        }
-    }
-    m_status->setText(
-        m_achievedRate > 0
-            ? tr("Running: %1 operations, %2 ops/s").arg(count(ops), count(quint64(m_achievedRate)))
-            : tr("Running: %1 operations").arg(count(ops)));
 }
 
 void PoolDock::updateActions()
@@ -499,8 +376,7 @@ void PoolDock::updateActions()
     m_freeHeld->setEnabled(has);
     m_stopHolding->setEnabled(has && m_monitor->stats().holding);
     m_newPool->setEnabled(m_monitor->device() != nullptr);
-    m_run->setEnabled(has && !running);
-    m_stop->setEnabled(running);
+    m_workloadBar->setActionsEnabled(has, running);
 }
 
 } // namespace clscope::ui

@@ -1,12 +1,12 @@
 // The memory pool panel: a live chart of the pool of the current device, its counters and bin
 // histogram, the pool's actions (free held, stop holding, new pool) and a workload generator to watch
-// it work. It can also show a pool made elsewhere (the kernel runner's) through attachPool().
+// it work (PoolWorkloadBar). It can also show a pool made elsewhere (the kernel runner's) through
+// attachPool().
 #pragma once
 
 #include "controllers/poolmonitor.h"
 #include "workbenchview.h"
 
-#include <QElapsedTimer>
 #include <QHash>
 #include <QWidget>
 
@@ -28,6 +28,7 @@ class DeviceWorkers;
 
 class PoolBinChart;
 class PoolChart;
+class PoolWorkloadBar;
 
 // A view of the window (WorkbenchView): the current device's pool, or the pool runs take their buffers
 // from.
@@ -70,14 +71,11 @@ public:
 
 private:
     QWidget *createPoolBar();
-    QWidget *createWorkloadBar();
     QWidget *createCounters();
     void onUpdated();
     void onPoolChanged();
     void updateActions();
-    void updateRunStatus();
     void showError(const QString &message);
-    void chooseTrace();
 
     PoolMonitor *m_monitor;
     PoolChart *m_chart;
@@ -90,23 +88,12 @@ private:
     QComboBox *m_allocator = nullptr;
     QPushButton *m_newPool = nullptr;
 
-    QComboBox *m_workload = nullptr;
-    QLineEdit *m_tracePath = nullptr;
-    QToolButton *m_browse = nullptr;
-    QComboBox *m_rate = nullptr;
-    QPushButton *m_run = nullptr;
-    QPushButton *m_stop = nullptr;
-    QLabel *m_status = nullptr;
+    PoolWorkloadBar *m_workloadBar = nullptr;
 
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
     QHash<QString, QLabel *> m_counters;
     QStringList m_counterOrder;
-
-    // Achieved rate, measured over the last half second.
-    QElapsedTimer m_rateClock;
-    quint64 m_rateOps = 0;
-    double m_achievedRate = 0;
 };
 
 } // namespace clscope::ui

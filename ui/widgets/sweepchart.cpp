@@ -2,6 +2,7 @@
 #include "sweepchart.h"
 
 #include "display/recordformat.h"
+#include "display/sweepchartdata.h"
 #include "plottheme.h"
 
 #include <QEvent>
@@ -14,7 +15,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <set>
 
 namespace clscope::ui {
 
@@ -113,32 +113,10 @@ void SweepChart::setResult(const SweepResult &result)
 {
     m_result = result;
     resetPlot();
-    // Microseconds, or milliseconds once the medians reach ten thousand of them.
-    double slowest = 0;
-    for (const SweepPoint &p : result.points)
-        slowest = std::max(slowest, p.ran ? p.stats.medianNs : 0.0);
-    m_unitNs = slowest >= 1e7 ? 1e6 : 1e3;
-    m_unit = slowest >= 1e7 ? tr("ms") : tr("µs");
-    std::set<std::size_t> dims;
-    std::set<std::size_t> widths;
-    std::set<std::size_t> heights;
-    for (const SweepPoint &p : result.points) {
-        if (p.local.empty())
-            continue; // the driver's choice fits every kind
-        dims.insert(p.local.size());
-        if (p.local.size() == 2) {
-            widths.insert(p.local[0]);
-            heights.insert(p.local[1]);
-        }
-    }
-    if (result.points.empty())
-        m_kind = Kind::Empty;
-    else if (dims == std::set<std::size_t>{1})
-        m_kind = Kind::Sizes;
-    else if (dims == std::set<std::size_t>{2} && widths.size() >= 2 && heights.size() >= 2)
-        m_kind = Kind::HeatMap;
-    else
-        m_kind = Kind::Labels;
+    const SweepChartData::TimeUnit unit = SweepChartData::timeUnitOf(result);
+    m_unitNs = unit.ns;
+    m_unit = unit.name;
+    m_kind = SweepChartData::kindOf(result);
 
     if (m_kind == Kind::HeatMap) {
         drawHeatMap();
@@ -212,28 +190,8 @@ void SweepChart::drawSeries(bool byLabel)
         logScale = powers && hi >= 8 * lo;
     }
 
-    // The time axis from the error bars' extent, from zero unless that would flatten the differences. A
-    // few slow outliers make a standard deviation many times the median: the axis stops at three times
-    // the largest median, so that the medians stay apart, and longer bars run off the top.
-    double top = 0;
-    double topMedian = 0;
-    double bottom = std::numeric_limits<double>::infinity();
-    for (const SweepPoint &p : points) {
-        if (!p.ran)
-            continue;
-        top = std::max(top, toUnit(p.stats.medianNs + p.stats.stddevNs));
-        topMedian = std::max(topMedian, toUnit(p.stats.medianNs));
-        bottom = std::min(bottom, toUnit(p.stats.medianNs - p.stats.stddevNs));
-    }
-    top = std::min(top, topMedian * 3);
-    if (!(top > 0)) {
-        top = 1;
-        bottom = 0;
-    }
-    bottom = std::max(0.0, bottom);
-    double low = bottom < top * 0.5 ? 0 : bottom - (top - bottom) * 0.25;
-    const double high = top + (top - low) * 0.08 + (top == low ? 1 : 0);
-    const double failedY = low + (high - low) * 0.04;
+    const SweepChartData::TimeAxis axis = SweepChartData::seriesTimeAxis(points, m_unitNs);
+    const double failedY = axis.failed;
 
     m_times = m_plot->addGraph();
     m_times->setName(tr("median ± std dev"));
@@ -324,7 +282,7 @@ void SweepChart::drawSeries(bool byLabel)
         }
     }
     m_plot->yAxis->setLabel(tr("Median time (%1)").arg(m_unit));
-    m_plot->yAxis->setRange(low, high);
+    m_plot->yAxis->setRange(axis.low, axis.high);
 }
 
 void SweepChart::drawHeatMap()
@@ -529,29 +487,7 @@ int SweepChart::pointAt(const QPointF &pixel) const
 
 QString SweepChart::describe(int point) const
 {
-    if (point < 0 || std::size_t(point) >= m_result.points.size())
-        return {};
-    const SweepPoint &p = m_result.points[std::size_t(point)];
-    QString text = tr("Local %1").arg(label(p.local));
-    if (!p.ran)
-        return text + tr(": did not run\n%1").arg(QString::fromStdString(p.error));
-    text += tr(": median %1 (min %2, mean %3, std dev %4; %5)")
-                .arg(durationText(p.stats.medianNs), durationText(double(p.stats.minNs)),
-                     durationText(p.stats.meanNs), durationText(p.stats.stddevNs),
-                     p.stats.count == 1 ? tr("1 launch") : tr("%1 launches").arg(p.stats.count));
-    if (m_result.reference == std::size_t(point))
-        text += tr("\nThe reference: the others' outputs are compared with its");
-    else if (p.matches)
-        text += tr("\nOutputs equal the reference's");
-    else {
-        QStringList names;
-        for (const std::string &n : p.differing)
-            names << QString::fromStdString(n);
-        text += tr("\nOutputs differ from the reference's: %1").arg(names.join(QStringLiteral(", ")));
-    }
-    if (m_result.best == std::size_t(point))
-        text += tr("\nBest: the lowest median among the sizes whose outputs match");
-    return text;
+    return SweepChartData::describe(m_result, point);
 }
 
 void SweepChart::showToolTip(QMouseEvent *event)

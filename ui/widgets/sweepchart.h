@@ -6,10 +6,12 @@
 //   local height (one column or row per size tried), the same marks on its cells;
 // - anything else (3-D, mixed dimensions, a single row of shapes): the 1-D chart with one labelled
 //   position per size, in the order tried.
-// Hovering a point or a cell names it with its figures.
+// Hovering a point or a cell names it with its figures. The kind, the unit, the time axis and the texts
+// are SweepChartData's (ui/display); this class draws.
 #pragma once
 
 #include "clscope/sweep.h"
+#include "display/sweepchartdata.h"
 
 #include <QWidget>
 
@@ -29,7 +31,7 @@ class SweepChart : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Kind { Empty, Sizes, HeatMap, Labels };
+    using Kind = SweepChartData::Kind;
 
     explicit SweepChart(QWidget *parent = nullptr);
 

@@ -6,6 +6,7 @@
 #include "display/recordformat.h"
 #include "files/readfile.h"
 #include "sweepchart.h"
+#include "sweeptable.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -18,32 +19,19 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace clscope::ui {
 
 namespace {
 // A sweep document of thousands of local sizes is a few MB.
 constexpr qint64 kMaxResultsBytes = 64 << 20;
-const QColor kWarningText(0xc6, 0x28, 0x28);
-const QColor kBestText(0x18, 0x80, 0x38);
-
 QString localText(const std::vector<std::size_t> &local)
 {
     return qs(localSizeLabel(local));
-}
-
-// Microseconds with three significant digits or more: 0.123, 12.35, 1234.5.
-QString usText(double ns)
-{
-    const double us = ns / 1e3;
-    const int decimals = us >= 100 ? 1 : us >= 10 ? 2 : 3;
-    return QString::number(us, 'f', decimals);
 }
 
 QString launchesText(int n)
@@ -51,19 +39,6 @@ QString launchesText(int n)
     return n == 1 ? SweepDialog::tr("1 timed launch") : SweepDialog::tr("%1 timed launches").arg(n);
 }
 
-// Sorts by the number each cell keeps (Qt::UserRole), not by its text; a size that did not run sorts last.
-class SweepItem : public QTreeWidgetItem
-{
-public:
-    using QTreeWidgetItem::QTreeWidgetItem;
-    bool operator<(const QTreeWidgetItem &other) const override
-    {
-        const int column = treeWidget() ? treeWidget()->sortColumn() : 0;
-        if (column == SweepDialog::OutputsColumn)
-            return text(column) < other.text(column);
-        return data(column, Qt::UserRole).toDouble() < other.data(column, Qt::UserRole).toDouble();
-    }
-};
 } // namespace
 
 SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
@@ -77,7 +52,7 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     , m_cancel(new QPushButton(tr("&Cancel")))
     , m_status(new QLabel)
     , m_chart(new SweepChart)
-    , m_table(new QTreeWidget)
+    , m_table(new SweepTable)
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_useBest(new QPushButton(tr("&Use best")))
     , m_open(new QPushButton(tr("&Open results…")))
@@ -116,18 +91,6 @@ SweepDialog::SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent
     m_status->setObjectName(QStringLiteral("sweepStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    m_table->setObjectName(QStringLiteral("sweepTable"));
-    m_table->setColumnCount(OutputsColumn + 1);
-    m_table->setHeaderLabels({tr("Local"), tr("Work-items"), tr("Median µs"), tr("Min µs"), tr("Mean µs"),
-                              tr("Std dev µs"), tr("Outputs")});
-    m_table->setRootIsDecorated(false);
-    m_table->setAlternatingRowColors(true);
-    m_table->setUniformRowHeights(true);
-    m_table->setSortingEnabled(true);
-    m_table->header()->setStretchLastSection(true);
-    m_table->header()->setSortIndicatorShown(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder); // the order tried until a header is clicked
 
     m_useBest->setObjectName(QStringLiteral("sweepUseBest"));
     m_useBest->setEnabled(false);
@@ -310,7 +273,7 @@ void SweepDialog::showResult(const SweepResult &result)
                                           : tr("%1 warm-up launches").arg(result.warmup)));
     }
     m_chart->setResult(result);
-    fillTable();
+    m_table->setResult(result);
     fitTable();
     m_status->setText(summary());
     const std::optional<QString> best = bestLocal();
@@ -361,67 +324,6 @@ void SweepDialog::useBest()
 {
     if (const std::optional<QString> best = bestLocal())
         emit useLocalSize(*best);
-}
-
-void SweepDialog::fillTable()
-{
-    m_table->setSortingEnabled(false);
-    m_table->clear();
-    const QColor muted = palette().color(QPalette::PlaceholderText);
-    for (std::size_t i = 0; i < m_result.points.size(); ++i) {
-        const SweepPoint &p = m_result.points[i];
-        auto *item = new SweepItem(m_table);
-        std::size_t items = 1;
-        for (std::size_t s : p.local)
-            items *= s;
-        item->setText(LocalColumn, localText(p.local));
-        item->setData(LocalColumn, Qt::UserRole, double(i)); // the order tried
-        item->setText(ItemsColumn, p.local.empty() ? QString() : QString::number(items));
-        item->setData(ItemsColumn, Qt::UserRole, p.local.empty() ? 0.0 : double(items));
-        for (int c = LocalColumn; c <= StddevColumn; ++c)
-            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        item->setTextAlignment(LocalColumn, Qt::AlignLeft | Qt::AlignVCenter);
-        if (!p.ran) {
-            for (int c = MedianColumn; c <= StddevColumn; ++c)
-                item->setData(c, Qt::UserRole, std::numeric_limits<double>::infinity());
-            item->setText(OutputsColumn, tr("did not run: %1").arg(qs(p.error)));
-            item->setToolTip(OutputsColumn, qs(p.error));
-            for (int c = 0; c <= OutputsColumn; ++c)
-                item->setForeground(c, muted);
-            continue;
-        }
-        const double figures[] = {p.stats.medianNs, double(p.stats.minNs), p.stats.meanNs, p.stats.stddevNs};
-        for (int c = MedianColumn; c <= StddevColumn; ++c) {
-            item->setText(c, usText(figures[c - MedianColumn]));
-            item->setData(c, Qt::UserRole, figures[c - MedianColumn]);
-        }
-        QString outputs;
-        if (m_result.reference == i) {
-            outputs = tr("reference");
-        } else if (p.matches) {
-            outputs = tr("equal");
-        } else {
-            QStringList names;
-            for (const std::string &n : p.differing)
-                names << qs(n);
-            outputs = tr("DIFFER: %1").arg(names.join(QStringLiteral(", ")));
-            for (int c = 0; c <= OutputsColumn; ++c)
-                item->setForeground(c, kWarningText);
-        }
-        if (m_result.best == i) {
-            outputs += tr(" — best");
-            QFont bold = item->font(0);
-            bold.setBold(true);
-            for (int c = 0; c <= OutputsColumn; ++c) {
-                item->setFont(c, bold);
-                item->setForeground(c, kBestText);
-            }
-        }
-        item->setText(OutputsColumn, outputs);
-    }
-    m_table->setSortingEnabled(true);
-    for (int c = LocalColumn; c < OutputsColumn; ++c)
-        m_table->resizeColumnToContents(c);
 }
 
 void SweepDialog::fitTable()

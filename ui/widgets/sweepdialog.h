@@ -6,6 +6,7 @@
 #pragma once
 
 #include "clscope/sweep.h"
+#include "sweeptable.h"
 
 #include <QDialog>
 
@@ -18,7 +19,6 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QSplitter;
-class QTreeWidget;
 
 namespace clscope::ui {
 
@@ -30,15 +30,7 @@ class SweepDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum Column {
-        LocalColumn,
-        ItemsColumn,
-        MedianColumn,
-        MinColumn,
-        MeanColumn,
-        StddevColumn,
-        OutputsColumn
-    };
+    using enum SweepTable::Column; // SweepDialog::MedianColumn, as the table's were before it had a class
 
     explicit SweepDialog(std::shared_ptr<DeviceWorkers> workers, QWidget *parent = nullptr);
     ~SweepDialog() override;
@@ -64,7 +56,7 @@ public:
 
     SweepController *controller() const { return m_controller; }
     SweepChart *chart() const { return m_chart; }
-    QTreeWidget *table() const { return m_table; }
+    SweepTable *table() const { return m_table; }
     QLineEdit *candidatesField() const { return m_candidates; }
     QSpinBox *repeatBox() const { return m_repeat; }
     QPushButton *sweepButton() const { return m_sweep; }
@@ -96,7 +88,6 @@ private:
     void onProgress(int done, int total);
     void onFinished(const SweepResult &result);
     void onFailed(const QString &message);
-    void fillTable();
     void fitTable();
     QString summary() const;
 
@@ -109,7 +100,7 @@ private:
     QPushButton *m_cancel;
     QLabel *m_status;
     SweepChart *m_chart;
-    QTreeWidget *m_table;
+    SweepTable *m_table;
     QSplitter *m_splitter;
     QPushButton *m_useBest;
     QPushButton *m_open;

@@ -1,6 +1,9 @@
 // Build flow between the editor and the build panels.
 #include "buildcoordinator.h"
 
+#include "builddiagnostics.h"
+#include "buildoptionsfield.h"
+
 #include "controllers/buildcontroller.h"
 #include "widgets/buildlogpanel.h"
 #include "widgets/editortabs.h"
@@ -12,7 +15,6 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileInfo>
-#include <QHash>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QSettings>
@@ -25,32 +27,8 @@
 namespace clscope::ui {
 
 namespace {
-const QString kHistoryKey = QStringLiteral("build/optionsHistory");
 const QString kAllTabsKey = QStringLiteral("build/allTabs");
 const QString kLinkKey = QStringLiteral("build/linkTabs");
-// What the core names an unnamed source that it compiles on its own (a linked build of an unsaved tab).
-const QString kUnnamedCompile = QStringLiteral("source");
-constexpr int kHistorySize = 20;
-
-EditorDiagnostic::Severity editorSeverity(Severity s)
-{
-    switch (s) {
-    case Severity::Error:
-        return EditorDiagnostic::Error;
-    case Severity::Warning:
-        return EditorDiagnostic::Warning;
-    case Severity::Note:
-        break;
-    }
-    return EditorDiagnostic::Note;
-}
-
-bool samePath(const QString &a, const QString &b)
-{
-    if (a.isEmpty() || b.isEmpty())
-        return false;
-    return QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
-}
 
 // The tabs that join a program built from every open tab: OpenCL C sources one can edit. Headers reach the
 // program through #include (a second copy would define everything twice), and read-only views of a
@@ -61,28 +39,6 @@ bool isProgramSource(const QString &title, const KernelEditor *editor)
 }
 } // namespace
 
-WorkbenchProgram BuildStamp::program() const
-{
-    WorkbenchProgram p;
-    p.editor = editor.data();
-    p.path = path;
-    p.title = title;
-    p.text = text;
-    p.more = moreSources();
-    p.link = link;
-    p.options = options;
-    p.device = device;
-    return p;
-}
-
-QList<BuildJobSource> BuildStamp::moreSources() const
-{
-    QList<BuildJobSource> sources;
-    for (const BuildStampPart &part : more)
-        sources.push_back({part.name, part.text});
-    return sources;
-}
-
 BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workbench *workbench,
                                    DeviceManager *devices, EditorTabs *editors, BuildLogPanel *log,
                                    DiagnosticsPanel *diagnostics, QStatusBar *statusBar, QObject *parent)
@@ -91,14 +47,12 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workb
     , m_devices(devices)
     , m_editors(editors)
     , m_log(log)
-    , m_diagnostics(diagnostics)
     , m_statusBar(statusBar)
     , m_controller(new BuildController(std::move(workers), this))
     , m_buildAction(new QAction(tr("&Build"), this))
     , m_buildAllAction(new QAction(tr("Build for &all devices of the platform"), this))
     , m_allTabsAction(new QAction(tr("Build open &tabs as one program"), this))
     , m_linkAction(new QAction(tr("Compile separately and &link (clLinkProgram)"), this))
-    , m_options(new QComboBox)
     , m_busy(new QProgressBar)
     , m_cancel(new QToolButton)
 {
@@ -130,29 +84,9 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workb
     });
     connect(m_linkAction, &QAction::toggled, this, [](bool on) { QSettings().setValue(kLinkKey, on); });
 
-    m_options->setEditable(true);
-    m_options->setObjectName(QStringLiteral("buildOptions"));
-    m_options->setMinimumContentsLength(40);
-    m_options->setInsertPolicy(QComboBox::NoInsert);
-    m_options->lineEdit()->setPlaceholderText(
-        tr("Build options, e.g. -cl-fast-relaxed-math -D N=1024 -I include"));
-    m_options->setToolTip(tr("Options are split like a shell does; -I folders are searched for headers"));
-    // The history is a list to choose from; the field shows the options of the current tab's program (a
-    // new tab has none), never the latest ones of whichever program was built last.
-    m_options->addItems(QSettings().value(kHistoryKey).toStringList());
-    m_options->setCurrentIndex(-1);
-    m_options->setEditText(QString());
-    connect(m_options->lineEdit(), &QLineEdit::returnPressed, m_buildAction, &QAction::trigger);
-    connect(m_options, &QComboBox::editTextChanged, this, [this](const QString &text) {
-        if (!m_showingOptions)
-            m_editors->setBuildOptions(text, m_editors->indexOf(programEditor()));
-    });
-    connect(m_editors, &EditorTabs::currentDocumentChanged, this, &BuildCoordinator::showProgramOptions);
-    connect(m_editors, &EditorTabs::buildOptionsChanged, this, [this](int index) {
-        if (index == m_editors->indexOf(programEditor()))
-            showProgramOptions();
-    });
-    showProgramOptions();
+    m_options = new BuildOptionsField(
+        m_editors, [this] { return programEditor(); }, this);
+    connect(m_options->box()->lineEdit(), &QLineEdit::returnPressed, m_buildAction, &QAction::trigger);
 
     m_busy->setRange(0, 0);
     m_busy->setMaximumWidth(120);
@@ -168,8 +102,12 @@ BuildCoordinator::BuildCoordinator(std::shared_ptr<DeviceWorkers> workers, Workb
     connect(m_controller, &BuildController::buildFinished, this, &BuildCoordinator::onFinished);
     connect(m_controller, &BuildController::buildFailed, this, &BuildCoordinator::onFailed);
     connect(m_controller, &BuildController::buildCancelled, this, &BuildCoordinator::onCancelled);
-    connect(m_diagnostics, &DiagnosticsPanel::diagnosticActivated, this, &BuildCoordinator::jumpTo);
-    connect(m_editors, &EditorTabs::currentDocumentChanged, this, &BuildCoordinator::markEditors);
+    m_shown = new BuildDiagnostics(m_editors, diagnostics, this);
+}
+
+QComboBox *BuildCoordinator::optionsBox() const
+{
+    return m_options->box();
 }
 
 KernelEditor *BuildCoordinator::programEditor() const
@@ -180,7 +118,7 @@ KernelEditor *BuildCoordinator::programEditor() const
     // A header of the latest build builds (and runs) the program that includes it.
     const QString path = m_editors->currentPath();
     for (const QString &header : m_builtHeaders) {
-        if (samePath(path, header))
+        if (sameFile(path, header))
             return m_built.editor;
     }
     return current;
@@ -320,7 +258,7 @@ bool BuildCoordinator::startBuild(const BuildStamp &stamp, bool allDevicesOfPlat
         job.devices.push_back(device->id);
         job.deviceNames << QString::fromStdString(device->name());
     }
-    rememberOptions(job.options);
+    m_options->remember(job.options);
     m_pending = stamp;
     setBusy(true);
     const QString what = stamp.more.isEmpty()
@@ -353,35 +291,6 @@ void BuildCoordinator::setBusy(bool busy)
     m_buildAction->setEnabled(true); // a new build supersedes the running one; the editor stays usable
 }
 
-void BuildCoordinator::showProgramOptions()
-{
-    KernelEditor *program = programEditor();
-    const QString options = program ? m_editors->buildOptions(m_editors->indexOf(program)) : QString();
-    // Without a tab there is no program to give options to.
-    m_options->setEnabled(program != nullptr);
-    if (m_options->currentText() == options)
-        return;
-    m_showingOptions = true;
-    m_options->setEditText(options);
-    m_showingOptions = false;
-}
-
-void BuildCoordinator::rememberOptions(const QString &options)
-{
-    QStringList history = QSettings().value(kHistoryKey).toStringList();
-    history.removeAll(options);
-    history.prepend(options);
-    while (history.size() > kHistorySize)
-        history.removeLast();
-    QSettings().setValue(kHistoryKey, history);
-    const QString current = m_options->currentText();
-    m_options->blockSignals(true);
-    m_options->clear();
-    m_options->addItems(history);
-    m_options->setEditText(current);
-    m_options->blockSignals(false);
-}
-
 void BuildCoordinator::onFinished(const BuildResult &result)
 {
     setBusy(false);
@@ -403,9 +312,10 @@ void BuildCoordinator::onFinished(const BuildResult &result)
     if (device)
         program.deviceSnapshot = *device;
     m_workbench->setProgram(program);
-    showProgramOptions(); // a header of this build now stands for the program that includes it
+    m_options->showProgramOptions(); // a header of this build now stands for the program that includes it
     m_log->showResult(result);
-    showDiagnostics(result.diagnostics());
+    m_shown->setBuild(m_built);
+    m_shown->show(result.diagnostics());
     m_statusBar->showMessage(buildSummary(result));
     emit buildFinished(result);
     auto then = std::exchange(m_then, nullptr);
@@ -422,22 +332,6 @@ KernelEditor *BuildCoordinator::builtEditor() const
     return m_built.editor;
 }
 
-void BuildCoordinator::showDiagnostics(const std::vector<Diagnostic> &diagnostics)
-{
-    m_shown = diagnostics;
-    // A linked build names an unsaved main tab's own compile "source": it is the main tab, as a file-less
-    // diagnostic is.
-    if (m_built.link && m_built.path.isEmpty()) {
-        for (Diagnostic &d : m_shown) {
-            if (QString::fromStdString(d.file) == kUnnamedCompile)
-                d.file.clear();
-        }
-    }
-    const int builtIndex = m_built.editor ? m_editors->indexOf(m_built.editor) : -1;
-    m_diagnostics->setDiagnostics(m_shown, builtIndex >= 0 ? m_editors->title(builtIndex) : QString());
-    markEditors();
-}
-
 void BuildCoordinator::showRunDiagnostics(const std::vector<Diagnostic> &reports)
 {
     std::vector<Diagnostic> all = reports;
@@ -445,43 +339,7 @@ void BuildCoordinator::showRunDiagnostics(const std::vector<Diagnostic> &reports
         if (d.severity != Severity::Error && std::find(all.begin(), all.end(), d) == all.end())
             all.push_back(d);
     }
-    showDiagnostics(all);
-}
-
-void BuildCoordinator::markEditors()
-{
-    // Every open tab the diagnostics name gets its markers: the main source (no file, or its path), the
-    // program's other tabs and headers open in tabs; tabs that had markers of an earlier build lose them.
-    QHash<KernelEditor *, QVector<EditorDiagnostic>> marks;
-    for (const QPointer<KernelEditor> &e : std::as_const(m_markedEditors)) {
-        if (e)
-            marks[e.data()];
-    }
-    for (const Diagnostic &d : m_shown) {
-        if (d.line <= 0)
-            continue;
-        if (KernelEditor *target = editorOf(QString::fromStdString(d.file)))
-            marks[target].push_back(
-                {d.line, d.column, editorSeverity(d.severity), QString::fromStdString(d.message)});
-    }
-    m_markedEditors.clear();
-    for (auto it = marks.begin(); it != marks.end(); ++it) {
-        it.key()->setDiagnostics(it.value());
-        if (!it.value().isEmpty())
-            m_markedEditors << it.key();
-    }
-}
-
-KernelEditor *BuildCoordinator::editorOf(const QString &file) const
-{
-    if (file.isEmpty() || samePath(file, m_built.path))
-        return m_built.editor;
-    for (const BuildStampPart &part : m_built.more) {
-        if (file == part.name || samePath(file, part.name))
-            return part.editor;
-    }
-    const int index = m_editors->indexOfPath(file);
-    return index >= 0 ? m_editors->editor(index) : nullptr;
+    m_shown->show(all);
 }
 
 void BuildCoordinator::onFailed(const QString &message)
@@ -493,22 +351,6 @@ void BuildCoordinator::onFailed(const QString &message)
     if (auto refused = std::exchange(m_refused, nullptr))
         refused(tr("the build could not start: %1").arg(message));
     emit buildFailed(message);
-}
-
-void BuildCoordinator::jumpTo(const QString &file, int line, int column)
-{
-    if (line <= 0)
-        return;
-    if (KernelEditor *editor = editorOf(file)) {
-        m_editors->setCurrentWidget(editor);
-        editor->goTo(line, column);
-        return;
-    }
-    if (file.isEmpty() || !QFileInfo(file).isFile())
-        return; // a tab of the build that is closed now, an unsaved one among them
-    // A file of the build not open (a header, a closed tab): open it and jump there.
-    if (m_editors->openFile(file) && m_editors->currentEditor())
-        m_editors->currentEditor()->goTo(line, column);
 }
 
 } // namespace clscope::ui

@@ -1,14 +1,18 @@
 // The kernel debugger in the window (issue 29). A launch runs on Oclgrind in a child clscope-cli (`run` of
 // the built source with the Arguments panel's launch, or `replay` of a captured launch) with CLScope's
-// plugin, which connects to a local socket this coordinator listens on (docs/debug-protocol.md). Everything
-// is asynchronous: QProcess and QLocalSocket signals, never a wait, so the window stays live while a launch
-// of a million work-items runs to its breakpoint (progress and Stop in the Debugger panel).
+// plugin, which connects to a local socket the coordinator's DebugConnection listens on
+// (docs/debug-protocol.md). Everything is asynchronous: QProcess and QLocalSocket signals, never a wait, so
+// the window stays live while a launch of a million work-items runs to its breakpoint (progress and Stop in
+// the Debugger panel).
 //
 // The breakpoints are the editor's (a click left of a line number, F9); Debug launch (F6) starts and, when
 // paused, continues; F10, F11 and Shift+F11 step over, into and out; Ctrl+F10 runs to the cursor's line;
 // Shift+F6 stops. At each stop the editor marks the line, and the Debugger panel shows the work-item's
 // variables, the group's __local arrays, the call stack and the group's work-items (choosing one shows its
 // variables; steps then act on it).
+//
+// This class is what the user sees of a session: the actions, the Debugger panel and the editor's markers.
+// The child and its socket are DebugConnection's, and what a launch runs is made ready by DebugLaunch.
 #pragma once
 
 #include "clscope/debug.h"
@@ -16,21 +20,20 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
-#include <QProcess>
 #include <QStringList>
 
-#include <deque>
 #include <memory>
+#include <string>
 
 class QAction;
-class QLocalServer;
-class QLocalSocket;
 class QStatusBar;
 class QTemporaryDir;
 
 namespace clscope::ui {
 
 class CaptureCoordinator;
+class DebugConnection;
+class DebugLaunch;
 class DebugView;
 class EditorTabs;
 class KernelEditor;
@@ -53,7 +56,7 @@ public:
     QAction *breakpointAction() const { return m_breakpointAction; } // F9 at the cursor
 
     // The clscope-cli that runs the launch (beside the GUI's executable by default).
-    void setCliPath(const QString &path) { m_cli = path; }
+    void setCliPath(const QString &path);
 
     // Debugs the workbench's launch (the built source, the Arguments panel's launch); false with the reason
     // in the panel when there is none.
@@ -69,13 +72,13 @@ public:
     void pause(); // a running launch stops at the next line any work-item starts
     void stop();
 
-    bool isActive() const { return m_process != nullptr; }
+    bool isActive() const;
     bool isPaused() const { return m_paused; }
     const DebugStop &lastStop() const { return m_stop; }
     // The invocation being debugged (its name and NDRange), as the plugin announced it.
     const DebugKernel &debuggedKernel() const { return m_debuggedKernel; }
     KernelEditor *debuggedEditor() const { return m_editor; }
-    QStringList lastArguments() const { return m_lastArgs; }
+    QStringList lastArguments() const;
     // Milliseconds from the last step or continue request to its stop.
     qint64 lastResumeToStopMs() const { return m_resumeToStopMs; }
 
@@ -86,16 +89,15 @@ signals:
     void finished(const QString &error); // the launch ended, or could not start; error "" when it ran out
 
 private:
-    bool start(const QStringList &args, const QString &kernel, KernelEditor *editor, const QString &mainFile,
-               const QString &what);
+    bool start(DebugLaunch launch);
     bool refuse(const QString &why);
-    void onReadyRead();
-    void handle(const DebugMessage &message);
-    void send(const std::string &request, const char *expectedReply = nullptr);
+    void onKernelStarted(const DebugKernel &kernel);
+    void onStopped(const DebugStop &stop);
+    void onReply(const std::string &due, const DebugMessage &reply);
+    void onFinished(const QString &error, bool stopped);
     void sendBreakpoints();
     void resume(const std::string &request, const QString &what);
     void requestStopViews();
-    void end(const QString &error);
     void updateActions();
 
     Workbench *m_workbench;
@@ -103,6 +105,7 @@ private:
     EditorTabs *m_editors;
     DebugView *m_view;
     QStatusBar *m_statusBar;
+    DebugConnection *m_connection;
     QAction *m_debugAction;
     QAction *m_stepOverAction;
     QAction *m_stepIntoAction;
@@ -110,28 +113,15 @@ private:
     QAction *m_runToCursorAction;
     QAction *m_stopAction;
     QAction *m_breakpointAction;
-    QString m_cli;
-    QStringList m_lastArgs;
 
-    std::unique_ptr<DebugSession> m_session;
     std::unique_ptr<QTemporaryDir> m_folder; // the debugged source of the workbench's launch
-    QLocalServer *m_server = nullptr;
-    QLocalSocket *m_socket = nullptr;
-    QProcess *m_process = nullptr;
     QPointer<KernelEditor> m_editor;
     QString m_kernel;
     QString m_watch;
     bool m_unoptimised = false; // the next workbench launch builds with -cl-opt-disable
     bool m_restartUnoptimised = false;
     std::string m_mainFile;
-    QByteArray m_buffer;
-    QByteArray m_err;
-    std::deque<std::string> m_expected; // replies due, in order
-    bool m_helloSeen = false;
-    bool m_debugging = false; // the kernel's launch began under the debugger
     bool m_paused = false;
-    bool m_stopping = false;
-    QString m_error; // why the session ended early
     DebugStop m_stop;
     DebugKernel m_debuggedKernel;
     DebugItem m_selected;
