@@ -9,11 +9,13 @@
 #include "workers/deviceworkers.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -96,6 +98,24 @@ private slots:
         dock.runWorkload(); // nothing to run on: an error, no crash
         QTRY_VERIFY(!dock.errorText().isEmpty());
         QVERIFY(!dock.monitor()->isWorkloadRunning());
+    }
+
+    // SVM is offered only once the device says it has it (it never was: the handler enabled the item and
+    // then disabled it again), and taken back from a device without it.
+    void svmOfferedWhereTheDeviceHasIt()
+    {
+        PoolDock dock(std::make_shared<DeviceWorkers>());
+        auto *allocator = dock.findChild<QComboBox *>(QStringLiteral("poolAllocator"));
+        auto *model = qobject_cast<QStandardItemModel *>(allocator->model());
+        QVERIFY(model);
+        const int svm = int(AllocatorKind::Svm);
+        QVERIFY(!model->item(svm)->isEnabled());
+        emit dock.monitor()->deviceReady(true);
+        QVERIFY(model->item(svm)->isEnabled());
+        allocator->setCurrentIndex(svm);
+        emit dock.monitor()->deviceReady(false);
+        QVERIFY(!model->item(svm)->isEnabled());
+        QCOMPARE(allocator->currentIndex(), int(AllocatorKind::Immediate));
     }
 
     void churnFeedsChartAndCounters()

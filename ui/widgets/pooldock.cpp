@@ -144,9 +144,6 @@ PoolDock::PoolDock(std::shared_ptr<DeviceWorkers> workers, QWidget *parent)
             model->item(int(AllocatorKind::Svm))->setEnabled(svm);
         if (!svm && m_allocator->currentIndex() == int(AllocatorKind::Svm))
             m_allocator->setCurrentIndex(int(AllocatorKind::Immediate));
-        // Offered once the device says it has shared virtual memory (deviceReady).
-        if (auto *model = qobject_cast<QStandardItemModel *>(m_allocator->model()))
-            model->item(int(AllocatorKind::Svm))->setEnabled(false);
     });
     onPoolChanged();
 }
@@ -192,6 +189,9 @@ QWidget *PoolDock::createPoolBar()
         tr("clCreateBuffer and make the memory real at once, so out-of-memory shows here"), Qt::ToolTipRole);
     m_allocator->setItemData(int(AllocatorKind::Svm), tr("Coarse-grained shared virtual memory (clSVMAlloc)"),
                              Qt::ToolTipRole);
+    // Offered once the device says it has shared virtual memory (deviceReady).
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_allocator->model()))
+        model->item(int(AllocatorKind::Svm))->setEnabled(false);
     m_newPool = new QPushButton(tr("New pool"));
     m_newPool->setObjectName(QStringLiteral("poolNew"));
     m_newPool->setToolTip(tr("Replace the pool with an empty one using these settings"));
