@@ -1,6 +1,7 @@
 // A build through the real main window, offscreen: a kernel with an error and one with warnings show
 // their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
-// identical build is a cache hit.
+// identical build is a cache hit. With the child clscope-cli that compiles each build first, a compiler that
+// crashes is a failed build and the window lives on, and a normal build hits the cache the child filled.
 #include "controllers/buildcontroller.h"
 #include "controllers/devicemanager.h"
 #include "widgets/buildlogpanel.h"
@@ -11,6 +12,7 @@
 #include "windows/mainwindow.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -116,6 +118,52 @@ private slots:
         QVERIFY(spy.wait(120000));
         QVERIFY(spy.at(0).at(0).value<BuildResult>().success());
         QVERIFY(editor->text().contains(QStringLiteral("typed while building")));
+    }
+
+    // `out[0] = 1+1+...` of 100,000 terms needs about 25 MiB of the compiler's stack; with 16 MiB
+    // (CLSCOPE_COMPILER_STACK_MIB) PoCL's compiler crashes. It does so in the child: the window reports a
+    // failed build with the child's line, and builds nothing itself (in its own process the same crash ended
+    // the window, and this test, by SIGSEGV).
+    void compilerCrashLeavesTheWindow()
+    {
+        part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        QTemporaryDir dir;
+        const QString deep = dir.filePath(QStringLiteral("deep.cl"));
+        QByteArray sum = "1";
+        for (int i = 1; i < 100000; ++i)
+            sum += "+1";
+        QFile file(deep);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("// 100000 terms\nkernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        file.close();
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(deep));
+        qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
+        const BuildResult result = buildWith(QString());
+        qunsetenv("CLSCOPE_COMPILER_STACK_MIB");
+        QVERIFY(!result.logs().empty());
+        QVERIFY(!result.success());
+        const QString device = QString::fromStdString(result.logs().front().device);
+        const QString log = part<BuildLogPanel>(*m_window)->logText(device);
+        QVERIFY2(log.contains(QStringLiteral("the compiler crashed (SIGSEGV) building ") + deep +
+                              QStringLiteral(" (5 source lines)")),
+                 qPrintable(log));
+        QCOMPARE(part<DiagnosticsPanel>(*m_window)->list()->topLevelItemCount(), 1);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
+        QVERIFY(m_window->isVisible());
+    }
+
+    // A program the cache has never seen: the child compiles it and fills the cache, so the window's own
+    // build is a hit, with the program's kernels.
+    void buildHitsTheChildsCache()
+    {
+        part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        part<EditorTabs>(*m_window)->newDocument();
+        part<EditorTabs>(*m_window)->currentEditor()->setText(
+            QStringLiteral("__kernel void fresh(__global int *a) { a[0] = 42; }\n"));
+        const BuildResult result = buildWith(QStringLiteral("-D FRESH=1"));
+        QVERIFY2(result.success(), result.logs().empty() ? "" : result.logs().front().log.c_str());
+        QCOMPARE(result.cache(), CacheState::Hit);
+        QVERIFY(result.kernel("fresh"));
     }
 
     void cleanupTestCase()

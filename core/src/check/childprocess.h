@@ -1,0 +1,28 @@
+// Starting a child process and waiting for it, as the memory check's child and the build's child need it:
+// posix_spawn (which takes the environment as an argument, so the caller's is never changed), stdin from
+// /dev/null, stdout and stderr to files, and a wait that a cancel flag can cut short.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clscope::detail {
+
+struct ChildExit
+{
+    int exitCode = 0;
+    int signal = 0; // the signal that ended the child, 0 when it exited
+    bool cancelled = false;
+};
+
+// Starts executable with args (argv[1..]) and environment ("NAME=VALUE" entries), its stdout and stderr
+// written to out and err, and waits for it; setting *cancel stops it (SIGTERM, then SIGKILL after 2 s).
+// Throws std::runtime_error("cannot start X: No such file or directory") when it cannot be started.
+ChildExit runChild(const std::string &executable, const std::vector<std::string> &args,
+                   const std::vector<std::string> &environment, const std::filesystem::path &out,
+                   const std::filesystem::path &err, const std::shared_ptr<const std::atomic<bool>> &cancel);
+
+} // namespace clscope::detail

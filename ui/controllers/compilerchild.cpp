@@ -1,0 +1,51 @@
+// A build's compile in a child clscope-cli, and what the window makes of its end.
+#include "compilerchild.h"
+
+#include "clscope/buildchild.h"
+
+#include <QFileInfo>
+
+#include <cstdio>
+
+namespace clscope::ui {
+
+CompilerChild::CompilerChild(QString cli)
+    : m_cli(std::move(cli))
+{}
+
+std::optional<BuildResult> CompilerChild::compile(const BuildRequest &request,
+                                                  const CancelToken &cancel) const
+{
+    if (m_cli.isEmpty() || !QFileInfo(m_cli).isExecutable()) {
+        warnOnce(
+            QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
+        return std::nullopt;
+    }
+    const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
+    switch (child.outcome) {
+    case ChildCompile::Outcome::Compiled:
+        return std::nullopt;
+    case ChildCompile::Outcome::NotStarted:
+        warnOnce(QString::fromStdString(child.message));
+        return std::nullopt;
+    case ChildCompile::Outcome::Cancelled:
+        // A newer build took over: this result is dropped, and nothing of the stale program is compiled.
+        return crashedBuild(request, "the build was cancelled");
+    case ChildCompile::Outcome::Crashed:
+        break;
+    }
+    return crashedBuild(request, child.message);
+}
+
+void CompilerChild::warnOnce(const QString &why) const
+{
+    if (m_warned.exchange(true))
+        return;
+    // Once, not at every build: the window works as before, only without the protection.
+    std::fprintf(stderr,
+                 "clscope: warning: builds compile in the window's process (%s): a crash of the driver's "
+                 "compiler ends the window\n",
+                 qPrintable(why));
+}
+
+} // namespace clscope::ui
