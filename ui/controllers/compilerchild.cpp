@@ -21,6 +21,9 @@ std::optional<BuildResult> CompilerChild::compile(const BuildRequest &request,
             QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
         return std::nullopt;
     }
+    // A program the cache holds is not compiled at all: no child, and none of its start-up time.
+    if (inBinaryCache(request, BinaryCache::fromEnvironment()))
+        return std::nullopt;
     const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
     switch (child.outcome) {
     case ChildCompile::Outcome::Compiled:

@@ -24,10 +24,10 @@ public:
 
     const QString &cliPath() const { return m_cli; }
 
-    // Compiles request in the child. Nothing: build in this process now (the child compiled, failed or
-    // refused the input without a crash, or there is no child to run: said once on stderr). A result: the
-    // build's, failed: the compiler crashed (the child's line in every log and as the one diagnostic), or the
-    // build was cancelled.
+    // Compiles request in the child. Nothing: build in this process now (the cache holds the program, the
+    // child compiled, failed or refused the input without a crash, or there is no child to run: said once on
+    // stderr). A result: the build's, failed: the compiler crashed (the child's line in every log and as the
+    // one diagnostic), or the build was cancelled.
     std::optional<BuildResult> compile(const BuildRequest &request, const CancelToken &cancel) const;
 
 private:

@@ -37,6 +37,12 @@ struct ChildCompile
 ChildCompile compileInChild(const std::string &executable, const BuildRequest &request,
                             const std::shared_ptr<const std::atomic<bool>> &cancel = {});
 
+// Whether buildProgram(request, cache) finds every device's binary in the cache, so that it runs no
+// compiler: then no child is needed. False when the program is not cached at all (the cache off, headers
+// the include scan cannot know, separate compilation) and when the request cannot be prepared (its build
+// says why). Reads the files the build would read.
+bool inBinaryCache(const BuildRequest &request, const BinaryCache &cache);
+
 // The child's side: the request written by compileInChild, its devices found again among this process's
 // (the first device of each identity on a platform of that name). Throws BuildInputError when the file
 // cannot be read or names a device this process does not have.

@@ -7,6 +7,7 @@
 #include "clscope/compilerthread.h"
 #include "clscope/devicespec.h"
 #include "clscope/fileio.h"
+#include "programbuild.h"
 
 #include <nlohmann/json.hpp>
 
@@ -176,6 +177,26 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
         out.outcome = ChildCompile::Outcome::Compiled;
     }
     return out;
+}
+
+bool inBinaryCache(const BuildRequest &request, const BinaryCache &cache)
+{
+    if (!cache.enabled() || request.link)
+        return false;
+    try {
+        const detail::Prepared p = detail::prepare(request, true);
+        if (!p.uncacheable.empty())
+            return false;
+        for (cl_device_id d : request.devices) {
+            const std::optional<CacheEntry> entry =
+                cache.load(makeCacheKey(p.source, p.options, DeviceIdentity::of(d), p.includes));
+            if (!entry || entry->binary.empty())
+                return false;
+        }
+        return !request.devices.empty();
+    } catch (const std::exception &) {
+        return false;
+    }
 }
 
 BuildRequest readChildBuildRequest(const fs::path &file)
