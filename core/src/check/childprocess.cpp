@@ -1,6 +1,9 @@
 // See childprocess.h.
 #include "childprocess.h"
 
+#include "clscope/error.h"
+#include "clscope/fileio.h"
+
 #include <cerrno>
 #include <chrono>
 #include <optional>
@@ -59,6 +62,20 @@ private:
 };
 
 } // namespace
+
+TempFolder::TempFolder(const std::string &name, const std::string &what)
+{
+    std::string pattern = (std::filesystem::temp_directory_path() / ("clscope-" + name + "-XXXXXX")).string();
+    if (!::mkdtemp(pattern.data()))
+        throw Error("cannot make a temporary folder for the " + what + ": " + errnoText(errno));
+    m_path = pattern;
+}
+
+TempFolder::~TempFolder()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
 
 ChildExit runChild(const std::string &executable, const std::vector<std::string> &args,
                    const std::vector<std::string> &environment, const std::filesystem::path &out,

@@ -1,6 +1,7 @@
 // Starting a child process and waiting for it, as the memory check's child and the build's child need it:
 // posix_spawn (which takes the environment as an argument, so the caller's is never changed), stdin from
-// /dev/null, stdout and stderr to files, and a wait that a cancel flag can cut short.
+// /dev/null, stdout and stderr to files, and a wait that a cancel flag can cut short; and the private folder
+// such a child's files go to.
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,21 @@
 #include <vector>
 
 namespace clscope::detail {
+
+// A private folder under the temporary directory ("clscope-NAME-XXXXXX"), removed with everything in it.
+class TempFolder
+{
+public:
+    // Throws Error("cannot make a temporary folder for the WHAT: ...").
+    TempFolder(const std::string &name, const std::string &what);
+    ~TempFolder();
+    TempFolder(const TempFolder &) = delete;
+    TempFolder &operator=(const TempFolder &) = delete;
+    const std::filesystem::path &path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
 
 struct ChildExit
 {

@@ -13,12 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cstring>
 #include <stdexcept>
-#include <system_error>
 
-#include <unistd.h>
 
 extern char **environ;
 
@@ -122,35 +119,6 @@ std::vector<std::string> childEnvironment()
     return out;
 }
 
-// A private folder for the request and the child's output, removed when the run is over.
-class Folder
-{
-public:
-    Folder()
-    {
-        std::error_code ec;
-        fs::path base = fs::temp_directory_path(ec);
-        if (ec)
-            base = "/tmp";
-        std::string pattern = (base / "clscope-build-XXXXXX").string();
-        if (!mkdtemp(pattern.data()))
-            throw std::runtime_error("cannot make a folder for the build's child under " + base.string() +
-                                     ": " + std::generic_category().message(errno));
-        m_path = pattern;
-    }
-    ~Folder()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    Folder(const Folder &) = delete;
-    Folder &operator=(const Folder &) = delete;
-    const fs::path &path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
-
 } // namespace
 
 ChildCompile compileInChild(const std::string &executable, const BuildRequest &request,
@@ -160,7 +128,7 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
     detail::ChildExit exit;
     std::string err;
     try {
-        const Folder folder;
+        const detail::TempFolder folder("build", "build's child");
         writeRequest(folder.path(), request);
         exit =
             detail::runChild(executable, {"build", "--request", (folder.path() / "request.json").string()},
