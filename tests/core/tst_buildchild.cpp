@@ -90,7 +90,9 @@ private slots:
                 "the compiler crashed (SIGSEGV) building the program (5 source lines): its thread's stack "
                 "of 16 MiB overflowed"),
             child.message.c_str());
-        const BuildResult failed = crashedBuild(request, child.message);
+        QVERIFY(child.durationMs > 0);
+        const BuildResult failed = crashedBuild(request, child.message, child.durationMs);
+        QCOMPARE(failed.durationMs(), child.durationMs);
         QVERIFY(!failed.success());
         QCOMPARE(failed.logs().size(), std::size_t(1));
         QCOMPARE(failed.logs().front().log, child.message);

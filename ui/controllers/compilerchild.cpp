@@ -37,7 +37,7 @@ std::optional<BuildResult> CompilerChild::compile(const BuildRequest &request,
     case ChildCompile::Outcome::Crashed:
         break;
     }
-    return crashedBuild(request, child.message);
+    return crashedBuild(request, child.message, child.durationMs);
 }
 
 void CompilerChild::warnOnce(const QString &why) const

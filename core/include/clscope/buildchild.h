@@ -28,6 +28,7 @@ struct ChildCompile
     // Crashed: the child's line without its "clscope-cli: " prefix ("the compiler crashed (SIGSEGV)
     // building deep.cl (5 source lines): ..."), or the signal it died of; NotStarted: why.
     std::string message;
+    double durationMs = 0; // from the start of the child to its end
 };
 
 // Writes the request (its texts as files of their own, its devices by platform name and DeviceIdentity)
@@ -48,8 +49,8 @@ bool inBinaryCache(const BuildRequest &request, const BinaryCache &cache);
 // cannot be read or names a device this process does not have.
 BuildRequest readChildBuildRequest(const std::filesystem::path &file);
 
-// A failed build whose every device log and one diagnostic (at no line of the source) are `message`: what
-// the caller shows when the child crashed. Asks the devices their names.
-BuildResult crashedBuild(const BuildRequest &request, const std::string &message);
+// A failed build of durationMs whose every device log and one diagnostic (at no line of the source) are
+// `message`: what the caller shows when the child crashed. Asks the devices their names.
+BuildResult crashedBuild(const BuildRequest &request, const std::string &message, double durationMs = 0);
 
 } // namespace clscope

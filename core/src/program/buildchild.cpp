@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
-
 
 extern char **environ;
 
@@ -125,6 +125,7 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
                             const std::shared_ptr<const std::atomic<bool>> &cancel)
 {
     ChildCompile out;
+    const auto started = std::chrono::steady_clock::now();
     detail::ChildExit exit;
     std::string err;
     try {
@@ -134,6 +135,8 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
             detail::runChild(executable, {"build", "--request", (folder.path() / "request.json").string()},
                              childEnvironment(), folder.path() / "stdout", folder.path() / "stderr", cancel);
         err = readText(folder.path() / "stderr");
+        out.durationMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     } catch (const std::exception &e) {
         out.message = e.what();
         return out; // NotStarted: the caller builds in its own process
@@ -232,10 +235,11 @@ BuildRequest readChildBuildRequest(const fs::path &file)
     }
 }
 
-BuildResult crashedBuild(const BuildRequest &request, const std::string &message)
+BuildResult crashedBuild(const BuildRequest &request, const std::string &message, double durationMs)
 {
     BuildResultData d;
     d.status = BuildStatus::Failure;
+    d.durationMs = durationMs;
     d.sourcePath = request.sourcePath;
     d.userOptions = request.options;
     d.source = request.source;
