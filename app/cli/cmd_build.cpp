@@ -183,7 +183,7 @@ nlohmann::ordered_json codeJson(const std::vector<GeneratedCode> &code)
 int runRequest(const std::string &file)
 {
     const BuildResult result = buildProgram(readChildBuildRequest(file), BinaryCache::fromEnvironment());
-    printText(result);
+    std::cout << buildResultToJson(result) << '\n'; // for the GUI, which reads its cache state
     return result.success() ? ExitOk : ExitFailed;
 }
 

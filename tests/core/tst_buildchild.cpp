@@ -73,6 +73,13 @@ private slots:
         QVERIFY2(result.success(), result.logs().front().log.c_str());
         QCOMPARE(result.cache(), CacheState::Hit);
         QVERIFY(result.kernel("k"));
+        // Told as the child's compile: its miss, its time added.
+        QCOMPARE(child.cache, CacheState::Miss);
+        const BuildResult told = result.compiledElsewhere(child.durationMs);
+        QCOMPARE(told.cache(), CacheState::Miss);
+        QCOMPARE(told.logs().front().cache, CacheState::Miss);
+        QCOMPARE(told.durationMs(), result.durationMs() + child.durationMs);
+        QCOMPARE(told.program(), result.program());
     }
 
     // 100,000 terms need about 25 MiB of the compiler's stack: with 16 MiB the child's compiler crashes.

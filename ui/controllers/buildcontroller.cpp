@@ -73,10 +73,8 @@ void BuildController::build(const BuildJob &job)
                                                        const Progress &) mutable -> BuildOutcome {
             try {
                 // Compiled in a child first: a compiler crash there is a failed build, not the window's end.
-                if (kind == ProgramKind::Source) {
-                    if (std::optional<BuildResult> ended = child->compile(request, cancel))
-                        return *std::move(ended);
-                }
+                if (kind == ProgramKind::Source)
+                    return child->build(request, BinaryCache::fromEnvironment(), cancel);
                 ProgramSource program{kind, {}, {}};
                 if (kind == ProgramKind::BuiltIns) {
                     program.builtIns = file;

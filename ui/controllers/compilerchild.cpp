@@ -13,31 +13,35 @@ CompilerChild::CompilerChild(QString cli)
     : m_cli(std::move(cli))
 {}
 
-std::optional<BuildResult> CompilerChild::compile(const BuildRequest &request,
-                                                  const CancelToken &cancel) const
+BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache &cache,
+                                 const CancelToken &cancel) const
 {
+    // A program the cache holds is not compiled at all: no child, and none of its start-up time.
+    if (inBinaryCache(request, cache))
+        return buildProgram(request, cache);
     if (m_cli.isEmpty() || !QFileInfo(m_cli).isExecutable()) {
         warnOnce(
             QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
-        return std::nullopt;
+        return buildProgram(request, cache);
     }
-    // A program the cache holds is not compiled at all: no child, and none of its start-up time.
-    if (inBinaryCache(request, BinaryCache::fromEnvironment()))
-        return std::nullopt;
     const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
     switch (child.outcome) {
     case ChildCompile::Outcome::Compiled:
-        return std::nullopt;
+        break;
     case ChildCompile::Outcome::NotStarted:
         warnOnce(QString::fromStdString(child.message));
-        return std::nullopt;
+        return buildProgram(request, cache);
     case ChildCompile::Outcome::Cancelled:
         // A newer build took over: this result is dropped, and nothing of the stale program is compiled.
-        return crashedBuild(request, "the build was cancelled");
+        return crashedBuild(request, "the build was cancelled", child.durationMs);
     case ChildCompile::Outcome::Crashed:
-        break;
+        return crashedBuild(request, child.message, child.durationMs);
     }
-    return crashedBuild(request, child.message, child.durationMs);
+    const BuildResult result = buildProgram(request, cache);
+    // The compile was the child's: the window's build hit the entry it stored, which is news to nobody.
+    if (child.cache == CacheState::Miss && result.cache() == CacheState::Hit)
+        return result.compiledElsewhere(child.durationMs);
+    return result;
 }
 
 void CompilerChild::warnOnce(const QString &why) const

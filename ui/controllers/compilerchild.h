@@ -12,7 +12,6 @@
 #include <QString>
 
 #include <atomic>
-#include <optional>
 
 namespace clscope::ui {
 
@@ -24,11 +23,13 @@ public:
 
     const QString &cliPath() const { return m_cli; }
 
-    // Compiles request in the child. Nothing: build in this process now (the cache holds the program, the
-    // child compiled, failed or refused the input without a crash, or there is no child to run: said once on
-    // stderr). A result: the build's, failed: the compiler crashed (the child's line in every log and as the
-    // one diagnostic), or the build was cancelled.
-    std::optional<BuildResult> compile(const BuildRequest &request, const CancelToken &cancel) const;
+    // Builds request from source through cache: compiled in the child first unless the cache holds the
+    // program already, then built here. A crash of the child's compiler is a failed build whose every log
+    // and one diagnostic are the child's line, and nothing is built here; a cancelled child, a failed build
+    // that says so. Where there is no child to run the build is made here alone (said once on stderr).
+    // A program the child compiled is reported as the child's miss, with its time (compiledElsewhere).
+    // Throws what buildProgram throws.
+    BuildResult build(const BuildRequest &request, const BinaryCache &cache, const CancelToken &cancel) const;
 
 private:
     void warnOnce(const QString &why) const;

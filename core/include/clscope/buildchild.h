@@ -29,10 +29,14 @@ struct ChildCompile
     // building deep.cl (5 source lines): ..."), or the signal it died of; NotStarted: why.
     std::string message;
     double durationMs = 0; // from the start of the child to its end
+    // Compiled: the cache state of the child's build (Miss: it compiled the program and stored it; Off
+    // when it could not be told).
+    CacheState cache = CacheState::Off;
 };
 
 // Writes the request (its texts as files of their own, its devices by platform name and DeviceIdentity)
-// into a private folder, runs `executable build --request FOLDER/request.json` there with the caller's
+// into a private folder, runs `executable build --request FOLDER/request.json` (which prints its result's
+// JSON, buildResultToJson) with the caller's
 // environment (stdin /dev/null, stdout and stderr to files of the folder), waits for it, and removes the
 // folder. Setting *cancel stops the child (SIGTERM, SIGKILL after 2 s). Blocks: call it from a worker thread.
 ChildCompile compileInChild(const std::string &executable, const BuildRequest &request,

@@ -105,6 +105,18 @@ std::string crashLine(const std::string &err)
 // This process's environment. Where this process has prepared its OpenCL loader (prepareLoader: the drivers
 // probed, the bad ones left out of OCL_ICD_VENDORS), the child loads the same drivers without probing them
 // again, which took it about 100 ms a build.
+// The cache state in the JSON the child printed; Off when there is none.
+CacheState childCache(const std::string &json)
+{
+    const nlohmann::json doc = nlohmann::json::parse(json, nullptr, false);
+    if (!doc.is_object() || !doc.contains("cache") || !doc["cache"].is_string())
+        return CacheState::Off;
+    const std::string state = doc["cache"].get<std::string>();
+    return state == cacheStateName(CacheState::Miss)  ? CacheState::Miss
+           : state == cacheStateName(CacheState::Hit) ? CacheState::Hit
+                                                      : CacheState::Off;
+}
+
 std::vector<std::string> childEnvironment()
 {
     const bool prepared = loaderSetup() != nullptr;
@@ -135,6 +147,7 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
             detail::runChild(executable, {"build", "--request", (folder.path() / "request.json").string()},
                              childEnvironment(), folder.path() / "stdout", folder.path() / "stderr", cancel);
         err = readText(folder.path() / "stderr");
+        out.cache = childCache(readText(folder.path() / "stdout"));
         out.durationMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     } catch (const std::exception &e) {
