@@ -12,7 +12,9 @@
 #include "windows/mainwindow.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -20,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <signal.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -169,6 +173,45 @@ private slots:
         QCOMPARE(clGetProgramInfo(result.program(), CL_PROGRAM_SOURCE, 0, nullptr, &sourceBytes), CL_SUCCESS);
         QVERIFY2(sourceBytes <= 1, "the window's process compiled the source itself");
         QCOMPARE(buildWith(QStringLiteral("-D FRESH=1")).cache(), CacheState::Hit);
+    }
+
+    // A newer build supersedes one whose child still compiles: the stale child is stopped (a stand-in that
+    // would sleep a minute), and the newer build, queued behind it on the device's worker, finishes at once.
+    void newerBuildStopsTheStaleChild()
+    {
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(QStringLiteral("pid"));
+        const QString slow = dir.filePath(QStringLiteral("slow-cli"));
+        QFile script(slow);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho $$ > '" + pidFile.toUtf8() + "'\nexec sleep 60\n");
+        script.close();
+        QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+        BuildCoordinator *builds = part<BuildCoordinator>(*m_window);
+        builds->controller()->setCliPath(slow);
+        part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
+        editor->setText(QStringLiteral("__kernel void stale(__global int *a) { a[0] = 1; }\n"));
+        QSignalSpy finished(builds, &BuildCoordinator::buildFinished);
+        QVERIFY(builds->buildCurrent());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, 30000);
+        QFile pidText(pidFile);
+        QVERIFY(pidText.open(QIODevice::ReadOnly));
+        const qint64 pid = pidText.readAll().trimmed().toLongLong();
+        QVERIFY(pid > 0);
+
+        builds->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        editor->setText(QStringLiteral("__kernel void newer(__global int *a) { a[0] = 2; }\n"));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(builds->buildCurrent());
+        QVERIFY(finished.wait(30000));
+        QVERIFY(timer.elapsed() < 30000);
+        QCOMPARE(finished.count(), 1); // the stale build's result is never delivered
+        const BuildResult result = finished.at(0).at(0).value<BuildResult>();
+        QVERIFY(result.success());
+        QVERIFY(result.kernel("newer"));
+        QCOMPARE(::kill(pid_t(pid), 0), -1); // the stale child is gone (and was reaped)
     }
 
     void cleanupTestCase()
