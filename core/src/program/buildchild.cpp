@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kRequestFormat = 1;
-constexpr std::string_view kCrashed = "the compiler crashed";
+constexpr std::string_view kCrashed = "clscope-cli: the compiler crashed"; // reportCompilerCrashes' line
 
 nlohmann::json identityJson(const DeviceIdentity &id)
 {
@@ -86,7 +86,8 @@ std::string readText(const fs::path &path)
     }
 }
 
-// The child's "PREFIX: the compiler crashed (SIGSEGV) building ..." line without its prefix; "" when none.
+// The child's "clscope-cli: the compiler crashed (SIGSEGV) building ..." line without its prefix; "" when
+// none.
 std::string crashLine(const std::string &err)
 {
     std::size_t start = 0;
@@ -95,16 +96,13 @@ std::string crashLine(const std::string &err)
         if (end == std::string::npos)
             end = err.size();
         const std::string_view line(err.data() + start, end - start);
-        if (const auto at = line.find(kCrashed); at != std::string_view::npos)
-            return std::string(line.substr(at));
+        if (line.starts_with(kCrashed))
+            return std::string(line.substr(line.find(':') + 2));
         start = end + 1;
     }
     return {};
 }
 
-// This process's environment. Where this process has prepared its OpenCL loader (prepareLoader: the drivers
-// probed, the bad ones left out of OCL_ICD_VENDORS), the child loads the same drivers without probing them
-// again, which took it about 100 ms a build.
 // The cache state in the JSON the child printed; Off when there is none.
 CacheState childCache(const std::string &json)
 {
@@ -117,6 +115,9 @@ CacheState childCache(const std::string &json)
                                                       : CacheState::Off;
 }
 
+// This process's environment. Where this process has prepared its OpenCL loader (prepareLoader: the drivers
+// probed, the bad ones left out of OCL_ICD_VENDORS), the child loads the same drivers without probing them
+// again, which took it about 100 ms a build.
 std::vector<std::string> childEnvironment()
 {
     const bool prepared = loaderSetup() != nullptr;
