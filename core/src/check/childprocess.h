@@ -29,8 +29,8 @@ private:
 
 struct ChildExit
 {
-    int exitCode = 0;
-    int signal = 0; // the signal that ended the child, 0 when it exited
+    int exitCode = -1; // -1 when the child did not exit (a signal ended it)
+    int signal = 0;    // the signal that ended the child, 0 when it exited
     bool cancelled = false;
 };
 
