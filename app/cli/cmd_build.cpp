@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "clscope/build.h"
+#include "clscope/buildchild.h"
 #include "clscope/devicespec.h"
 #include "clscope/disassemble.h"
 #include "clscope/error.h"
@@ -27,6 +28,7 @@ struct BuildOptions
     std::vector<std::string> afterDashes; // everything after --
     std::string matrix;                   // --matrix "SET|SET|..."
     bool disassemble = false;
+    std::string request; // --request FILE: a build request of the GUI's (buildchild.h)
 };
 
 CacheState mergedCache(const std::vector<BuildResult> &results)
@@ -176,8 +178,19 @@ nlohmann::ordered_json codeJson(const std::vector<GeneratedCode> &code)
     return out;
 }
 
+// The GUI's build compiled here first, so that a compiler that crashes takes this process down rather
+// than the window (buildchild.h): the request built as the GUI would build it, through the binary cache.
+int runRequest(const std::string &file)
+{
+    const BuildResult result = buildProgram(readChildBuildRequest(file), BinaryCache::fromEnvironment());
+    std::cout << buildResultToJson(result) << '\n'; // for the GUI, which reads its cache state
+    return result.success() ? ExitOk : ExitFailed;
+}
+
 int runBuild(const BuildOptions &opts)
 {
+    if (!opts.request.empty())
+        return runRequest(opts.request);
     checkProgramInput(opts.input);
     const std::string spec = checkUsage(opts.common, opts.input.file);
     // The two ways of giving options become one string that splits back into the same tokens.
@@ -266,6 +279,8 @@ void addBuildCommand(CLI::App &app, Action &action)
     sub->add_option("--compiler-option", opts->afterDashes,
                     "Build options after --, one per argument (`build A.cl -- -D N=4 -I dir`)")
         ->group(""); // hidden: what main makes of the words after --
+    sub->add_option("--request", opts->request, "A build request written by the GUI (its build's child)")
+        ->group(""); // hidden: for the GUI, not for users
     sub->add_option("--matrix", opts->matrix,
                     "Build with each option set ('|' between them) on every selected device and compare: "
                     "build time, warnings, binary size, work-group info, registers and spills");

@@ -1,6 +1,7 @@
 // A build through the real main window, offscreen: a kernel with an error and one with warnings show
 // their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
-// identical build is a cache hit.
+// identical build is a cache hit. With the child clscope-cli that compiles each build first, a compiler that
+// crashes is a failed build and the window lives on, and a normal build hits the cache the child filled.
 #include "controllers/buildcontroller.h"
 #include "controllers/devicemanager.h"
 #include "widgets/buildlogpanel.h"
@@ -11,6 +12,9 @@
 #include "windows/mainwindow.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -18,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <signal.h>
 
 using namespace clscope;
 using namespace clscope::ui;
@@ -116,6 +122,96 @@ private slots:
         QVERIFY(spy.wait(120000));
         QVERIFY(spy.at(0).at(0).value<BuildResult>().success());
         QVERIFY(editor->text().contains(QStringLiteral("typed while building")));
+    }
+
+    // `out[0] = 1+1+...` of 100,000 terms needs about 25 MiB of the compiler's stack; with 16 MiB
+    // (CLSCOPE_COMPILER_STACK_MIB) PoCL's compiler crashes. It does so in the child: the window reports a
+    // failed build with the child's line, and builds nothing itself (in its own process the same crash ended
+    // the window, and this test, by SIGSEGV).
+    void compilerCrashLeavesTheWindow()
+    {
+        part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        QTemporaryDir dir;
+        const QString deep = dir.filePath(QStringLiteral("deep.cl"));
+        QByteArray sum = "1";
+        for (int i = 1; i < 100000; ++i)
+            sum += "+1";
+        QFile file(deep);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("// 100000 terms\nkernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        file.close();
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(deep));
+        qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
+        const BuildResult result = buildWith(QString());
+        qunsetenv("CLSCOPE_COMPILER_STACK_MIB");
+        QVERIFY(!result.logs().empty());
+        QVERIFY(!result.success());
+        const QString device = QString::fromStdString(result.logs().front().device);
+        const QString log = part<BuildLogPanel>(*m_window)->logText(device);
+        QVERIFY2(log.contains(QStringLiteral("the compiler crashed (SIGSEGV) building ") + deep +
+                              QStringLiteral(" (5 source lines)")),
+                 qPrintable(log));
+        QCOMPARE(part<DiagnosticsPanel>(*m_window)->list()->topLevelItemCount(), 1);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
+        QVERIFY(m_window->isVisible());
+    }
+
+    // A program the cache has never seen: the child compiles it and fills the cache, and the window's own
+    // build makes its program from the child's binary (a program made from a binary has no source text), yet
+    // reports the child's miss. The same build again is a hit.
+    void buildUsesTheChildsBinary()
+    {
+        part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        part<EditorTabs>(*m_window)->newDocument();
+        part<EditorTabs>(*m_window)->currentEditor()->setText(
+            QStringLiteral("__kernel void fresh(__global int *a) { a[0] = 42; }\n"));
+        const BuildResult result = buildWith(QStringLiteral("-D FRESH=1"));
+        QVERIFY2(result.success(), result.logs().empty() ? "" : result.logs().front().log.c_str());
+        QCOMPARE(result.cache(), CacheState::Miss);
+        QVERIFY(result.kernel("fresh"));
+        std::size_t sourceBytes = 0;
+        QCOMPARE(clGetProgramInfo(result.program(), CL_PROGRAM_SOURCE, 0, nullptr, &sourceBytes), CL_SUCCESS);
+        QVERIFY2(sourceBytes <= 1, "the window's process compiled the source itself");
+        QCOMPARE(buildWith(QStringLiteral("-D FRESH=1")).cache(), CacheState::Hit);
+    }
+
+    // A newer build supersedes one whose child still compiles: the stale child is stopped (a stand-in that
+    // would sleep a minute), and the newer build, queued behind it on the device's worker, finishes at once.
+    void newerBuildStopsTheStaleChild()
+    {
+        QTemporaryDir dir;
+        const QString pidFile = dir.filePath(QStringLiteral("pid"));
+        const QString slow = dir.filePath(QStringLiteral("slow-cli"));
+        QFile script(slow);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho $$ > '" + pidFile.toUtf8() + "'\nexec sleep 60\n");
+        script.close();
+        QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+        BuildCoordinator *builds = part<BuildCoordinator>(*m_window);
+        builds->controller()->setCliPath(slow);
+        part<EditorTabs>(*m_window)->newDocument();
+        KernelEditor *editor = part<EditorTabs>(*m_window)->currentEditor();
+        editor->setText(QStringLiteral("__kernel void stale(__global int *a) { a[0] = 1; }\n"));
+        QSignalSpy finished(builds, &BuildCoordinator::buildFinished);
+        QVERIFY(builds->buildCurrent());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(pidFile).size() > 0, 30000);
+        QFile pidText(pidFile);
+        QVERIFY(pidText.open(QIODevice::ReadOnly));
+        const qint64 pid = pidText.readAll().trimmed().toLongLong();
+        QVERIFY(pid > 0);
+
+        builds->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        editor->setText(QStringLiteral("__kernel void newer(__global int *a) { a[0] = 2; }\n"));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(builds->buildCurrent());
+        QVERIFY(finished.wait(30000));
+        QVERIFY(timer.elapsed() < 30000);
+        QCOMPARE(finished.count(), 1); // the stale build's result is never delivered
+        const BuildResult result = finished.at(0).at(0).value<BuildResult>();
+        QVERIFY(result.success());
+        QVERIFY(result.kernel("newer"));
+        QCOMPARE(::kill(pid_t(pid), 0), -1); // the stale child is gone (and was reaped)
     }
 
     void cleanupTestCase()

@@ -1,11 +1,15 @@
 // Build requests to the device's worker and their results back.
 #include "buildcontroller.h"
 
+#include "controllers/compilerchild.h"
 #include "workers/deviceworkers.h"
 
 #include "clscope/error.h"
 #include "clscope/fileio.h"
 #include "clscope/programsource.h"
+
+#include <QCoreApplication>
+#include <QDir>
 
 #include <variant>
 
@@ -29,8 +33,20 @@ void addSources(BuildRequest &request, const QList<BuildJobSource> &moreSources,
 BuildController::BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
     , m_workers(std::move(workers))
+    , m_compilerChild(std::make_shared<CompilerChild>(
+          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("clscope-cli"))))
 {
     qRegisterMetaType<BuildResult>();
+}
+
+void BuildController::setCliPath(const QString &path)
+{
+    m_compilerChild = std::make_shared<CompilerChild>(path);
+}
+
+QString BuildController::cliPath() const
+{
+    return m_compilerChild->cliPath();
 }
 
 void BuildController::build(const BuildJob &job)
@@ -53,8 +69,12 @@ void BuildController::build(const BuildJob &job)
     const std::string file = job.programFile.toStdString();
     worker.submit<BuildOutcome>(
         m_tag,
-        [request, kind, file](const CancelToken &, const Progress &) mutable -> BuildOutcome {
+        [request, kind, file, child = m_compilerChild](const CancelToken &cancel,
+                                                       const Progress &) mutable -> BuildOutcome {
             try {
+                // Compiled in a child first: a compiler crash there is a failed build, not the window's end.
+                if (kind == ProgramKind::Source)
+                    return child->build(request, BinaryCache::fromEnvironment(), cancel);
                 ProgramSource program{kind, {}, {}};
                 if (kind == ProgramKind::BuiltIns) {
                     program.builtIns = file;

@@ -18,6 +18,7 @@
 
 namespace clscope::ui {
 
+class CompilerChild;
 class DeviceWorkers;
 
 struct BuildJob
@@ -51,6 +52,10 @@ public:
     void cancel();
     bool isBusy() const { return m_busy; }
     const BuildResult &lastResult() const { return m_last; }
+    // The clscope-cli whose child compiles each build from source first (compilerchild.h): beside the
+    // executable by default; empty: none (every build compiles in this process).
+    void setCliPath(const QString &path);
+    QString cliPath() const;
 
 signals:
     void buildStarted(const QString &what);
@@ -62,6 +67,7 @@ signals:
 private:
     std::shared_ptr<DeviceWorkers> m_workers;
     JobTag m_tag{QStringLiteral("build")}; // a newer build supersedes an older one, on any device
+    std::shared_ptr<const CompilerChild> m_compilerChild;
     BuildResult m_last;
     bool m_busy = false;
 };

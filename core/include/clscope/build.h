@@ -454,6 +454,10 @@ public:
     // The program's cache key on the device, when the build went through the cache (hit or miss).
     std::optional<CacheKey> cacheKey(cl_device_id device) const;
     BuildMemo &memo() const { return *m_d->memo; }
+    // This result as the build that compiled the program would give it: a hit on the entries that another
+    // process (the build's child, buildchild.h) stored just now is that compile's miss, and compileMs (the
+    // other process's time) is added to the duration.
+    BuildResult compiledElsewhere(double compileMs) const;
 
 private:
     std::shared_ptr<const BuildResultData> m_d;

@@ -1,6 +1,7 @@
 // The checked run's child process: finding the Oclgrind ICD, the session folder and the child's
-// environment, posix_spawn and waiting, and the report from the log and the child's stderr. See check.h for
-// why the check runs in a child.
+// environment, the child started (childprocess.h), and the report from the log and the child's stderr. See
+// check.h for why the check runs in a child.
+#include "childprocess.h"
 #include "clscope/check.h"
 #include "clscope/fileio.h"
 #include "clscope/text.h"
@@ -16,8 +17,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace clscope {
@@ -100,47 +99,6 @@ void writeFile(const fs::path &path, std::string_view text)
 {
     writeWholeFile(path, text);
 }
-
-// Waits for pid; a set cancel flag sends SIGTERM, then SIGKILL when the child is still there 2 s later.
-int waitFor(pid_t pid, const std::shared_ptr<const std::atomic<bool>> &cancel, bool &cancelled)
-{
-    int status = 0;
-    if (!cancel) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        return status;
-    }
-    std::optional<std::chrono::steady_clock::time_point> terminated;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR))
-            return status;
-        if (cancel->load() && !terminated) {
-            cancelled = true;
-            kill(pid, SIGTERM);
-            terminated = std::chrono::steady_clock::now();
-        } else if (terminated && std::chrono::steady_clock::now() - *terminated > std::chrono::seconds(2)) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            return status;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-}
-
-class SpawnActions
-{
-public:
-    SpawnActions() { posix_spawn_file_actions_init(&m_actions); }
-    ~SpawnActions() { posix_spawn_file_actions_destroy(&m_actions); }
-    SpawnActions(const SpawnActions &) = delete;
-    SpawnActions &operator=(const SpawnActions &) = delete;
-    posix_spawn_file_actions_t *get() { return &m_actions; }
-
-private:
-    posix_spawn_file_actions_t m_actions;
-};
 
 } // namespace
 
@@ -294,33 +252,12 @@ CheckChildResult CheckSession::run(const std::string &executable, const std::vec
     fs::remove(buffersPath(), ec);
     fs::remove(lineProfilePath(), ec);
 
-    SpawnActions actions;
-    posix_spawn_file_actions_addopen(actions.get(), 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(actions.get(), 1, outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(actions.get(), 2, errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    std::vector<char *> argv;
-    argv.push_back(const_cast<char *>(executable.c_str()));
-    for (const std::string &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    std::vector<char *> envp;
-    for (const std::string &e : m_environment)
-        envp.push_back(const_cast<char *>(e.c_str()));
-    envp.push_back(nullptr);
-
-    pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, executable.c_str(), actions.get(), nullptr, argv.data(), envp.data());
-    if (spawned != 0)
-        throw std::runtime_error("cannot start " + executable + ": " +
-                                 std::generic_category().message(spawned));
-
+    const detail::ChildExit exit =
+        detail::runChild(executable, args, m_environment, outPath, errPath, cancel);
     CheckChildResult result;
-    const int status = waitFor(pid, cancel, result.cancelled);
-    if (WIFEXITED(status))
-        result.exitCode = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-        result.signal = WTERMSIG(status);
+    result.exitCode = exit.exitCode;
+    result.signal = exit.signal;
+    result.cancelled = exit.cancelled;
     result.out = readFile(outPath);
     result.report = collect(readFile(errPath), sources, &result.err);
     return result;

@@ -2,6 +2,8 @@
 // into text, run in a child process with its output in files of a private temporary folder.
 #include "clscope/disassemble.h"
 
+#include "../check/childprocess.h"
+
 #include "clscope/error.h"
 #include "clscope/fileio.h"
 
@@ -61,30 +63,6 @@ struct ToolRun
     int exitCode = -1;
     std::string out;
     std::string err;
-};
-
-// A private folder under the temporary directory, removed with everything in it.
-class TempFolder
-{
-public:
-    TempFolder()
-    {
-        std::string pattern = (fs::temp_directory_path() / "clscope-code-XXXXXX").string();
-        if (!::mkdtemp(pattern.data()))
-            throw Error("cannot make a temporary folder for the disassembler: " + errnoText(errno));
-        m_path = pattern;
-    }
-    ~TempFolder()
-    {
-        std::error_code ec;
-        fs::remove_all(m_path, ec);
-    }
-    TempFolder(const TempFolder &) = delete;
-    TempFolder &operator=(const TempFolder &) = delete;
-    const fs::path &path() const { return m_path; }
-
-private:
-    fs::path m_path;
 };
 
 std::string readOutput(const fs::path &path)
@@ -205,7 +183,7 @@ void runDisassembler(GeneratedCode &code, std::span<const unsigned char> payload
             "no " + name + " to disassemble " + std::string(codeKindName(code.kind)) + ": install " + package;
         return;
     }
-    TempFolder dir;
+    detail::TempFolder dir("code", "disassembler");
     const fs::path input = dir.path() / (llvm ? "program.bc" : "program.spv");
     writeWholeFile(input, std::string_view(reinterpret_cast<const char *>(payload.data()), payload.size()));
     std::string lastError;

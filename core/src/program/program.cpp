@@ -503,6 +503,19 @@ std::optional<CacheKey> BuildResult::cacheKey(cl_device_id device) const
     return std::nullopt;
 }
 
+BuildResult BuildResult::compiledElsewhere(double compileMs) const
+{
+    BuildResultData d = *m_d;
+    if (d.cache == CacheState::Hit)
+        d.cache = CacheState::Miss;
+    for (DeviceBuildLog &log : d.logs) {
+        if (log.cache == CacheState::Hit)
+            log.cache = CacheState::Miss;
+    }
+    d.durationMs += compileMs;
+    return BuildResult(std::move(d));
+}
+
 std::optional<std::string> BuildMemo::find(const std::string &key) const
 {
     const std::lock_guard lock(m_mutex);

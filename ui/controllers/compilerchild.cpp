@@ -1,0 +1,58 @@
+// A build's compile in a child clscope-cli, and what the window makes of its end.
+#include "compilerchild.h"
+
+#include "clscope/buildchild.h"
+
+#include <QFileInfo>
+
+#include <cstdio>
+
+namespace clscope::ui {
+
+CompilerChild::CompilerChild(QString cli)
+    : m_cli(std::move(cli))
+{}
+
+BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache &cache,
+                                 const CancelToken &cancel) const
+{
+    // A program the cache holds is not compiled at all: no child, and none of its start-up time.
+    if (inBinaryCache(request, cache))
+        return buildProgram(request, cache);
+    if (m_cli.isEmpty() || !QFileInfo(m_cli).isExecutable()) {
+        warnOnce(
+            QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
+        return buildProgram(request, cache);
+    }
+    const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
+    switch (child.outcome) {
+    case ChildCompile::Outcome::Compiled:
+        break;
+    case ChildCompile::Outcome::NotStarted:
+        warnOnce(QString::fromStdString(child.message));
+        return buildProgram(request, cache);
+    case ChildCompile::Outcome::Cancelled:
+        // A newer build took over: this result is dropped, and nothing of the stale program is compiled.
+        return crashedBuild(request, "the build was cancelled", child.durationMs);
+    case ChildCompile::Outcome::Crashed:
+        return crashedBuild(request, child.message, child.durationMs);
+    }
+    const BuildResult result = buildProgram(request, cache);
+    // The compile was the child's: the window's build hit the entry it stored, which is news to nobody.
+    if (child.cache == CacheState::Miss && result.cache() == CacheState::Hit)
+        return result.compiledElsewhere(child.durationMs);
+    return result;
+}
+
+void CompilerChild::warnOnce(const QString &why) const
+{
+    if (m_warned.exchange(true))
+        return;
+    // Once, not at every build: the window works as before, only without the protection.
+    std::fprintf(stderr,
+                 "clscope: warning: builds compile in the window's process (%s): a crash of the driver's "
+                 "compiler ends the window\n",
+                 qPrintable(why));
+}
+
+} // namespace clscope::ui

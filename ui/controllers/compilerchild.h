@@ -1,0 +1,41 @@
+// The window's builds from source compile first in a child clscope-cli (core's buildchild.h), so that a
+// driver's compiler that crashes in spite of its large stack ends the child, and the window reports a failed
+// build instead of ending with it. The child fills the binary cache; the build in the window's process then
+// hits it and runs no compiler. Used on the device's worker, which blocks while the child compiles (the GUI
+// thread never waits on it); a newer build cancels the worker's job, and that stops the child.
+#pragma once
+
+#include "workers/canceltoken.h"
+
+#include "clscope/build.h"
+
+#include <QString>
+
+#include <atomic>
+
+namespace clscope::ui {
+
+class CompilerChild
+{
+public:
+    // cli: the clscope-cli to run (empty: none; every build then compiles in this process).
+    explicit CompilerChild(QString cli);
+
+    const QString &cliPath() const { return m_cli; }
+
+    // Builds request from source through cache: compiled in the child first unless the cache holds the
+    // program already, then built here. A crash of the child's compiler is a failed build whose every log
+    // and one diagnostic are the child's line, and nothing is built here; a cancelled child, a failed build
+    // that says so. Where there is no child to run the build is made here alone (said once on stderr).
+    // A program the child compiled is reported as the child's miss, with its time (compiledElsewhere).
+    // Throws what buildProgram throws.
+    BuildResult build(const BuildRequest &request, const BinaryCache &cache, const CancelToken &cancel) const;
+
+private:
+    void warnOnce(const QString &why) const;
+
+    QString m_cli;
+    mutable std::atomic<bool> m_warned{false};
+};
+
+} // namespace clscope::ui
