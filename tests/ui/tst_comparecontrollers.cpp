@@ -203,6 +203,34 @@ private slots:
         }
     }
 
+    // A compiler that crashes on one device fails that device's row; the process lives on (it ended with
+    // "the compiler crashed" when run-all built in the window's process).
+    void runAllSurvivesACompilerCrash()
+    {
+        RunAllController runs(m_workers);
+        runs.setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        QSignalSpy finished(&runs, &RunAllController::finished);
+        QByteArray sum = "1";
+        for (int i = 1; i < 100000; ++i)
+            sum += "+1";
+        RunAllJob job;
+        job.source =
+            QString::fromLatin1("kernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        job.launch = launch("deep");
+        job.devices = m_devices;
+        qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
+        QVERIFY(runs.start(job));
+        const bool done = finished.wait(600000);
+        qunsetenv("CLSCOPE_COMPILER_STACK_MIB");
+        QVERIFY(done);
+        int crashed = 0;
+        for (const RunAllRow &r : runs.rows()) {
+            QVERIFY2(r.ran || !r.error.isEmpty(), qPrintable(r.device.name));
+            crashed += r.error.contains(QStringLiteral("the compiler crashed")) ? 1 : 0;
+        }
+        QVERIFY(crashed >= 1);
+    }
+
     void runAllFlagsOutputsThatDiffer()
     {
         if (!m_haveOclgrind)

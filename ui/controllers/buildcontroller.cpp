@@ -8,9 +8,6 @@
 #include "clscope/fileio.h"
 #include "clscope/programsource.h"
 
-#include <QCoreApplication>
-#include <QDir>
-
 #include <variant>
 
 namespace clscope::ui {
@@ -33,8 +30,7 @@ void addSources(BuildRequest &request, const QList<BuildJobSource> &moreSources,
 BuildController::BuildController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
     , m_workers(std::move(workers))
-    , m_compilerChild(std::make_shared<CompilerChild>(
-          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("clscope-cli"))))
+    , m_compilerChild(CompilerChild::besideApplication())
 {
     qRegisterMetaType<BuildResult>();
 }

@@ -3,6 +3,8 @@
 
 #include "clscope/buildchild.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -12,6 +14,12 @@ namespace clscope::ui {
 CompilerChild::CompilerChild(QString cli)
     : m_cli(std::move(cli))
 {}
+
+std::shared_ptr<const CompilerChild> CompilerChild::besideApplication()
+{
+    return std::make_shared<const CompilerChild>(
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("clscope-cli")));
+}
 
 BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache &cache,
                                  const CancelToken &cancel) const

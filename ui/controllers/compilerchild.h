@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <atomic>
+#include <memory>
 
 namespace clscope::ui {
 
@@ -20,6 +21,8 @@ class CompilerChild
 public:
     // cli: the clscope-cli to run (empty: none; every build then compiles in this process).
     explicit CompilerChild(QString cli);
+    // The clscope-cli beside the application's executable (as the package and the build tree install it).
+    static std::shared_ptr<const CompilerChild> besideApplication();
 
     const QString &cliPath() const { return m_cli; }
 

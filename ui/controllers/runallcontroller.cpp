@@ -1,6 +1,8 @@
 // Per-device build and run on the devices' workers, then the comparison on the device-less worker.
 #include "runallcontroller.h"
 
+#include "controllers/compilerchild.h"
+
 #include "workers/deviceworkers.h"
 
 #include "clscope/profile.h"
@@ -21,7 +23,13 @@ struct DeviceOutcome
 RunAllController::RunAllController(std::shared_ptr<DeviceWorkers> workers, QObject *parent)
     : QObject(parent)
     , m_workers(std::move(workers))
+    , m_compilerChild(CompilerChild::besideApplication())
 {}
+
+void RunAllController::setCliPath(const QString &path)
+{
+    m_compilerChild = std::make_shared<const CompilerChild>(path);
+}
 
 bool RunAllController::start(const RunAllJob &job, QString *error)
 {
@@ -57,10 +65,12 @@ bool RunAllController::start(const RunAllJob &job, QString *error)
         run.readBackAll = run.readBack.empty();
         worker.submit<DeviceOutcome>(
             *m_group,
-            [build, run](const CancelToken &cancel, const Progress &) mutable {
+            [build, run, child = m_compilerChild](const CancelToken &cancel, const Progress &) mutable {
                 DeviceOutcome out;
                 try {
-                    run.build = buildProgram(build);
+                    // As the window's Build: compiled in a child first, so a crashing compiler fails this
+                    // device's row instead of ending the window.
+                    run.build = child->build(build, BinaryCache::fromEnvironment(), cancel);
                     out.buildMs = run.build.durationMs();
                     if (!run.build.success()) {
                         out.error = QStringLiteral("the build failed");

@@ -21,6 +21,7 @@
 
 namespace clscope::ui {
 
+class CompilerChild;
 class DeviceWorkers;
 
 struct RunAllJob
@@ -61,6 +62,8 @@ class RunAllController : public QObject
     Q_OBJECT
 public:
     explicit RunAllController(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
+    // The clscope-cli whose child compiles each device's build first (beside the application by default).
+    void setCliPath(const QString &path);
 
     // Starts (a run still going is given up); false with *error when there is no device or no kernel.
     bool start(const RunAllJob &job, QString *error = nullptr);
@@ -77,6 +80,7 @@ private:
     void compareAll();
 
     std::shared_ptr<DeviceWorkers> m_workers;
+    std::shared_ptr<const CompilerChild> m_compilerChild; // each device's build compiles in it first
     RunAllJob m_job;
     std::vector<RunAllRow> m_rows;
     // One request: a job per device, then the comparison; a newer start() (or cancel()) supersedes it all.
