@@ -159,6 +159,31 @@ private slots:
         QVERIFY(!matrix.timeIt(launch("scale"))); // nothing built
     }
 
+    // A set the compiler crashes on fails its cell; the process lives on.
+    void matrixSurvivesACompilerCrash()
+    {
+        MatrixController matrix(m_workers);
+        matrix.setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        QSignalSpy finished(&matrix, &MatrixController::finished);
+        QByteArray sum = "1";
+        for (int i = 1; i < 100000; ++i)
+            sum += "+1";
+        MatrixJob job = matrixJob();
+        job.source =
+            QString::fromLatin1("kernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        job.sets = {QString()};
+        job.devices = {m_devices.front()};
+        qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
+        QVERIFY(matrix.start(job));
+        const bool done = finished.wait(600000);
+        qunsetenv("CLSCOPE_COMPILER_STACK_MIB");
+        QVERIFY(done);
+        QVERIFY(!matrix.cell(0, 0).cell.success);
+        QVERIFY2(QString::fromStdString(matrix.cell(0, 0).cell.log)
+                     .contains(QStringLiteral("the compiler crashed")),
+                 matrix.cell(0, 0).cell.log.c_str());
+    }
+
     void matrixCancelledAtOnce()
     {
         MatrixController matrix(m_workers);

@@ -25,6 +25,7 @@
 
 namespace clscope::ui {
 
+class CompilerChild;
 class DeviceWorkers;
 
 struct MatrixJob
@@ -55,6 +56,8 @@ class MatrixController : public QObject
     Q_OBJECT
 public:
     explicit MatrixController(std::shared_ptr<DeviceWorkers> workers, QObject *parent = nullptr);
+    // The clscope-cli whose child compiles each cell's build first (beside the application by default).
+    void setCliPath(const QString &path);
 
     // Starts the builds (a matrix still running is given up). False with *error when there is nothing to
     // build (no set, no device).
@@ -85,6 +88,7 @@ private:
     void finishOne(bool timing);
 
     std::shared_ptr<DeviceWorkers> m_workers;
+    std::shared_ptr<const CompilerChild> m_compilerChild; // a crash pre-flight for each cell's compile
     MatrixJob m_job;
     std::vector<MatrixCellResult> m_cells; // row-major: set * columns + device
     // One request: the builds of every cell (or the timed runs of "time it"), each device's on its own
