@@ -60,6 +60,16 @@ class TestCompareControllers : public QObject
         return job;
     }
 
+    // out[0] = 1+1+...+1, 100,000 terms: a compiler crash with CLSCOPE_COMPILER_STACK_MIB=16 (the program of
+    // tst_cli_driverfaults and tst_buildgui).
+    static QString deepSource()
+    {
+        QByteArray sum = "1";
+        for (int i = 1; i < 100000; ++i)
+            sum += "+1";
+        return QString::fromLatin1("kernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+    }
+
     RunRequest launch(const char *kernel) const
     {
         RunRequest r;
@@ -165,12 +175,8 @@ private slots:
         MatrixController matrix(m_workers);
         matrix.setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
         QSignalSpy finished(&matrix, &MatrixController::finished);
-        QByteArray sum = "1";
-        for (int i = 1; i < 100000; ++i)
-            sum += "+1";
         MatrixJob job = matrixJob();
-        job.source =
-            QString::fromLatin1("kernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        job.source = deepSource();
         job.sets = {QString()};
         job.devices = {m_devices.front()};
         qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
@@ -235,12 +241,8 @@ private slots:
         RunAllController runs(m_workers);
         runs.setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
         QSignalSpy finished(&runs, &RunAllController::finished);
-        QByteArray sum = "1";
-        for (int i = 1; i < 100000; ++i)
-            sum += "+1";
         RunAllJob job;
-        job.source =
-            QString::fromLatin1("kernel void deep(global int *out)\n{\n    out[0] = " + sum + ";\n}\n");
+        job.source = deepSource();
         job.launch = launch("deep");
         job.devices = m_devices;
         qputenv("CLSCOPE_COMPILER_STACK_MIB", "16");
