@@ -61,6 +61,10 @@ struct Stream
     std::condition_variable room; // the writer took the buffer (emitContents waits for it)
     std::uint64_t swaps = 0;      // times it did
     std::vector<unsigned char> active;
+    // Bytes of `active` that are buffer contents. Contents wait for room instead of being dropped, and one
+    // piece may hold more than the limit: they are left out of the room that other records are given, so a
+    // launch record that comes while a piece waits to be sent is not dropped for the piece's sake.
+    std::size_t activeContents = 0;
     std::vector<PendingEvent> newEvents;
     std::uint64_t droppedRecords = 0;
     std::uint64_t droppedBytes = 0;
@@ -236,6 +240,7 @@ void writerLoopBody()
             std::lock_guard lock(g_stream->mutex);
             flight.swap(g_stream->active);
             g_stream->active.clear();
+            g_stream->activeContents = 0;
             ++g_stream->swaps;
             g_activeData.store(g_stream->active.data());
             g_activeSize.store(0);
@@ -565,7 +570,7 @@ void emitRecord(wire::Kind kind, std::size_t payload, const RecordSink &sink) no
     if (!s || g_broken.load(std::memory_order_relaxed))
         return;
     std::lock_guard lock(s->mutex);
-    appendLocked(s, kind, payload, sink, g_maxBuffered);
+    appendLocked(s, kind, payload, sink, g_maxBuffered + s->activeContents);
 }
 
 void emitContents(wire::Kind kind, std::size_t payload, const RecordSink &sink) noexcept
@@ -590,7 +595,9 @@ void emitContents(wire::Kind kind, std::size_t payload, const RecordSink &sink) 
                 break; // the recorder stopped reading: dropped and counted, as any record
             }
         }
+        const std::size_t before = s->active.size();
         appendLocked(s, kind, payload, sink, std::max(g_maxBuffered, total));
+        s->activeContents += s->active.size() - before;
     } catch (...) {
     }
 }

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QTest>
+#include <QThread>
 
 #include <cerrno>
 #include <csignal>
@@ -233,6 +234,43 @@ private slots:
                                 QStringLiteral("1"), QStringLiteral("--device"), QStringLiteral("pocl")},
                                m_env, m_dir.path());
         QVERIFY2(replay.code == 0, replay.err.constData());
+    }
+
+    // Probe: a piece of contents larger than the layer's buffer waits in it while the recorder is slow to
+    // read the piece before, and every other record that came meanwhile (a launch, its device times, which
+    // the layer's writer thread reads while the program waits) was dropped as "could not keep up": the test
+    // above lost records that way on a loaded machine. Here the recorder is stopped for 40 ms of every 50
+    // while the program runs; contents have room of their own now, and nothing is dropped.
+    void contentsLeaveRoomForRecords()
+    {
+        const QString file = path(QStringLiteral("slow-recorder.clscope"));
+        QProcessEnvironment env = testAppEnvironment();
+        env.insert(QStringLiteral("CLSCOPE_CAPTURE_BUFFER"), QStringLiteral("1048576"));
+        const int bytes = 12 * 1024 * 1024; // whole pieces: the last one still fills the buffer at the launch
+        QProcess recorder;
+        recorder.setProcessEnvironment(env);
+        recorder.setWorkingDirectory(m_dir.path());
+        recorder.start(cli(), {QStringLiteral("capture"), QStringLiteral("--launch"), QStringLiteral("1"),
+                               QStringLiteral("--launch"), QStringLiteral("2"), QStringLiteral("--launch"),
+                               QStringLiteral("3"), QStringLiteral("-o"), file, QStringLiteral("--"),
+                               QStringLiteral(CLSCOPE_CAPTURE_CRASHAPP), QStringLiteral("8"),
+                               QStringLiteral("exit"), QString::number(bytes)});
+        QVERIFY(recorder.waitForStarted());
+        const pid_t pid = pid_t(recorder.processId());
+        while (!recorder.waitForFinished(10)) {
+            ::kill(pid, SIGSTOP);
+            QThread::msleep(40);
+            ::kill(pid, SIGCONT);
+        }
+        QCOMPARE(recorder.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(recorder.exitCode() == 0, recorder.readAllStandardError().constData());
+        QCOMPARE(sql(file, QStringLiteral("SELECT IFNULL(SUM(records), 0) FROM drops")), QStringLiteral("0"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*), COUNT(start_ns) FROM commands "
+                                          "WHERE launch IS NOT NULL")),
+                 QStringLiteral("8|8"));
+        QCOMPARE(sql(file, QStringLiteral("SELECT COUNT(*), SUM(length(data)) FROM contents "
+                                          "WHERE state = 'captured'")),
+                 QStringLiteral("6|%1").arg(6 * qint64(bytes)));
     }
 
     // Probe: a program that calls abort() after 50 launches kept 0 of them in most runs (PoCL's LLVM installs
