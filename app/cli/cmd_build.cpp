@@ -8,6 +8,7 @@
 #include "clscope/disassemble.h"
 #include "clscope/error.h"
 #include "clscope/fileio.h"
+#include "clscope/programsource.h"
 
 #include <nlohmann/json.hpp>
 
@@ -179,10 +180,13 @@ nlohmann::ordered_json codeJson(const std::vector<GeneratedCode> &code)
 }
 
 // The GUI's build compiled here first, so that a compiler that crashes takes this process down rather
-// than the window (buildchild.h): the request built as the GUI would build it, through the binary cache.
+// than the window (buildchild.h): the request built as the GUI would build it (source through the binary
+// cache; SPIR-V, a binary or built-in kernels as buildProgramSource builds them).
 int runRequest(const std::string &file)
 {
-    const BuildResult result = buildProgram(readChildBuildRequest(file), BinaryCache::fromEnvironment());
+    const ChildBuildRequest child = readChildBuildRequest(file);
+    const BuildResult result =
+        buildProgramSource(child.program, child.request, BinaryCache::fromEnvironment());
     std::cout << buildResultToJson(result) << '\n'; // for the GUI, which reads its cache state
     return result.success() ? ExitOk : ExitFailed;
 }

@@ -1,10 +1,14 @@
 // The build's child (buildchild.h) on PoCL: a program the child compiled is in the cache under the key of the
 // caller's build, whose build is then a hit (headers, several sources and bytes that are not UTF-8 included);
 // a crash of the child's compiler is told with its line; a set cancel flag stops the child; a child that
-// cannot start is said so.
+// cannot start is said so. SPIR-V and device binaries travel to the child as their bytes: a binary whose LLVM
+// bitcode is damaged makes PoCL abort in clBuildProgram, which the child's end tells.
 #include "clscope/buildchild.h"
 #include "clscope/devicespec.h"
 
+#include <algorithm>
+
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -21,6 +25,19 @@ void writeFile(const QString &path, const QByteArray &bytes)
     f.write(bytes);
 }
 
+// The program's binary for its one device (CL_PROGRAM_BINARIES).
+std::vector<unsigned char> programBinary(cl_program program)
+{
+    std::size_t size = 0;
+    clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+    std::vector<unsigned char> bytes(size);
+    unsigned char *data = bytes.data();
+    if (size == 0 ||
+        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) != CL_SUCCESS)
+        return {};
+    return bytes;
+}
+
 std::string deepKernel(int terms)
 {
     std::string sum = "1";
@@ -35,6 +52,7 @@ class TestBuildChild : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_cacheDir;
+    QTemporaryDir m_poclCache; // PoCL's own cache, emptied where a test needs PoCL to read a binary afresh
     BinaryCache m_cache;
     cl_device_id m_device = nullptr;
     const std::string m_cli = CLSCOPE_CLI_PATH;
@@ -43,6 +61,7 @@ private slots:
     void initTestCase()
     {
         qputenv("CLSCOPE_CACHE_DIR", m_cacheDir.path().toLocal8Bit());
+        qputenv("POCL_CACHE_DIR", m_poclCache.path().toLocal8Bit());
         m_cache = BinaryCache(m_cacheDir.path().toStdString());
         try {
             m_device = selectDevice("pocl").device;
@@ -120,6 +139,40 @@ private slots:
         QVERIFY(child.outcome == ChildCompile::Outcome::Cancelled);
         QVERIFY(timer.elapsed() < 5000);
         QVERIFY(!inBinaryCache(request, m_cache));
+    }
+
+    // PoCL's binary holds the program's LLVM bitcode; with 8 of its bytes inverted, PoCL's clBuildProgram
+    // fails the assertion `program->data[device_i]' and aborts. The child takes the bytes and dies of it; the
+    // undamaged binary builds there.
+    void damagedBinaryIsTold()
+    {
+        BuildRequest request;
+        request.devices = {m_device};
+        request.source = "kernel void twice(global float *a) { a[get_global_id(0)] *= 2.0f; }\n";
+        const BuildResult built = buildProgram(request, BinaryCache());
+        QVERIFY(built.success());
+        ProgramSource program{ProgramKind::Binary, programBinary(built.program()), {}};
+        QVERIFY(!program.bytes.empty());
+        const std::string_view magic("BC\xC0\xDE", 4);
+        const auto at = std::search(program.bytes.begin(), program.bytes.end(), magic.begin(), magic.end());
+        if (at == program.bytes.end() || program.bytes.end() - at < 200)
+            QSKIP("not a PoCL binary with LLVM bitcode");
+        request.source.clear();
+        request.sourcePath = "/somewhere/twice.bin";
+        const ChildCompile good = compileInChild(m_cli, request, program);
+        QVERIFY2(good.outcome == ChildCompile::Outcome::Compiled, good.message.c_str());
+        for (int i = 0; i < 8; ++i)
+            at[64 + i] ^= 0xff;
+        // PoCL keeps what it read of a binary under the build hash that the damage leaves as it was.
+        QVERIFY(QDir(m_poclCache.path()).removeRecursively() && QDir().mkpath(m_poclCache.path()));
+        const ChildCompile child = compileInChild(m_cli, request, program);
+        QVERIFY2(child.outcome == ChildCompile::Outcome::Crashed, child.message.c_str());
+        const std::string subject =
+            "/somewhere/twice.bin (a device binary, " + std::to_string(program.bytes.size()) + " bytes)";
+        QVERIFY2(child.message ==
+                         "the compiler crashed (SIGABRT) building " + subject + ": nothing was built" ||
+                     child.message.find(subject) != std::string::npos,
+                 child.message.c_str());
     }
 
     void missingChildIsSaid()

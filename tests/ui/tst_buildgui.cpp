@@ -1,7 +1,8 @@
 // A build through the real main window, offscreen: a kernel with an error and one with warnings show
 // their diagnostics as editor markers, in the diagnostics list and in the per-device log; the second
 // identical build is a cache hit. With the child clscope-cli that compiles each build first, a compiler that
-// crashes is a failed build and the window lives on, and a normal build hits the cache the child filled.
+// crashes is a failed build and the window lives on, and a normal build hits the cache the child filled; a
+// device binary that makes the driver abort (PoCL, its LLVM bitcode damaged) fails its program tab's build.
 #include "controllers/buildcontroller.h"
 #include "controllers/devicemanager.h"
 #include "widgets/buildlogpanel.h"
@@ -12,6 +13,7 @@
 #include "windows/mainwindow.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -33,6 +35,7 @@ class TestBuildGui : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_cache;
+    QTemporaryDir m_poclCache; // PoCL's own, emptied where PoCL must read a binary afresh
     std::unique_ptr<MainWindow> m_window;
     const QString m_data = QStringLiteral(CLSCOPE_TEST_DATA "/build/");
 
@@ -52,6 +55,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         qputenv("CLSCOPE_CACHE_DIR", m_cache.path().toLocal8Bit());
+        qputenv("POCL_CACHE_DIR", m_poclCache.path().toLocal8Bit());
         qputenv("CLSCOPE_DEVICE", "pocl");
         m_window = std::make_unique<MainWindow>();
         m_window->show();
@@ -152,6 +156,53 @@ private slots:
                               QStringLiteral(" (5 source lines)")),
                  qPrintable(log));
         QCOMPARE(part<DiagnosticsPanel>(*m_window)->list()->topLevelItemCount(), 1);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
+        QVERIFY(m_window->isVisible());
+    }
+
+    // PoCL's binary of a program holds its LLVM bitcode; with 8 of those bytes inverted, PoCL's
+    // clBuildProgram fails an assertion and aborts. Opened as a program tab and built, the binary goes to the
+    // child first: the build fails naming the file, and the window lives on (in its own process the abort
+    // ended the window and this test).
+    void damagedBinaryLeavesTheWindow()
+    {
+        part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
+        BuildRequest request;
+        request.devices = {part<DeviceManager>(*m_window)->currentDeviceSnapshot()->id};
+        request.source = "kernel void twice(global float *a) { a[get_global_id(0)] *= 2.0f; }\n";
+        const BuildResult good = buildProgram(request, BinaryCache());
+        QVERIFY(good.success());
+        std::size_t size = 0;
+        clGetProgramInfo(good.program(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+        QByteArray bytes(qsizetype(size), '\0');
+        unsigned char *data = reinterpret_cast<unsigned char *>(bytes.data());
+        QCOMPARE(clGetProgramInfo(good.program(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr),
+                 CL_SUCCESS);
+        const qsizetype bitcode = bytes.indexOf(QByteArray("BC\xC0\xDE", 4));
+        if (bitcode < 0 || bytes.size() - bitcode < 200)
+            QSKIP("not a PoCL binary with LLVM bitcode");
+        for (int i = 0; i < 8; ++i)
+            bytes[bitcode + 64 + i] = char(~bytes[bitcode + 64 + i]);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("twice.bin"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+        file.close();
+        // PoCL keeps what it read of a binary under the build hash that the damage leaves as it was.
+        QVERIFY(QDir(m_poclCache.path()).removeRecursively() && QDir().mkpath(m_poclCache.path()));
+        QVERIFY(part<EditorTabs>(*m_window)->openFile(path));
+        QCOMPARE(part<EditorTabs>(*m_window)->programKind(), QStringLiteral("binary"));
+        const BuildResult result = buildWith(QString());
+        QVERIFY(!result.logs().empty());
+        QVERIFY(!result.success());
+        const QString log =
+            part<BuildLogPanel>(*m_window)->logText(QString::fromStdString(result.logs().front().device));
+        // PoCL's LLVM puts its own SIGABRT handler over the child's, so the child dies of the signal and the
+        // window says so, naming the file.
+        QVERIFY2(log.contains(
+                     QStringLiteral("building %1 (a device binary, %2 bytes)").arg(path).arg(bytes.size())) &&
+                     log.contains(QStringLiteral("nothing was built")),
+                 qPrintable(log));
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("Build failed")));
         QVERIFY(m_window->isVisible());
     }

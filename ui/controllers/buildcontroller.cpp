@@ -68,9 +68,6 @@ void BuildController::build(const BuildJob &job)
         [request, kind, file, child = m_compilerChild](const CancelToken &cancel,
                                                        const Progress &) mutable -> BuildOutcome {
             try {
-                // Compiled in a child first: a compiler crash there is a failed build, not the window's end.
-                if (kind == ProgramKind::Source)
-                    return child->build(request, BinaryCache::fromEnvironment(), cancel);
                 ProgramSource program{kind, {}, {}};
                 if (kind == ProgramKind::BuiltIns) {
                     program.builtIns = file;
@@ -78,8 +75,10 @@ void BuildController::build(const BuildJob &job)
                     // Read here, on the worker, as a build reads its headers: the file as it is now.
                     const std::string read = readRegularFile(file, kMaxDocumentBytes);
                     program.bytes.assign(read.begin(), read.end());
+                    request.sourcePath = file; // what a crash of its build and the driver's log name
                 }
-                return buildProgramSource(program, std::move(request), BinaryCache::fromEnvironment());
+                // Compiled in a child first: a compiler crash there is a failed build, not the window's end.
+                return child->build(program, request, BinaryCache::fromEnvironment(), cancel);
             } catch (const std::exception &e) {
                 return QString::fromStdString(e.what());
             }

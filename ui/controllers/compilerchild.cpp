@@ -25,13 +25,8 @@ BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache 
                                  const CancelToken &cancel) const
 {
     // A program the cache holds is not compiled at all: no child, and none of its start-up time.
-    if (inBinaryCache(request, cache))
+    if (inBinaryCache(request, cache) || !childThere())
         return buildProgram(request, cache);
-    if (m_cli.isEmpty() || !QFileInfo(m_cli).isExecutable()) {
-        warnOnce(
-            QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
-        return buildProgram(request, cache);
-    }
     const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
     switch (child.outcome) {
     case ChildCompile::Outcome::Compiled:
@@ -50,6 +45,36 @@ BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache 
     if (child.cache == CacheState::Miss && result.cache() == CacheState::Hit)
         return result.compiledElsewhere(child.durationMs);
     return result;
+}
+
+BuildResult CompilerChild::build(const ProgramSource &program, const BuildRequest &request,
+                                 const BinaryCache &cache, const CancelToken &cancel) const
+{
+    if (program.kind == ProgramKind::Source)
+        return build(request, cache, cancel);
+    if (program.kind == ProgramKind::BuiltIns || !childThere())
+        return buildProgramSource(program, request, cache);
+    const ChildCompile child = compileInChild(m_cli.toStdString(), request, program, cancel.flag());
+    switch (child.outcome) {
+    case ChildCompile::Outcome::Compiled:
+        break;
+    case ChildCompile::Outcome::NotStarted:
+        warnOnce(QString::fromStdString(child.message));
+        break;
+    case ChildCompile::Outcome::Cancelled:
+        return crashedBuild(request, "the build was cancelled", child.durationMs);
+    case ChildCompile::Outcome::Crashed:
+        return crashedBuild(request, child.message, child.durationMs);
+    }
+    return buildProgramSource(program, request, cache);
+}
+
+bool CompilerChild::childThere() const
+{
+    if (!m_cli.isEmpty() && QFileInfo(m_cli).isExecutable())
+        return true;
+    warnOnce(QStringLiteral("%1 is not there").arg(m_cli.isEmpty() ? QStringLiteral("clscope-cli") : m_cli));
+    return false;
 }
 
 void CompilerChild::warnOnce(const QString &why) const

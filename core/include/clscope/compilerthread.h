@@ -20,6 +20,8 @@ std::size_t compilerStackBytes();
 
 // What a crash report names: "FILE (N source lines)" or "the program (N source lines)".
 std::string compileSubject(const std::string &path, const std::string &source);
+// The same for a program given as bytes: "FILE (SPIR-V, N bytes)", "FILE (a device binary, N bytes)".
+std::string compileSubject(const std::string &path, const char *what, std::size_t bytes);
 
 // Runs `work` on a new thread with compilerStackBytes() of stack and waits for it; an exception of `work`
 // is rethrown here. Where the system refuses a stack that large, smaller ones are tried down to the

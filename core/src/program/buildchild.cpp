@@ -43,10 +43,19 @@ bool sameIdentity(const DeviceIdentity &id, const nlohmann::json &j)
 
 // The request in the folder: request.json, and each text in a file of its own (a source's bytes need not be
 // UTF-8, which JSON strings must be). A text left empty is read from its path by the child, as here.
-void writeRequest(const fs::path &folder, const BuildRequest &request)
+void writeRequest(const fs::path &folder, const BuildRequest &request, const ProgramSource &program)
 {
     nlohmann::json j;
     j["format"] = kRequestFormat;
+    j["kind"] = std::string(programKindName(program.kind));
+    if (program.kind == ProgramKind::Il || program.kind == ProgramKind::Binary) {
+        writeWholeFile(
+            folder / "program",
+            std::string_view(reinterpret_cast<const char *>(program.bytes.data()), program.bytes.size()));
+        j["program_file"] = "program";
+    }
+    if (program.kind == ProgramKind::BuiltIns)
+        j["built_ins"] = program.builtIns;
     j["source_path"] = request.sourcePath;
     if (!request.source.empty()) {
         writeWholeFile(folder / "source-0", request.source);
@@ -137,13 +146,35 @@ std::vector<std::string> childEnvironment()
 ChildCompile compileInChild(const std::string &executable, const BuildRequest &request,
                             const std::shared_ptr<const std::atomic<bool>> &cancel)
 {
+    return compileInChild(executable, request, ProgramSource{}, cancel);
+}
+
+std::string programSubject(const BuildRequest &request, const ProgramSource &program)
+{
+    switch (program.kind) {
+    case ProgramKind::Il:
+        return compileSubject(request.sourcePath, "SPIR-V", program.bytes.size());
+    case ProgramKind::Binary:
+        return compileSubject(request.sourcePath, "a device binary", program.bytes.size());
+    case ProgramKind::BuiltIns:
+        return "the built-in kernels " + program.builtIns;
+    case ProgramKind::Source:
+        break;
+    }
+    return compileSubject(request.sourcePath, request.source);
+}
+
+ChildCompile compileInChild(const std::string &executable, const BuildRequest &request,
+                            const ProgramSource &program,
+                            const std::shared_ptr<const std::atomic<bool>> &cancel)
+{
     ChildCompile out;
     const auto started = std::chrono::steady_clock::now();
     detail::ChildExit exit;
     std::string err;
     try {
         const detail::TempFolder folder("build", "build's child");
-        writeRequest(folder.path(), request);
+        writeRequest(folder.path(), request, program);
         exit =
             detail::runChild(executable, {"build", "--request", (folder.path() / "request.json").string()},
                              childEnvironment(), folder.path() / "stdout", folder.path() / "stderr", cancel);
@@ -166,8 +197,8 @@ ChildCompile compileInChild(const std::string &executable, const BuildRequest &r
         out.outcome = ChildCompile::Outcome::Crashed;
         const char *name = strsignal(exit.signal);
         out.message = "the build's child process died of signal " + std::to_string(exit.signal) + " (" +
-                      (name ? name : "unknown") + ") building " +
-                      compileSubject(request.sourcePath, request.source) + "; nothing was built";
+                      (name ? name : "unknown") + ") building " + programSubject(request, program) +
+                      "; nothing was built";
     } else {
         // Built, failed, or refused its input (exit 2): the caller's own build says which, and why.
         out.outcome = ChildCompile::Outcome::Compiled;
@@ -195,7 +226,7 @@ bool inBinaryCache(const BuildRequest &request, const BinaryCache &cache)
     }
 }
 
-BuildRequest readChildBuildRequest(const fs::path &file)
+ChildBuildRequest readChildBuildRequest(const fs::path &file)
 {
     const fs::path folder = file.parent_path();
     nlohmann::json j;
@@ -209,7 +240,21 @@ BuildRequest readChildBuildRequest(const fs::path &file)
         throw BuildInputError("cannot read the build request " + file.string() + ": " + e.what());
     }
     try {
-        BuildRequest request;
+        ChildBuildRequest out;
+        BuildRequest &request = out.request;
+        const std::string kind = j.value("kind", std::string(programKindName(ProgramKind::Source)));
+        const std::optional<ProgramKind> parsed = parseProgramKind(kind);
+        if (!parsed)
+            throw BuildInputError("the build request " + file.string() +
+                                  " names no kind of program: " + kind);
+        out.program.kind = *parsed;
+        if (j.contains("program_file")) {
+            const std::string bytes =
+                readRegularFile(folder / j["program_file"].get<std::string>(), kMaxDocumentBytes);
+            out.program.bytes.assign(bytes.begin(), bytes.end());
+        }
+        if (out.program.kind == ProgramKind::BuiltIns)
+            out.program.builtIns = j.at("built_ins").get<std::string>();
         request.sourcePath = j.at("source_path").get<std::string>();
         if (j.contains("source_file"))
             request.source = readRegularFile(folder / j["source_file"].get<std::string>(), kMaxDocumentBytes);
@@ -241,7 +286,7 @@ BuildRequest readChildBuildRequest(const fs::path &file)
                 throw BuildInputError("the build request names a device this process does not have: " +
                                       wanted.at("name").get<std::string>() + " of " + platform);
         }
-        return request;
+        return out;
     } catch (const FileError &e) {
         throw BuildInputError(e.what());
     } catch (const nlohmann::json::exception &e) {

@@ -214,6 +214,12 @@ std::string compileSubject(const std::string &path, const std::string &source)
            (lines == 1 ? " source line)" : " source lines)");
 }
 
+std::string compileSubject(const std::string &path, const char *what, std::size_t bytes)
+{
+    return (path.empty() ? std::string("the program") : path) + " (" + what + ", " + std::to_string(bytes) +
+           (bytes == 1 ? " byte)" : " bytes)");
+}
+
 void onCompilerThread(const std::function<void()> &work, const std::string &subject)
 {
     const std::size_t wanted = compilerStackBytes();

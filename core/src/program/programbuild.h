@@ -28,6 +28,7 @@ struct Prepared
     std::string uncacheable; // why the headers the compiler reads cannot be known (empty: they can)
     std::vector<std::string> knownFiles;
     std::vector<SourceText> parts; // every source with its text, the first being the request's own
+    std::string subject;           // what a compiler crash names; empty: the source file and its lines
 };
 
 // The devices' names, the options with the platform's defaults, and (fromSource) the source, its folder
@@ -49,7 +50,8 @@ struct Attempt
 template<typename Call> auto compilerCall(const BuildRequest &request, const Prepared &p, Call &&call)
 {
     decltype(call()) result{};
-    onCompilerThread([&] { result = call(); }, compileSubject(request.sourcePath, p.source));
+    onCompilerThread([&] { result = call(); },
+                     p.subject.empty() ? compileSubject(request.sourcePath, p.source) : p.subject);
     return result;
 }
 

@@ -17,6 +17,7 @@ using namespace detail;
 BuildResult buildProgramFromIL(const BuildRequest &request, std::span<const unsigned char> il)
 {
     Prepared p = prepare(request, false);
+    p.subject = compileSubject(request.sourcePath, "SPIR-V", il.size());
     for (size_t i = 0; i < request.devices.size(); ++i) {
         // A device below OpenCL 2.1 rejects the query itself, which also means no SPIR-V.
         const std::string versions = deviceString(request.devices[i], CL_DEVICE_IL_VERSION);
@@ -46,6 +47,8 @@ BuildResult buildProgramFromBinaries(const BuildRequest &request,
                                      const std::vector<std::vector<unsigned char>> &binaries)
 {
     Prepared p = prepare(request, false);
+    p.subject =
+        compileSubject(request.sourcePath, "a device binary", binaries.empty() ? 0 : binaries[0].size());
     if (binaries.size() != request.devices.size())
         throw BuildInputError("one binary per device is needed (" + std::to_string(binaries.size()) +
                               " for " + std::to_string(request.devices.size()) + " devices)");
