@@ -24,35 +24,16 @@ std::shared_ptr<const CompilerChild> CompilerChild::besideApplication()
 BuildResult CompilerChild::build(const BuildRequest &request, const BinaryCache &cache,
                                  const CancelToken &cancel) const
 {
-    // A program the cache holds is not compiled at all: no child, and none of its start-up time.
-    if (inBinaryCache(request, cache) || !childThere())
-        return buildProgram(request, cache);
-    const ChildCompile child = compileInChild(m_cli.toStdString(), request, cancel.flag());
-    switch (child.outcome) {
-    case ChildCompile::Outcome::Compiled:
-        break;
-    case ChildCompile::Outcome::NotStarted:
-        warnOnce(QString::fromStdString(child.message));
-        return buildProgram(request, cache);
-    case ChildCompile::Outcome::Cancelled:
-        // A newer build took over: this result is dropped, and nothing of the stale program is compiled.
-        return crashedBuild(request, "the build was cancelled", child.durationMs);
-    case ChildCompile::Outcome::Crashed:
-        return crashedBuild(request, child.message, child.durationMs);
-    }
-    const BuildResult result = buildProgram(request, cache);
-    // The compile was the child's: the window's build hit the entry it stored, which is news to nobody.
-    if (child.cache == CacheState::Miss && result.cache() == CacheState::Hit)
-        return result.compiledElsewhere(child.durationMs);
-    return result;
+    return build(ProgramSource{}, request, cache, cancel);
 }
 
 BuildResult CompilerChild::build(const ProgramSource &program, const BuildRequest &request,
                                  const BinaryCache &cache, const CancelToken &cancel) const
 {
-    if (program.kind == ProgramKind::Source)
-        return build(request, cache, cancel);
-    if (program.kind == ProgramKind::BuiltIns || !childThere())
+    // Built-in kernels compile nothing, and a program the cache holds is not compiled at all: no child, and
+    // none of its start-up time.
+    if (program.kind == ProgramKind::BuiltIns ||
+        (program.kind == ProgramKind::Source && inBinaryCache(request, cache)) || !childThere())
         return buildProgramSource(program, request, cache);
     const ChildCompile child = compileInChild(m_cli.toStdString(), request, program, cancel.flag());
     switch (child.outcome) {
@@ -62,11 +43,16 @@ BuildResult CompilerChild::build(const ProgramSource &program, const BuildReques
         warnOnce(QString::fromStdString(child.message));
         break;
     case ChildCompile::Outcome::Cancelled:
+        // A newer build took over: this result is dropped, and nothing of the stale program is compiled.
         return crashedBuild(request, "the build was cancelled", child.durationMs);
     case ChildCompile::Outcome::Crashed:
         return crashedBuild(request, child.message, child.durationMs);
     }
-    return buildProgramSource(program, request, cache);
+    const BuildResult result = buildProgramSource(program, request, cache);
+    // The compile was the child's: the window's build hit the entry it stored, which is news to nobody.
+    if (child.cache == CacheState::Miss && result.cache() == CacheState::Hit)
+        return result.compiledElsewhere(child.durationMs);
+    return result;
 }
 
 bool CompilerChild::childThere() const
