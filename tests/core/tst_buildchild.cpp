@@ -5,8 +5,7 @@
 // bitcode is damaged makes PoCL abort in clBuildProgram, which the child's end tells.
 #include "clscope/buildchild.h"
 #include "clscope/devicespec.h"
-
-#include <algorithm>
+#include "poclbinary.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -23,19 +22,6 @@ void writeFile(const QString &path, const QByteArray &bytes)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(bytes);
-}
-
-// The program's binary for its one device (CL_PROGRAM_BINARIES).
-std::vector<unsigned char> programBinary(cl_program program)
-{
-    std::size_t size = 0;
-    clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
-    std::vector<unsigned char> bytes(size);
-    unsigned char *data = bytes.data();
-    if (size == 0 ||
-        clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) != CL_SUCCESS)
-        return {};
-    return bytes;
 }
 
 std::string deepKernel(int terms)
@@ -141,9 +127,8 @@ private slots:
         QVERIFY(!inBinaryCache(request, m_cache));
     }
 
-    // PoCL's binary holds the program's LLVM bitcode; with 8 of its bytes inverted, PoCL's clBuildProgram
-    // fails the assertion `program->data[device_i]' and aborts. The child takes the bytes and dies of it; the
-    // undamaged binary builds there.
+    // A PoCL binary with damaged bitcode aborts PoCL's clBuildProgram (poclbinary.h). The child takes the
+    // bytes and dies of it; the undamaged binary builds there.
     void damagedBinaryIsTold()
     {
         BuildRequest request;
@@ -151,27 +136,24 @@ private slots:
         request.source = "kernel void twice(global float *a) { a[get_global_id(0)] *= 2.0f; }\n";
         const BuildResult built = buildProgram(request, BinaryCache());
         QVERIFY(built.success());
-        ProgramSource program{ProgramKind::Binary, programBinary(built.program()), {}};
-        QVERIFY(!program.bytes.empty());
-        const std::string_view magic("BC\xC0\xDE", 4);
-        const auto at = std::search(program.bytes.begin(), program.bytes.end(), magic.begin(), magic.end());
-        if (at == program.bytes.end() || program.bytes.end() - at < 200)
+        ProgramSource program{
+            ProgramKind::Binary, programBinaries(built.program(), request.devices).front(), {}};
+        std::vector<unsigned char> damaged = program.bytes;
+        if (!poclbinary::damageBitcode(damaged))
             QSKIP("not a PoCL binary with LLVM bitcode");
         request.source.clear();
         request.sourcePath = "/somewhere/twice.bin";
         const ChildCompile good = compileInChild(m_cli, request, program);
         QVERIFY2(good.outcome == ChildCompile::Outcome::Compiled, good.message.c_str());
-        for (int i = 0; i < 8; ++i)
-            at[64 + i] ^= 0xff;
-        // PoCL keeps what it read of a binary under the build hash that the damage leaves as it was.
+        program.bytes = std::move(damaged);
         QVERIFY(QDir(m_poclCache.path()).removeRecursively() && QDir().mkpath(m_poclCache.path()));
         const ChildCompile child = compileInChild(m_cli, request, program);
         QVERIFY2(child.outcome == ChildCompile::Outcome::Crashed, child.message.c_str());
         const std::string subject =
             "/somewhere/twice.bin (a device binary, " + std::to_string(program.bytes.size()) + " bytes)";
-        QVERIFY2(child.message ==
-                         "the compiler crashed (SIGABRT) building " + subject + ": nothing was built" ||
-                     child.message.find(subject) != std::string::npos,
+        // The child's own line or, where the driver's handler came over the child's, the signal it died of.
+        QVERIFY2(child.message.find(subject) != std::string::npos &&
+                     child.message.ends_with("nothing was built"),
                  child.message.c_str());
     }
 

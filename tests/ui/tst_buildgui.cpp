@@ -12,6 +12,8 @@
 #include "windows/buildcoordinator.h"
 #include "windows/mainwindow.h"
 
+#include "poclbinary.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -160,10 +162,9 @@ private slots:
         QVERIFY(m_window->isVisible());
     }
 
-    // PoCL's binary of a program holds its LLVM bitcode; with 8 of those bytes inverted, PoCL's
-    // clBuildProgram fails an assertion and aborts. Opened as a program tab and built, the binary goes to the
-    // child first: the build fails naming the file, and the window lives on (in its own process the abort
-    // ended the window and this test).
+    // A PoCL binary with damaged bitcode aborts PoCL's clBuildProgram (poclbinary.h). Opened as a program tab
+    // and built, the binary goes to the child first: the build fails naming the file, and the window lives on
+    // (in its own process the abort ended the window and this test).
     void damagedBinaryLeavesTheWindow()
     {
         part<BuildCoordinator>(*m_window)->controller()->setCliPath(QStringLiteral(CLSCOPE_CLI_PATH));
@@ -172,23 +173,15 @@ private slots:
         request.source = "kernel void twice(global float *a) { a[get_global_id(0)] *= 2.0f; }\n";
         const BuildResult good = buildProgram(request, BinaryCache());
         QVERIFY(good.success());
-        std::size_t size = 0;
-        clGetProgramInfo(good.program(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
-        QByteArray bytes(qsizetype(size), '\0');
-        unsigned char *data = reinterpret_cast<unsigned char *>(bytes.data());
-        QCOMPARE(clGetProgramInfo(good.program(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr),
-                 CL_SUCCESS);
-        const qsizetype bitcode = bytes.indexOf(QByteArray("BC\xC0\xDE", 4));
-        if (bitcode < 0 || bytes.size() - bitcode < 200)
+        std::vector<unsigned char> binary = programBinaries(good.program(), request.devices).front();
+        if (!poclbinary::damageBitcode(binary))
             QSKIP("not a PoCL binary with LLVM bitcode");
-        for (int i = 0; i < 8; ++i)
-            bytes[bitcode + 64 + i] = char(~bytes[bitcode + 64 + i]);
+        const QByteArray bytes(reinterpret_cast<const char *>(binary.data()), qsizetype(binary.size()));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("twice.bin"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
         file.close();
-        // PoCL keeps what it read of a binary under the build hash that the damage leaves as it was.
         QVERIFY(QDir(m_poclCache.path()).removeRecursively() && QDir().mkpath(m_poclCache.path()));
         QVERIFY(part<EditorTabs>(*m_window)->openFile(path));
         QCOMPARE(part<EditorTabs>(*m_window)->programKind(), QStringLiteral("binary"));
